@@ -1,0 +1,106 @@
+/**
+ * Problem details (RFC 9457) in the shape of the hosted service's v2 ErrorResponse:
+ * `{ status, title, detail, code, errors: [{ pointer, detail }] }`.
+ *
+ * Every 4xx/5xx our servers produce (the app server and the reference service's v2 routes) goes
+ * through `ProblemError` and one renderer, with a `code` from `problemCatalog`. Codes follow the
+ * hosted service's pattern (`<status>-<nnn>`, for example `422-001`, `401-001`); the two 401 codes
+ * and `422-001` are the hosted service's own (see the fixtures' `v2/errors/` and `v2/job/fail_422.json`).
+ * docs/errors.md lists the catalogue for integrators; a test keeps the two in step.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export const problemCatalog = {
+  '400-001': { status: 400, title: 'Malformed request' },
+  '401-001': { status: 401, title: 'Invalid API key' },
+  '401-008': { status: 401, title: 'Missing credentials' },
+  '404-001': { status: 404, title: 'Job not found' },
+  '404-002': { status: 404, title: 'Inference not found' },
+  '404-003': { status: 404, title: 'Route not found' },
+  '404-004': { status: 404, title: 'Model not found' },
+  '405-001': { status: 405, title: 'Method not allowed' },
+  '413-001': { status: 413, title: 'Payload too large' },
+  '415-001': { status: 415, title: 'Unsupported media type' },
+  '422-001': { status: 422, title: 'Invalid fields in form' },
+  '422-002': { status: 422, title: 'Unsupported file type' },
+  '422-003': { status: 422, title: 'Unreadable document' },
+  '422-004': { status: 422, title: 'Invalid identifier' },
+  '429-001': { status: 429, title: 'Too many requests' },
+  '500-001': { status: 500, title: 'Internal error' },
+  '500-002': { status: 500, title: 'Processing failed' },
+  '502-001': { status: 502, title: 'Upstream unreachable' },
+  '502-002': { status: 502, title: 'Upstream not configured' },
+  '504-001': { status: 504, title: 'Upstream timed out' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof problemCatalog;
+
+export interface ProblemItem {
+  /** A JSON Pointer to the request property concerned (`#/model_id`), or null. */
+  pointer: string | null;
+  detail: string;
+}
+
+export interface ProblemBody {
+  status: number;
+  title: string;
+  detail: string;
+  code: ProblemCode;
+  errors: ProblemItem[];
+}
+
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly title: string;
+  readonly errors: ProblemItem[];
+  /** Extra response headers, for example `Retry-After` on a 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    options: { errors?: ProblemItem[]; headers?: Record<string, string>; title?: string; cause?: unknown } = {},
+  ) {
+    super(detail, { cause: options.cause });
+    this.name = 'ProblemError';
+    this.code = code;
+    this.status = problemCatalog[code].status;
+    this.title = options.title ?? problemCatalog[code].title;
+    this.errors = options.errors ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ProblemBody {
+    return { status: this.status, title: this.title, detail: this.message, code: this.code, errors: this.errors };
+  }
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemResponse(problem: ProblemError): Response {
+  return new Response(JSON.stringify(problem.toBody()), {
+    status: problem.status,
+    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...problem.headers },
+  });
+}
+
+/**
+ * Hono `onError` handler: a `ProblemError` is rendered as is; anything else is logged and becomes a
+ * 500 without internals in the body.
+ */
+export function renderError(err: Error, c: Context): Response {
+  if (err instanceof ProblemError) return problemResponse(err);
+  console.error(`[${c.req.method} ${c.req.path}]`, err);
+  return problemResponse(new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
+}
+
+export function notFound(c: Context): Response {
+  return problemResponse(new ProblemError('404-003', `No route for ${c.req.method} ${c.req.path}.`));
+}
+
+/** Narrow a numeric status for Hono's typed `c.json`/`c.body` helpers. */
+export function asStatus(status: number): ContentfulStatusCode {
+  return status as ContentfulStatusCode;
+}

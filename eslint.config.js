@@ -27,7 +27,10 @@ export default tseslint.config(
     ignores: ['src/api/**'],
     rules: {
       'no-restricted-globals': ['error', { name: 'fetch', message: 'Call the API layer (src/api) instead.' }],
-      'no-restricted-imports': ['error', { paths: [{ name: 'ky', message: 'Call the API layer (src/api).' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'ky', message: 'Call the API layer (src/api).' }] },
+      ],
     },
   },
   {

@@ -21,7 +21,8 @@ function pdfjsAssets(): Plugin {
       server.middlewares.use('/pdfjs/', (req, res, next) => {
         const rel = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\/+/, '');
         const [dir, ...rest] = rel.split('/');
-        if (!dir || !PDFJS_ASSET_DIRS.includes(dir) || rest.some((p) => p === '..' || p === '')) return next();
+        if (!dir || !PDFJS_ASSET_DIRS.includes(dir) || rest.some((p) => p === '..' || p === ''))
+          return next();
         const file = path.join(pdfjsDir, dir, ...rest);
         if (!fs.existsSync(file) || !fs.statSync(file).isFile()) return next();
         if (file.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');

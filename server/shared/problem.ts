@@ -61,7 +61,12 @@ export class ProblemError extends Error {
   constructor(
     code: ProblemCode,
     detail: string,
-    options: { errors?: ProblemItem[]; headers?: Record<string, string>; title?: string; cause?: unknown } = {},
+    options: {
+      errors?: ProblemItem[];
+      headers?: Record<string, string>;
+      title?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(detail, { cause: options.cause });
     this.name = 'ProblemError';
@@ -73,7 +78,13 @@ export class ProblemError extends Error {
   }
 
   toBody(): ProblemBody {
-    return { status: this.status, title: this.title, detail: this.message, code: this.code, errors: this.errors };
+    return {
+      status: this.status,
+      title: this.title,
+      detail: this.message,
+      code: this.code,
+      errors: this.errors,
+    };
   }
 }
 

@@ -1,0 +1,63 @@
+/**
+ * Query-key factories, one per resource (TanStack `guides/query-keys.md`): hooks, prefetching,
+ * `setQueryData` and invalidation all build keys here, never inline. Each factory starts with its API
+ * version and resource, so `queryClient.invalidateQueries({ queryKey: jobKeys.all })` reaches every job.
+ */
+import type { V1ProductRef } from './v1/schemas';
+import type { SearchModelsParams } from './v2/request-schemas';
+
+export const jobKeys = {
+  all: ['v2', 'jobs'] as const,
+  detail: (jobId: string) => [...jobKeys.all, jobId] as const,
+};
+
+export const inferenceKeys = {
+  all: ['v2', 'inferences'] as const,
+  /**
+   * By inference id, so one result shares one entry however it was reached: a `result_url` under
+   * `/results/{id}` or `/inferences/{id}` (v2/job/ok_processed_webhooks_ok.json), or a webhook push
+   * carrying `inference.id`.
+   */
+  detail: (inferenceId: string) => [...inferenceKeys.all, inferenceId] as const,
+  /** The key of the result a `result_url` points at. */
+  forResultUrl: (resultUrl: string) => inferenceKeys.detail(inferenceIdFromResultUrl(resultUrl)),
+};
+
+/** The last path segment of a result URL: the inference id. Query and fragment are ignored. */
+export function inferenceIdFromResultUrl(resultUrl: string): string {
+  const path = resultUrl.split(/[?#]/, 1)[0] ?? '';
+  const segments = path.split('/').filter((s) => s !== '');
+  const last = segments.at(-1) ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+export const modelKeys = {
+  all: ['v2', 'models'] as const,
+  search: (params: SearchModelsParams = {}) => [...modelKeys.all, 'search', params] as const,
+};
+
+/** `mindee/invoices/v4`: one string per v1 API, so keys compare equal for `4` and `"v4"`. */
+export function v1ProductKey(product: V1ProductRef): string {
+  return `${product.account}/${product.name}/v${String(product.version).replace(/^v/, '')}`;
+}
+
+export const v1JobKeys = {
+  all: ['v1', 'jobs'] as const,
+  detail: (product: V1ProductRef, jobId: string) => [...v1JobKeys.all, v1ProductKey(product), jobId] as const,
+};
+
+export const documentKeys = {
+  all: ['v1', 'documents'] as const,
+  detail: (product: V1ProductRef, documentId: string) =>
+    [...documentKeys.all, v1ProductKey(product), documentId] as const,
+};
+
+/** Feedback is addressed by document id alone (`/v1/documents/{id}/feedback`). */
+export const feedbackKeys = {
+  all: ['v1', 'feedback'] as const,
+  detail: (documentId: string) => [...feedbackKeys.all, documentId] as const,
+};

@@ -10,7 +10,8 @@ const optionalUrl = z
   .string()
   .trim()
   .transform((s) => (s === '' ? undefined : s))
-  .pipe(z.url({ protocol: /^https?$/ }).optional());
+  .pipe(z.url({ protocol: /^https?$/ }).optional())
+  .optional();
 const optionalString = z
   .string()
   .trim()
@@ -26,6 +27,8 @@ const EnvSchema = z.object({
   UPSTREAM_V2_API_KEY: optionalString,
   UPSTREAM_V1_URL: optionalUrl,
   UPSTREAM_V1_API_KEY: optionalString,
+  /** How long an upstream may take to start answering once the request body is sent, in ms. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   REFERENCE_HOST: z.string().default('127.0.0.1'),
   REFERENCE_PORT: port.default(8790),
   REFERENCE_API_KEY: optionalString,
@@ -33,6 +36,11 @@ const EnvSchema = z.object({
   REFERENCE_MODELS_FILE: z.string().default(path.join(repoRoot, 'server', 'reference', 'models.json')),
   REFERENCE_PUBLIC_URL: optionalUrl,
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
+  /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
+  DEV: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .default('')
+    .transform((v) => v === '1' || v === 'true'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,0 +1,274 @@
+/**
+ * The proxy from `/api/<version>/*` to `<upstream url>/<version>/*`.
+ *
+ * - Bodies stream both ways, with back-pressure (upstream-request.ts says why this is node:http and
+ *   not fetch). Only JSON answers are read whole, up to a limit, to rewrite the upstream's absolute
+ *   URLs; everything else passes through untouched, still content-encoded.
+ * - The browser's `Authorization` and cookies are dropped; the server's key is set (headers.ts).
+ * - Redirects are not followed: a 3xx goes back to the browser with its `Location` rewritten.
+ * - Cancellation: when the browser goes away, @hono/node-server aborts the request's signal, which
+ *   destroys the upstream request (and, once the answer streams, cancelling its body does the same).
+ * - Time-outs: the upstream must start answering within `headersTimeoutMs` after the request has
+ *   been sent in full (so a long upload does not count against it), and may not go silent for more
+ *   than `idleTimeoutMs` while it sends its body.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Context } from 'hono';
+import { ProblemError } from '../../shared/problem';
+import { decodingFor } from './decode';
+import { clientResponseHeaders, isJsonContentType, upstreamRequestHeaders } from './headers';
+import type { UrlRewriter } from './rewrite-urls';
+import { sendUpstream } from './upstream-request';
+
+export type ApiVersion = 'v2' | 'v1';
+
+export interface Upstream {
+  /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */
+  url: string;
+  apiKey: string;
+}
+
+export interface ProxyOptions {
+  version: ApiVersion;
+  /** Undefined when this version has no upstream: every request answers `502-002`. */
+  upstream: Upstream | undefined;
+  rewriter: UrlRewriter;
+  /** How long the upstream may take to send its response headers once the request is sent. */
+  headersTimeoutMs: number;
+  /** How long the upstream may stay silent while it sends its response body. */
+  idleTimeoutMs: number;
+  /** JSON bodies larger than this are passed on unchanged (and unbuffered past this point). */
+  maxJsonRewriteBytes: number;
+}
+
+/** `Authorization` as each API version expects it (spec §5, API-FACTS). */
+export function authorizationFor(version: ApiVersion, apiKey: string): string {
+  return version === 'v1' ? `Token ${apiKey}` : apiKey;
+}
+
+/** `/api/v2/jobs/1?x=1` on our side → `<base>/v2/jobs/1?x=1` upstream (path prefix of the base kept). */
+export function upstreamUrlFor(baseUrl: string, requestUrl: string): string {
+  const incoming = new URL(requestUrl);
+  const path = incoming.pathname.replace(/^\/api(?=\/)/, '');
+  return `${baseUrl.replace(/\/+$/, '')}${path}${incoming.search}`;
+}
+
+class UpstreamTimeout extends Error {
+  override readonly name = 'UpstreamTimeout';
+}
+
+export function createProxyHandler(options: ProxyOptions): (c: Context) => Promise<Response> {
+  const { version, upstream, rewriter, headersTimeoutMs, idleTimeoutMs, maxJsonRewriteBytes } = options;
+  const envPrefix = `UPSTREAM_${version.toUpperCase()}`;
+
+  return async (c) => {
+    if (upstream === undefined) {
+      throw new ProblemError(
+        '502-002',
+        `No ${version} upstream is configured. Set ${envPrefix}_URL and ${envPrefix}_API_KEY, ` +
+          'or leave both unset to use the embedded reference service.',
+      );
+    }
+    const target = upstreamUrlFor(upstream.url, c.req.url);
+    const incoming = c.req.raw;
+    const clientSignal = incoming.signal;
+
+    const controller = new AbortController();
+    const abortFromClient = () => controller.abort(clientSignal.reason);
+    if (clientSignal.aborted) abortFromClient();
+    else clientSignal.addEventListener('abort', abortFromClient, { once: true });
+
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    const startHeadersTimer = () => {
+      if (answered) return; // the upstream answered before reading the whole upload
+      timer ??= setTimeout(
+        () => controller.abort(new UpstreamTimeout(`no answer within ${headersTimeoutMs / 1000} s`)),
+        headersTimeoutMs,
+      );
+    };
+
+    // Under @hono/node-server the Node request is at hand: piping it straight on saves a copy of
+    // every chunk (and the garbage) that going through the web stream would cost.
+    const nodeRequest = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
+    // Answering before the upload has been read in full (an upstream error, an early 413): close
+    // the connection after the answer, or the rest of the upload would keep it busy.
+    const connectionHeaders = (): Record<string, string> =>
+      hasBody && nodeRequest !== undefined && !nodeRequest.complete ? { Connection: 'close' } : {};
+
+    let response;
+    try {
+      response = await sendUpstream(target, {
+        method: incoming.method,
+        headers: upstreamRequestHeaders(incoming.headers, authorizationFor(version, upstream.apiKey)),
+        body: hasBody ? (nodeRequest ?? incoming.body) : null,
+        signal: controller.signal,
+        onRequestSent: startHeadersTimer,
+      });
+    } catch (error) {
+      throw toProblem(
+        error,
+        controller.signal,
+        clientSignal,
+        version,
+        upstream.url,
+        connectionHeaders(),
+        'request',
+      );
+    } finally {
+      answered = true;
+      clearTimeout(timer);
+    }
+
+    const { body } = response;
+    body?.setTimeout(idleTimeoutMs, () => {
+      body.destroy(new UpstreamTimeout(`silent for ${idleTimeoutMs / 1000} s while sending its body`));
+    });
+
+    const headers = clientResponseHeaders(response.headers);
+    const location = headers.get('location');
+    if (location !== null) headers.set('location', rewriter.rewriteLocation(location, target));
+    for (const [name, value] of Object.entries(connectionHeaders())) headers.set(name, value);
+    const init = { status: response.status, statusText: response.statusText, headers };
+
+    if (body === null) return new Response(null, init);
+    const decoding = decodingFor(headers.get('content-encoding'));
+    if (!isJsonContentType(headers.get('content-type')) || decoding.kind === 'unsupported') {
+      return new Response(toWeb(body), init);
+    }
+
+    // A JSON answer: decode it if needed, read it (up to the limit), rewrite its URLs.
+    let source: Readable = body;
+    if (decoding.kind === 'decode') {
+      source = body.pipe(decoding.create());
+      body.once('error', (error) => source.destroy(error));
+      headers.delete('content-encoding');
+      headers.delete('content-length');
+    }
+    let buffered: Buffered;
+    try {
+      buffered = await readUpTo(source, maxJsonRewriteBytes);
+    } catch (error) {
+      throw toProblem(error, controller.signal, clientSignal, version, upstream.url, {}, 'answer');
+    }
+    if (buffered.rest !== undefined) {
+      console.warn(`[proxy] ${version} JSON answer over ${maxJsonRewriteBytes} bytes passed on unrewritten`);
+      headers.delete('content-length');
+      return new Response(toWeb(Readable.from(replay(buffered.chunks, buffered.rest))), init);
+    }
+    const original = Buffer.concat(buffered.chunks);
+    const text = original.toString('utf8');
+    const rewritten = rewriter.rewriteJsonText(text);
+    const bytes = new Uint8Array(rewritten === text ? original : Buffer.from(rewritten, 'utf8'));
+    headers.set('content-length', String(bytes.byteLength));
+    return new Response(bytes, init);
+  };
+}
+
+/**
+ * A web stream over a Node stream, pulled one chunk at a time. Unlike `Readable.toWeb`, it does not
+ * copy each chunk, which halves the garbage a large download leaves behind between collections.
+ */
+function toWeb(stream: Readable): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await chunks.next();
+        if (done === true) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        stream.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * The problem for a failed exchange with the upstream. `phase` says whether it failed before its
+ * answer began (`request`) or while its body was being read (`answer`).
+ */
+function toProblem(
+  error: unknown,
+  signal: AbortSignal,
+  clientSignal: AbortSignal,
+  version: ApiVersion,
+  baseUrl: string,
+  headers: Record<string, string>,
+  phase: 'request' | 'answer',
+): ProblemError {
+  const origin = new URL(baseUrl).origin;
+  const timeout =
+    error instanceof UpstreamTimeout
+      ? error
+      : signal.aborted && signal.reason instanceof UpstreamTimeout
+        ? signal.reason
+        : undefined;
+  if (timeout !== undefined) {
+    return new ProblemError(
+      '504-001',
+      `The ${version} upstream at ${origin} timed out (${timeout.message}).`,
+      {
+        cause: error,
+        headers,
+      },
+    );
+  }
+  if (clientSignal.aborted) {
+    // Nobody reads this answer: the browser has gone. It only keeps the renderer's contract.
+    return new ProblemError('502-001', 'The client closed the request; the upstream request was cancelled.', {
+      cause: error,
+      headers,
+    });
+  }
+  const code = errorCode(error);
+  const detail =
+    phase === 'request'
+      ? `Could not reach the ${version} upstream at ${origin}${code ? ` (${code})` : ''}.`
+      : `The ${version} upstream at ${origin} broke off its answer${code ? ` (${code})` : ''}.`;
+  console.warn(`[proxy] ${detail}`);
+  return new ProblemError('502-001', detail, { cause: error, headers });
+}
+
+/** The system error code behind a failure (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND` ...). */
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+interface Buffered {
+  chunks: Buffer[];
+  /** Set when the limit was reached: the iterator over what follows the chunks. */
+  rest?: AsyncIterator<Buffer>;
+}
+
+async function readUpTo(stream: Readable, limit: number): Promise<Buffered> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done === true) return { chunks };
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > limit) return { chunks, rest: iterator };
+  }
+}
+
+async function* replay(chunks: Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield* chunks;
+  for (;;) {
+    const { done, value } = await rest.next();
+    if (done === true) return;
+    yield value;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The built browser app: files from `staticDir`, and `index.html` for any other GET outside `/api`
+ * (client-side routes). Files stream from disk (@hono/node-server's serveStatic, which also guards
+ * against `..` and answers ranges).
+ *
+ * Caching: Vite's `assets/` carry a content hash in their names, so they are cached for a year and
+ * marked immutable; everything else (index.html, pdf.js's cMaps and fonts, the favicon) is
+ * revalidated on each use (`no-cache` with `Last-Modified`, answered 304 when unchanged).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context, MiddlewareHandler } from 'hono';
+import { ProblemError } from '../../shared/problem';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+/** Hashed build output: a missing file there is a real 404, never the SPA fallback. */
+const HASHED_PREFIX = '/assets/';
+
+/** GET and HEAD handler for everything outside `/api`: a file, else the SPA fallback. */
+export function serveApp(staticDir: string): MiddlewareHandler {
+  const root = path.resolve(staticDir);
+  const indexFile = path.join(root, 'index.html');
+  // serveStatic logs an error at creation when its root is missing; main.ts reports that better.
+  const files = existsSync(root) ? serveStatic({ root }) : undefined;
+
+  return async (c) => {
+    const requestPath = c.req.path;
+    if (files !== undefined && requestPath !== '/' && requestPath !== '/index.html') {
+      let missing = false;
+      const found = await files(c, async () => {
+        missing = true;
+      });
+      if (!missing && found instanceof Response) {
+        return withCaching(c, found, requestPath.startsWith(HASHED_PREFIX) ? IMMUTABLE : REVALIDATE);
+      }
+    }
+    if (requestPath.startsWith(HASHED_PREFIX)) {
+      throw new ProblemError('404-003', `No file at ${requestPath}.`);
+    }
+    return spaIndex(c, indexFile);
+  };
+}
+
+async function spaIndex(c: Context, indexFile: string): Promise<Response> {
+  let html: Buffer;
+  try {
+    html = await readFile(indexFile);
+  } catch {
+    throw new ProblemError(
+      '404-003',
+      'The browser app is not built (no index.html in STATIC_DIR). Run `npm run build`.',
+    );
+  }
+  const headers = {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(html.byteLength),
+    'Cache-Control': REVALIDATE,
+  };
+  return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(html), { status: 200, headers });
+}
+
+/** Adds `Cache-Control`, and turns a full answer into 304 when `If-Modified-Since` says so. */
+async function withCaching(c: Context, response: Response, cacheControl: string): Promise<Response> {
+  response.headers.set('Cache-Control', cacheControl);
+  const since = c.req.header('if-modified-since');
+  const lastModified = response.headers.get('last-modified');
+  if (response.status !== 200 || since === undefined || lastModified === null || c.req.header('range')) {
+    return response;
+  }
+  const sinceMs = Date.parse(since);
+  const modifiedMs = Date.parse(lastModified); // second precision, like the header we compare with
+  if (Number.isNaN(sinceMs) || Number.isNaN(modifiedMs) || modifiedMs > sinceMs) return response;
+  await response.body?.cancel();
+  return new Response(null, {
+    status: 304,
+    headers: { 'Cache-Control': cacheControl, 'Last-Modified': lastModified },
+  });
+}

@@ -6,7 +6,7 @@ import { problemCatalog, ProblemError, problemResponse } from './problem';
 describe('problem catalogue', () => {
   it('is documented, code for code, in docs/errors.md', () => {
     const doc = fs.readFileSync(path.join(import.meta.dirname, '../../docs/errors.md'), 'utf8');
-    const rows = [...doc.matchAll(/^\| `(\d{3}-\d{3})` \| (\d{3}) \| ([^|]+) \|/gm)].map((m) => [
+    const rows = [...doc.matchAll(/^\|\s*`(\d{3}-\d{3})`\s*\|\s*(\d{3})\s*\|\s*([^|]+?)\s*\|/gm)].map((m) => [
       m[1],
       Number(m[2]),
       m[3]?.trim(),

@@ -1,0 +1,46 @@
+/**
+ * The seam between "a stored file" and "words with positions". The PDF text layer is the first
+ * implementation; OCR for images and scanned pages slots in behind the same interface, and everything
+ * downstream (lines, raw text, field finding) only ever sees a `DocumentText`.
+ */
+import type { Box } from './geometry';
+
+export interface Word {
+  text: string;
+  /** Normalised to the upright page, origin top-left (see geometry.ts). */
+  box: Box;
+}
+
+export interface PageText {
+  /** 0-based, as the API's `FieldLocation.page`. */
+  index: number;
+  /** The upright page's size in its own units (points for PDFs, pixels for images): only the ratio matters. */
+  width: number;
+  height: number;
+  words: Word[];
+}
+
+export interface DocumentText {
+  pageCount: number;
+  pages: PageText[];
+}
+
+export interface StoredFile {
+  path: string;
+  /** Detected from the bytes at upload time (see sniff-mime-type.ts). */
+  mimeType: string;
+}
+
+export interface Extractor {
+  /** Whether this extractor reads files of this detected type. */
+  accepts(mimeType: string): boolean;
+  /**
+   * Throws a `ProblemError` when the file cannot be read (broken, encrypted, unsupported). Stops early,
+   * throwing the signal's reason, once `signal` is aborted (the job timed out).
+   */
+  extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText>;
+  /** Loads heavy dependencies ahead of the first job, so that job does not pay for them. */
+  warmUp?(): Promise<void>;
+  /** Releases what the extractor holds (threads); no call may follow. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,184 @@
+/**
+ * Extraction in worker threads. pdf.js parses on the thread that calls it, so on the main thread a big
+ * document would stall every HTTP answer of the process (the app server shares it under `npm start`),
+ * and a pathological file (100 MB behind a `%PDF-` header: a 3.4 GB heap in pdf.js) could take the
+ * process down. In a thread the heap is capped, a crash fails one job, and a timed-out job's thread is
+ * stopped instead of running on.
+ *
+ * A small pool: threads start on demand (the first one at warm-up), stay for the next job, and are
+ * replaced when one dies. `processExtractor()` gives the one pool of the process.
+ */
+import { Worker } from 'node:worker_threads';
+import { ProblemError } from '../../../shared/problem';
+import type { DocumentText, Extractor, StoredFile } from '../extractor';
+import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
+
+const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
+const ENTRY = './extraction-worker.ts';
+
+export interface ThreadedExtractorOptions {
+  /** Threads at most; jobs beyond wait for one. */
+  threads: number;
+  /** Heap cap of each thread, in MB. */
+  maxHeapMb: number;
+}
+
+export class ThreadedExtractor implements Extractor {
+  private maxThreads: number;
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private readonly waiting: ((worker: Worker) => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: ThreadedExtractorOptions) {
+    this.maxThreads = options.threads;
+  }
+
+  /** Allows at least `threads` threads from now on. */
+  reserve(threads: number): void {
+    this.maxThreads = Math.max(this.maxThreads, threads);
+  }
+
+  /** The threads decide (and answer 422-002 for a type none of their extractors reads). */
+  accepts(): boolean {
+    return true;
+  }
+
+  async extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
+    const reply = await this.request({ type: 'extract', file }, signal);
+    if (!('document' in reply)) throw new Error('The extraction thread answered out of turn.');
+    return reply.document;
+  }
+
+  async warmUp(): Promise<void> {
+    await this.request({ type: 'warmUp' });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.waiting.length = 0;
+    await Promise.all([...this.all].map((worker) => worker.terminate()));
+  }
+
+  private async request(task: WorkerTask, signal?: AbortSignal): Promise<WorkerReply> {
+    signal?.throwIfAborted();
+    const worker = await this.acquire();
+    try {
+      return await this.ask(worker, { ...task, id: this.nextId++ }, signal);
+    } finally {
+      this.release(worker);
+    }
+  }
+
+  private ask(worker: Worker, request: WorkerRequest, signal?: AbortSignal): Promise<WorkerReply> {
+    return new Promise((resolve, reject) => {
+      const settle = (): void => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (reply: WorkerReply): void => {
+        if (reply.id !== request.id) return;
+        settle();
+        if ('problem' in reply) {
+          const { code, detail, errors, title } = reply.problem;
+          reject(new ProblemError(code, detail, { errors, title }));
+        } else if ('failure' in reply) {
+          reject(new Error(reply.failure));
+        } else {
+          resolve(reply);
+        }
+      };
+      const onError = (error: Error & { code?: string }): void => {
+        settle();
+        this.discard(worker);
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new ProblemError(
+                '422-003',
+                `The document is too large or too complex to read: its reading needed more than ${this.options.maxHeapMb} MB.`,
+                { cause: error },
+              )
+            : error,
+        );
+      };
+      const onExit = (code: number): void => {
+        settle();
+        this.discard(worker);
+        reject(new Error(`The extraction thread stopped (exit code ${code}).`));
+      };
+      const onAbort = (): void => {
+        settle();
+        // The thread may be deep in pdf.js: stopping it is the only way to get it back.
+        this.discard(worker);
+        void worker.terminate();
+        reject(signal?.reason);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(request);
+    });
+  }
+
+  private acquire(): Promise<Worker> {
+    if (this.closed) return Promise.reject(new Error('The extractor is closed.'));
+    const worker = this.idle.pop();
+    if (worker) return Promise.resolve(worker);
+    if (this.all.size < this.maxThreads) return Promise.resolve(this.spawn());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(worker: Worker): void {
+    if (!this.all.has(worker)) {
+      // It died: let a waiting request have a fresh thread instead.
+      const next = this.waiting.shift();
+      if (next && !this.closed) next(this.spawn());
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) next(worker);
+    else this.idle.push(worker);
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(BOOTSTRAP, {
+      workerData: { entry: ENTRY },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
+    });
+    // Idle threads must not keep the process alive; close() stops them.
+    worker.unref();
+    // Also while idle: an 'error' nobody listens to would be thrown on the main thread.
+    worker.on('error', (error) => {
+      // A failure during a request is that request's answer (see ask); only an idle one is news.
+      if (this.idle.includes(worker) && !this.closed)
+        console.error('[reference] an idle extraction thread failed:', error);
+      this.discard(worker);
+    });
+    worker.once('exit', () => this.discard(worker));
+    this.all.add(worker);
+    return worker;
+  }
+
+  private discard(worker: Worker): void {
+    this.all.delete(worker);
+    const at = this.idle.indexOf(worker);
+    if (at >= 0) this.idle.splice(at, 1);
+  }
+}
+
+let processPool: ThreadedExtractor | undefined;
+
+/**
+ * The process's one pool, shared by every service it runs: a thread costs ~1.5 s of CPU to warm and
+ * holds nothing of a service, so a restarted service (or the many a test file starts) reuses warm
+ * threads. Its threads are unref'd and live as long as the process.
+ */
+export function processExtractor(threads: number, maxHeapMb: number): ThreadedExtractor {
+  processPool ??= new ThreadedExtractor({ threads, maxHeapMb });
+  processPool.reserve(threads);
+  return processPool;
+}

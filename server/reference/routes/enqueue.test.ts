@@ -1,0 +1,224 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReferenceService } from '../create-reference-service';
+import { expectJobResponse, expectProblem } from '../testing/contract';
+import { generatePdf } from '../testing/generate-pdf';
+import {
+  enqueue,
+  get,
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '../testing/reference-harness';
+
+let service: ReferenceService;
+let data: Awaited<ReturnType<typeof makeDataDir>>;
+let pdf: Uint8Array;
+
+beforeAll(async () => {
+  data = await makeDataDir();
+  service = await startTestService(data.dir, { maxUploadBytes: 4096 });
+  pdf = (await generatePdf([{ lines: [{ text: 'Invoice number: A-1', x: 72, y: 700 }] }])).bytes;
+});
+afterAll(async () => {
+  await service.close();
+  await data.remove();
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const HOSTED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+
+async function problemOf(response: Response) {
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  return expectProblem(await response.json());
+}
+
+/** Only committed uploads of accepted jobs may stay in the files folder. */
+const storedFiles = async () => readdir(path.join(data.dir, 'files'));
+
+describe('POST /v2/products/extraction/enqueue', () => {
+  it('answers 202 with the job, Processing, in absolute URLs of its own base', async () => {
+    const response = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: pdf, name: 'scan 1.bin', type: 'application/octet-stream' },
+      fields: { raw_text: 'false', webhook_ids: '', rag: 'true' }, // accepted, ignored for now
+    });
+    expect(response.status).toBe(202);
+    const body = (await response.json()) as { job: { id: string; created_at: string } };
+    expectJobResponse(body);
+    expect(body).toEqual({
+      job: {
+        id: expect.stringMatching(UUID),
+        model_id: INVOICE_MODEL_ID,
+        filename: 'scan 1.bin',
+        alias: null,
+        created_at: expect.stringMatching(HOSTED_TIMESTAMP),
+        completed_at: null,
+        status: 'Processing',
+        polling_url: `${service.url}/v2/jobs/${body.job.id}`,
+        result_url: null,
+        webhooks: [],
+        error: null,
+      },
+    });
+    expect(Math.abs(Date.parse(`${body.job.created_at}Z`) - Date.now())).toBeLessThan(10_000);
+    // The upload is on disk, byte for byte, under the job's id.
+    expect(new Uint8Array(await readFile(path.join(data.dir, 'files', body.job.id)))).toEqual(pdf);
+  });
+
+  it('returns the alias and honours the filename parameter', async () => {
+    const response = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: pdf, name: 'upload.pdf' },
+      fields: { alias: 'my-ref-42', filename: 'renamed.pdf' },
+    });
+    const { job } = expectJobResponse(await response.json());
+    expect(job).toMatchObject({ alias: 'my-ref-42', filename: 'renamed.pdf' });
+  });
+
+  it('lists every problem at once: missing model_id and missing file', async () => {
+    const response = await enqueue(service, { fields: { alias: 'x' } });
+    expect(response.status).toBe(422);
+    expect(await problemOf(response)).toEqual({
+      status: 422,
+      title: 'Invalid fields in form',
+      detail: 'One or more fields failed validation.',
+      code: '422-001',
+      errors: [
+        { pointer: '#/model_id', detail: 'model_id is required' },
+        { pointer: '#/file', detail: 'file is required' },
+      ],
+    });
+  });
+
+  it('refuses an unknown and a malformed model_id', async () => {
+    const unknown = await enqueue(service, {
+      modelId: '11111111-2222-4333-8444-555555555555',
+      file: { bytes: pdf, name: 'a.pdf' },
+    });
+    expect(unknown.status).toBe(422);
+    expect((await problemOf(unknown)).errors).toEqual([
+      { pointer: '#/model_id', detail: 'no model has the id 11111111-2222-4333-8444-555555555555' },
+    ]);
+
+    const malformed = await enqueue(service, { modelId: 'invoice', file: { bytes: pdf, name: 'a.pdf' } });
+    expect((await problemOf(malformed)).errors).toEqual([
+      { pointer: '#/model_id', detail: 'model_id must be a valid UUID format' },
+    ]);
+  });
+
+  it('detects the type from the bytes: a text file named .pdf is refused, as is an empty file', async () => {
+    const text = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: {
+        bytes: new TextEncoder().encode('Invoice number: 1\nTotal: 2\n'),
+        name: 'invoice.pdf',
+        type: 'application/pdf',
+      },
+    });
+    expect(text.status).toBe(422);
+    expect((await problemOf(text)).errors).toEqual([
+      {
+        pointer: '#/file',
+        detail:
+          'file type is not supported: send a PDF, JPEG, PNG, WebP, TIFF or HEIC file (detected from its content)',
+      },
+    ]);
+
+    const empty = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: new Uint8Array(), name: 'e.pdf' },
+    });
+    expect((await problemOf(empty)).errors).toEqual([{ pointer: '#/file', detail: 'file is empty' }]);
+  });
+
+  it('says why a file sent as text or a url is not taken', async () => {
+    const asText = await enqueue(service, { modelId: INVOICE_MODEL_ID, fields: { file: '%PDF-1.7 ...' } });
+    expect((await problemOf(asText)).errors).toEqual([
+      { pointer: '#/file', detail: 'file must be sent as a file part (with a filename), not as text' },
+    ]);
+    const url = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      fields: { url: 'https://example.com/a.pdf' },
+    });
+    expect((await problemOf(url)).errors[0]?.detail).toMatch(/url and file_base64 inputs are not supported/);
+  });
+
+  it('refuses a file over the size limit with 413, after reading the upload', async () => {
+    const big = new Uint8Array(8192);
+    big.set(new TextEncoder().encode('%PDF-1.7\n'));
+    const response = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: big, name: 'big.pdf' },
+    });
+    expect(response.status).toBe(413);
+    expect(await problemOf(response)).toEqual({
+      status: 413,
+      title: 'Payload too large',
+      detail: 'The file is larger than the limit of 4096 bytes.',
+      code: '413-001',
+      errors: [{ pointer: '#/file', detail: 'file must be at most 4096 bytes' }],
+    });
+  });
+
+  it('refuses bodies that are not multipart, and broken multipart', async () => {
+    const json = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model_id: INVOICE_MODEL_ID, url: 'https://example.com/a.pdf' }),
+    });
+    expect(json.status).toBe(415);
+    expect((await problemOf(json)).code).toBe('415-001');
+
+    const noBoundary = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'multipart/form-data' },
+      body: 'whatever',
+    });
+    expect(noBoundary.status).toBe(400);
+    expect((await problemOf(noBoundary)).code).toBe('400-001');
+
+    const truncated = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+      body: '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.7 and then noth',
+    });
+    expect(truncated.status).toBe(400);
+
+    const empty = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+    });
+    expect(empty.status).toBe(400);
+    expect((await get(`${service.url}/health`)).status).toBe(200);
+  });
+
+  it('leaves no file behind for a refused upload', async () => {
+    const files = await storedFiles();
+    expect(files.filter((f) => f.endsWith('.part'))).toEqual([]);
+    // Exactly the two accepted uploads of the tests above.
+    expect(files).toHaveLength(2);
+  });
+});
+
+describe('REFERENCE_PUBLIC_URL', () => {
+  it('is the base of every URL the service writes', async () => {
+    const other = await makeDataDir();
+    const behindProxy = await startTestService(other.dir, {
+      publicUrl: 'https://reference.example.org/base/',
+    });
+    try {
+      const response = await enqueue(behindProxy, {
+        modelId: INVOICE_MODEL_ID,
+        file: { bytes: pdf, name: 'a.pdf' },
+      });
+      const { job } = expectJobResponse(await response.json());
+      expect(job.polling_url).toBe(`https://reference.example.org/base/v2/jobs/${job.id}`);
+    } finally {
+      await behindProxy.close();
+      await other.remove();
+    }
+  });
+});

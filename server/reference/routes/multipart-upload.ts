@@ -1,0 +1,113 @@
+/**
+ * Reads a multipart form, streaming the one file part to disk as it arrives (never the whole upload in
+ * memory) and keeping its first bytes to detect the type. Text parts are small and kept as strings.
+ */
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
+import { ProblemError } from '../../shared/problem';
+import { SNIFF_BYTES } from '../extract/sniff-mime-type';
+
+export interface UploadedFile {
+  /** The part's filename, as the client sent it. */
+  filename: string;
+  size: number;
+  /** The first bytes of the file, for type detection. */
+  head: Uint8Array;
+  /** The file went past the size limit; what is on disk is cut short. */
+  truncated: boolean;
+}
+
+export interface UploadForm {
+  fields: Map<string, string>;
+  file: UploadedFile | undefined;
+}
+
+export interface UploadOptions {
+  /** Name of the part that carries the file. */
+  fileField: string;
+  /** Where to write the file part. */
+  destination: string;
+  maxFileBytes: number;
+}
+
+const MAX_TEXT_FIELD_BYTES = 1024 * 1024; // a data_schema can be long, not megabytes
+
+export function readUploadForm(request: Request, options: UploadOptions): Promise<UploadForm> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': request.headers.get('content-type') ?? '' },
+        limits: { fileSize: options.maxFileBytes, files: 1, fields: 100, fieldSize: MAX_TEXT_FIELD_BYTES },
+      });
+    } catch (error) {
+      reject(new ProblemError('400-001', `Malformed multipart request: ${(error as Error).message}`));
+      return;
+    }
+
+    const fields = new Map<string, string>();
+    let file: UploadedFile | undefined;
+    let fileWritten: Promise<void> = Promise.resolve();
+
+    parser.on('field', (name, value) => {
+      if (!fields.has(name)) fields.set(name, value);
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== options.fileField || file) {
+        stream.resume(); // other file parts are not part of the API: drained and dropped
+        return;
+      }
+      const uploaded: UploadedFile = {
+        filename: info.filename ?? '',
+        size: 0,
+        head: new Uint8Array(),
+        truncated: false,
+      };
+      file = uploaded;
+      const headChunks: Buffer[] = [];
+      let headLength = 0;
+      const observe = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          uploaded.size += chunk.length;
+          if (headLength < SNIFF_BYTES) {
+            headChunks.push(chunk);
+            headLength += chunk.length;
+          }
+          callback(null, chunk);
+        },
+      });
+      stream.on('limit', () => {
+        uploaded.truncated = true;
+      });
+      fileWritten = pipeline(stream, observe, createWriteStream(options.destination)).then(() => {
+        uploaded.head = new Uint8Array(Buffer.concat(headChunks).subarray(0, SNIFF_BYTES));
+      });
+      // Awaited on 'close'; if the parser fails first, the rejection below is the one reported.
+      fileWritten.catch(() => undefined);
+    });
+    // Also without a body to pipe: an 'error' event nobody listens to would crash the process.
+    parser.on('error', (error: unknown) => {
+      reject(
+        new ProblemError('400-001', `The multipart body could not be read: ${(error as Error).message}`),
+      );
+    });
+    parser.on('close', () => {
+      fileWritten.then(() => resolve({ fields, file }), reject);
+    });
+
+    if (!request.body) {
+      parser.end();
+      return;
+    }
+    const body = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+    pipeline(body, parser).catch((error: unknown) => {
+      // Either the client went away mid-upload or the multipart syntax is broken.
+      reject(
+        new ProblemError('400-001', `The multipart body could not be read: ${(error as Error).message}`),
+      );
+    });
+  });
+}

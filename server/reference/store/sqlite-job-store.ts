@@ -1,0 +1,174 @@
+/**
+ * Jobs and inferences in one SQLite file (better-sqlite3, WAL). The schema is versioned with
+ * `PRAGMA user_version`: later issues append to MIGRATIONS, never edit a shipped entry.
+ */
+import Database from 'better-sqlite3';
+import type { ProblemBody } from '../../shared/problem';
+import type { ExtractionInference, JobStatus } from '../api-types';
+import type { InferenceRecord, JobRecord, JobStore } from './job-store';
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE jobs (
+     id           TEXT PRIMARY KEY,
+     model_id     TEXT NOT NULL,
+     filename     TEXT NOT NULL,
+     alias        TEXT,
+     created_at   TEXT NOT NULL,
+     completed_at TEXT,
+     status       TEXT NOT NULL CHECK (status IN ('Processing', 'Processed', 'Failed')),
+     inference_id TEXT,
+     error        TEXT,
+     mime_type    TEXT NOT NULL,
+     file_size    INTEGER NOT NULL
+   );
+   CREATE INDEX jobs_by_status ON jobs (status);
+   CREATE TABLE inferences (
+     id         TEXT PRIMARY KEY,
+     job_id     TEXT NOT NULL UNIQUE REFERENCES jobs (id),
+     created_at TEXT NOT NULL,
+     body       TEXT NOT NULL
+   );`,
+];
+
+interface JobRow {
+  id: string;
+  model_id: string;
+  filename: string;
+  alias: string | null;
+  created_at: string;
+  completed_at: string | null;
+  status: JobStatus;
+  inference_id: string | null;
+  error: string | null;
+  mime_type: string;
+  file_size: number;
+}
+
+interface InferenceRow {
+  id: string;
+  job_id: string;
+  created_at: string;
+  body: string;
+}
+
+const toRow = (job: JobRecord): JobRow => ({
+  id: job.id,
+  model_id: job.modelId,
+  filename: job.filename,
+  alias: job.alias,
+  created_at: job.createdAt,
+  completed_at: job.completedAt,
+  status: job.status,
+  inference_id: job.inferenceId,
+  error: job.error ? JSON.stringify(job.error) : null,
+  mime_type: job.mimeType,
+  file_size: job.fileSize,
+});
+
+const fromRow = (row: JobRow): JobRecord => ({
+  id: row.id,
+  modelId: row.model_id,
+  filename: row.filename,
+  alias: row.alias,
+  createdAt: row.created_at,
+  completedAt: row.completed_at,
+  status: row.status,
+  inferenceId: row.inference_id,
+  error: row.error ? (JSON.parse(row.error) as ProblemBody) : null,
+  mimeType: row.mime_type,
+  fileSize: row.file_size,
+});
+
+export class SqliteJobStore implements JobStore {
+  private readonly db: Database.Database;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    migrate(this.db);
+    this.statements = prepareStatements(this.db);
+  }
+
+  insertJob(job: JobRecord): void {
+    this.statements.insertJob.run(toRow(job));
+  }
+
+  findJob(id: string): JobRecord | undefined {
+    const row = this.statements.findJob.get(id);
+    return row && fromRow(row);
+  }
+
+  finishJob(job: JobRecord, inference?: InferenceRecord): void {
+    this.db.transaction(() => {
+      if (inference) {
+        this.statements.insertInference.run({
+          id: inference.id,
+          job_id: inference.jobId,
+          created_at: inference.createdAt,
+          body: JSON.stringify(inference.body),
+        });
+      }
+      this.statements.updateJob.run(toRow(job));
+    })();
+  }
+
+  findInference(id: string): InferenceRecord | undefined {
+    const row = this.statements.findInference.get(id);
+    return (
+      row && {
+        id: row.id,
+        jobId: row.job_id,
+        createdAt: row.created_at,
+        body: JSON.parse(row.body) as ExtractionInference,
+      }
+    );
+  }
+
+  jobsWithStatus(status: JobStatus): JobRecord[] {
+    return this.statements.jobsWithStatus.all(status).map(fromRow);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new Error(
+      `The database schema (version ${version}) is newer than this reference service (${MIGRATIONS.length}).`,
+    );
+  }
+  db.transaction(() => {
+    MIGRATIONS.slice(version).forEach((sql) => db.exec(sql));
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  })();
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    insertJob: db.prepare<JobRow>(
+      `INSERT INTO jobs (id, model_id, filename, alias, created_at, completed_at, status, inference_id, error,
+                         mime_type, file_size)
+       VALUES (@id, @model_id, @filename, @alias, @created_at, @completed_at, @status, @inference_id, @error,
+               @mime_type, @file_size)`,
+    ),
+    updateJob: db.prepare<JobRow>(
+      `UPDATE jobs SET completed_at = @completed_at, status = @status, inference_id = @inference_id,
+                       error = @error
+       WHERE id = @id`,
+    ),
+    findJob: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+    jobsWithStatus: db.prepare<[JobStatus], JobRow>(
+      'SELECT * FROM jobs WHERE status = ? ORDER BY created_at',
+    ),
+    insertInference: db.prepare<InferenceRow>(
+      'INSERT INTO inferences (id, job_id, created_at, body) VALUES (@id, @job_id, @created_at, @body)',
+    ),
+    findInference: db.prepare<[string], InferenceRow>('SELECT * FROM inferences WHERE id = ?'),
+  };
+}

@@ -51,7 +51,16 @@ async function main(): Promise<void> {
     throw listenError(error, 'PORT', env.HOST, env.PORT);
   }
 
-  console.log(`extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`);
+  if (env.DEV) {
+    // Vite serves the app in development and prints its own URL; this server answers /api only.
+    console.log(
+      `extraction-review API for development at ${browserUrl(server.url)}/api (upstream: ${describe(upstream)})`,
+    );
+  } else {
+    console.log(
+      `extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`,
+    );
+  }
   handleShutdown(async () => {
     await server.close();
     await reference?.close();

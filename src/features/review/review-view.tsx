@@ -22,22 +22,20 @@ export function ReviewView({ jobId, result, file }: Props) {
   const leaves = useMemo(() => flattenFields(inference.result.fields), [inference.result.fields]);
   const [viewer, dispatch] = useViewerState();
   const { corrections, setCorrection } = useCorrections(jobId, leaves);
-  const onFieldHover = (path: string | null) => dispatch({ type: 'hover', path });
-  const onFieldSelect = (path: string | null) => dispatch({ type: 'select', path });
+  // The page and the list are linked both ways through the same four props.
+  const link = {
+    hovered: viewer.hovered,
+    selected: viewer.selected,
+    onFieldHover: (path: string | null) => dispatch({ type: 'hover', path }),
+    onFieldSelect: (path: string | null) => dispatch({ type: 'select', path }),
+  };
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <section aria-label="Document" className="min-w-0 overflow-auto rounded-md bg-slate-200 p-4">
         {file ? (
           <Suspense fallback={<Spinner label="Loading the viewer…" />}>
-            <DocumentViewer
-              file={file}
-              leaves={leaves}
-              hovered={viewer.hovered}
-              selected={viewer.selected}
-              onFieldHover={onFieldHover}
-              onFieldSelect={onFieldSelect}
-            />
+            <DocumentViewer file={file} leaves={leaves} {...link} />
           </Suspense>
         ) : (
           <p className="p-4 text-sm text-slate-700">
@@ -54,15 +52,7 @@ export function ReviewView({ jobId, result, file }: Props) {
             {inference.file.mime_type} · {leaves.length} value{leaves.length === 1 ? '' : 's'}
           </p>
         </header>
-        <FieldList
-          leaves={leaves}
-          corrections={corrections}
-          hovered={viewer.hovered}
-          selected={viewer.selected}
-          onFieldHover={onFieldHover}
-          onFieldSelect={onFieldSelect}
-          onFieldChange={setCorrection}
-        />
+        <FieldList leaves={leaves} corrections={corrections} onFieldChange={setCorrection} {...link} />
       </aside>
     </div>
   );

@@ -9,6 +9,11 @@ export interface Word {
   text: string;
   /** Normalised to the upright page, origin top-left (see geometry.ts). */
   box: Box;
+  /**
+   * How sure the reader is of the text, 0..1: 1 for a PDF text layer, the OCR engine's word
+   * confidence otherwise. Field confidence is derived from it.
+   */
+  confidence: number;
 }
 
 export interface PageText {

@@ -54,7 +54,12 @@ function mergeTouching(words: Word[], aspect: number): Word[] {
   for (const word of [...words].sort((a, b) => a.box.x0 - b.box.x0)) {
     const last = out.at(-1);
     if (last && horizontalGap(last.box, word.box) < TOUCHING_GAP_EM * heightInWidthUnits(word.box, aspect)) {
-      out[out.length - 1] = { text: last.text + word.text, box: unionBox([last.box, word.box]) };
+      out[out.length - 1] = {
+        text: last.text + word.text,
+        box: unionBox([last.box, word.box]),
+        // A merged word is only as sure as its least sure part.
+        confidence: Math.min(last.confidence, word.confidence),
+      };
     } else {
       out.push(word);
     }

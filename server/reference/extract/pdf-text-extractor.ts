@@ -124,7 +124,12 @@ async function readPage(page: PDFPageProxy): Promise<PageText> {
           return [vx, vy];
         },
       );
-      words.push({ text: word.text, box: boxAroundPoints(corners, viewport.width, viewport.height) });
+      // The text layer states its text: nothing is uncertain about reading it.
+      words.push({
+        text: word.text,
+        box: boxAroundPoints(corners, viewport.width, viewport.height),
+        confidence: 1,
+      });
     }
   }
   page.cleanup();

@@ -24,6 +24,7 @@ function page(index: number, lines: [text: string, x: number, y: number][]): Pag
         words.push({
           text: part,
           box: { x0: x + offset * CHAR, y0: y, x1: x + (offset + part.length) * CHAR, y1: y + HEIGHT },
+          confidence: 1,
         });
       }
       offset += part.length;

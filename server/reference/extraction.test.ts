@@ -206,41 +206,34 @@ describe('extraction of a PDF with a text layer', () => {
   });
 });
 
-describe('documents the reference service cannot read yet', () => {
-  it('fails a PDF without a text layer with a clear problem in job.error', async () => {
+describe('documents without a text layer, and unreadable ones', () => {
+  it('reads a PDF page without a text layer by OCR: a blank scan gives pages without text, not an error', async () => {
     const pdf = await generatePdf([{ drawBox: true }, { drawBox: true }]);
     const job = await processDocument(pdf.bytes, 'scan.pdf');
-    expect(job).toMatchObject({ status: 'Failed', result_url: null, completed_at: expect.any(String) });
-    expect(job.error).toEqual({
-      status: 422,
-      title: 'Unreadable document',
-      code: '422-003',
-      detail: expect.stringMatching(/no page of this pdf has a text layer.*ocr/i),
-      errors: [],
-    });
-    // A failed job never redirects.
-    const poll = await get(job.polling_url);
-    expect(poll.status).toBe(200);
-    expectJobResponse(await poll.json());
+    expect(job).toMatchObject({ status: 'Processed', error: null });
+    const { inference } = expectExtractionResponse(await (await get(job.result_url ?? '')).json());
+    expect(inference.file).toMatchObject({ page_count: 2, mime_type: 'application/pdf' });
+    expect(inference.result.raw_text?.pages).toEqual([{ content: '' }, { content: '' }]);
   });
 
-  it('fails an image (OCR comes next) with a clear problem', async () => {
+  it('reads an image by OCR', async () => {
     const png = new Uint8Array(await readFile(path.join(fixturesDir, 'file_types', 'receipt.png')));
     const job = await processDocument(png, 'receipt.png');
-    expect(job.status).toBe('Failed');
-    expect(job.error).toMatchObject({
-      status: 422,
-      code: '422-002',
-      detail: expect.stringMatching(/image\/png.*OCR/),
-    });
+    expect(job.status).toBe('Processed');
+    const { inference } = expectExtractionResponse(await (await get(job.result_url ?? '')).json());
+    expect(inference.file).toMatchObject({ page_count: 1, mime_type: 'image/png' });
+    expect(inference.result.raw_text?.pages[0]?.content).toMatch(/Total £10\.20/);
   });
 
-  it('fails a broken PDF without stopping the service', async () => {
-    const job = await processDocument(new TextEncoder().encode('%PDF-1.7\nnot really a PDF\n'), 'broken.pdf');
-    expect(job.status).toBe('Failed');
-    expect(job.error).toMatchObject({
+  it('refuses a broken PDF at enqueue, without stopping the service', async () => {
+    const response = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: new TextEncoder().encode('%PDF-1.7\nnot really a PDF\n'), name: 'broken.pdf' },
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({
       code: '422-003',
-      detail: 'The PDF could not be read: Invalid PDF structure.',
+      detail: 'The PDF is damaged and cannot be repaired (no objects found).',
     });
     expect((await get(`${service.url}/health`)).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 /**
- * The seam between "a stored file" and "words with positions". The PDF text layer is the first
- * implementation; OCR for images and scanned pages slots in behind the same interface, and everything
- * downstream (lines, raw text, field finding) only ever sees a `DocumentText`.
+ * The seam between "a stored file" and "words with positions": a PDF's text layer (pdf.js), OCR
+ * (tesseract.js) for pictures and for PDF pages without text. Everything downstream (lines, raw text,
+ * field finding) only ever sees a `DocumentText`. docs/reference-documents.md says how each type is read.
  */
 import type { Box } from './geometry';
 
@@ -22,7 +22,10 @@ export interface PageText {
   /** The upright page's size in its own units (points for PDFs, pixels for images): only the ratio matters. */
   width: number;
   height: number;
+  /** Possibly none: a blank page, or a picture without text. */
   words: Word[];
+  /** Where the words come from: the PDF's text layer, or OCR of the page as displayed. */
+  source?: 'text-layer' | 'ocr';
 }
 
 export interface DocumentText {
@@ -32,7 +35,7 @@ export interface DocumentText {
 
 export interface StoredFile {
   path: string;
-  /** Detected from the bytes at upload time (see sniff-mime-type.ts). */
+  /** Detected from the bytes at upload time (see sniff-mime-type.ts, inspect-document.ts). */
   mimeType: string;
 }
 

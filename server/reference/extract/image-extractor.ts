@@ -1,23 +1,35 @@
 /**
- * Placeholder for images until OCR lands (the next issue replaces this file with a real extractor
- * behind the same interface): the upload is accepted, and the job fails with a clear problem.
+ * Pictures (JPEG, PNG, WebP, TIFF with every page, HEIC/HEIF), read by OCR: each page is decoded
+ * upright as displayed (image-pages.ts), then tesseract reads it (ocr/tesseract-ocr.ts). Word boxes
+ * are relative to the displayed picture; a page's size is its displayed size in pixels.
  */
-import { ProblemError } from '../../shared/problem';
-import type { DocumentText, Extractor, StoredFile } from './extractor';
-import { isImage } from './sniff-mime-type';
+import type { DocumentText, Extractor, PageText, StoredFile } from './extractor';
+import { readImagePages } from './image-pages';
+import { sharedOcr, type TesseractOcr } from './ocr/tesseract-ocr';
+import { SUPPORTED_MIME_TYPES } from './sniff-mime-type';
 
-export class ImageWithoutOcrExtractor implements Extractor {
+const IMAGE_TYPES: ReadonlySet<string> = new Set(
+  SUPPORTED_MIME_TYPES.filter((type) => type.startsWith('image/')),
+);
+
+export class ImageExtractor implements Extractor {
+  constructor(private readonly ocr: () => TesseractOcr = sharedOcr) {}
+
   accepts(mimeType: string): boolean {
-    return isImage(mimeType);
+    return IMAGE_TYPES.has(mimeType);
   }
 
-  extract(file: StoredFile): Promise<DocumentText> {
-    return Promise.reject(
-      new ProblemError(
-        '422-002',
-        `Reading images (${file.mimeType}) needs OCR, which the reference service does not do yet; ` +
-          'send a PDF with a text layer.',
-      ),
-    );
+  async extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
+    const ocr = this.ocr();
+    const pages: PageText[] = [];
+    for await (const image of readImagePages(file.path, file.mimeType, signal)) {
+      const words = await ocr.recognize(image, { signal });
+      pages.push({ index: pages.length, width: image.width, height: image.height, words, source: 'ocr' });
+    }
+    return { pageCount: pages.length, pages };
+  }
+
+  async warmUp(): Promise<void> {
+    await this.ocr().warmUp();
   }
 }

@@ -37,12 +37,12 @@ export class PdfTextExtractor implements Extractor {
   }
 
   async extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
-    return readPdf(new Uint8Array(await readFile(file.path, { signal })), signal);
+    return readPdfText(new Uint8Array(await readFile(file.path, { signal })), signal);
   }
 
   /** pdf.js's first document in a process costs ~1.5 s (module and in-process worker set-up). */
   async warmUp(): Promise<void> {
-    await readPdf(new TextEncoder().encode(TINY_PDF));
+    await readPdfText(new TextEncoder().encode(TINY_PDF));
   }
 }
 
@@ -51,7 +51,11 @@ const TINY_PDF =
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
   '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
 
-async function readPdf(data: Uint8Array, signal?: AbortSignal): Promise<DocumentText> {
+/**
+ * The text layer of every page (a page without one comes back with no words). pdf.js takes ownership
+ * of `data`: pass a copy if the caller still needs it.
+ */
+export async function readPdfText(data: Uint8Array, signal?: AbortSignal): Promise<DocumentText> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     data,
@@ -93,7 +97,12 @@ function unreadable(error: unknown): ProblemError {
 
 async function readPage(page: PDFPageProxy): Promise<PageText> {
   const viewport = page.getViewport({ scale: 1 });
-  const base = { index: page.pageNumber - 1, width: viewport.width, height: viewport.height };
+  const base = {
+    index: page.pageNumber - 1,
+    width: viewport.width,
+    height: viewport.height,
+    source: 'text-layer' as const,
+  };
   const content = await page.getTextContent();
   const runs = content.items.filter(
     (item): item is TextItem => 'str' in item && item.str.trim() !== '' && item.width > 0,

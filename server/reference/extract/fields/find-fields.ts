@@ -1,354 +1,306 @@
 /**
- * Finds each schema field's value on the page the way a person skims a form: look for the field's
- * label (label-phrases.ts), then read the value to its right on the same line, or just below it;
- * parse it as the field's type (parse-value.ts); keep the best-placed reading.
+ * Finds each schema field's value on the pages the way a person skims a document, per type:
  *
- * Confidence is earned from that evidence, never invented:
- * - Certain: an exact label, the value right of it on the same line, an unambiguous parse;
- * - High: the same with the value below the label;
- * - Medium: a variant label ("Invoice Nr" for "Invoice number"), or an exact label with an ambiguous
- *   parse ("03/04/2025");
- * - Low: weaker still (a misspelt label, or a variant with an ambiguous parse);
- * and one level less when another reading nearly as good gives a different value.
- * A field with no reading is `{ value: null, locations: [], confidence: "Low" }`: Low, not null,
- * because null means "confidence not computed" and a missing value is exactly what a reviewer must see.
+ * - simple values (string, number, date): a label, the value right of it or below it, else the
+ *   guidelines' other ways (candidates.ts);
+ * - classification and boolean: from evidence (classification.ts, boolean.ts);
+ * - nested_object: the block its label opens, or the top of the page, then its sub-fields inside it
+ *   (region.ts; address blocks read by shape in address.ts);
+ * - is_array: every labelled value; of objects: a table under a header row (table.ts), else summary
+ *   lines (records.ts);
+ * - object_detection and barcode: not read (no image analysis here): `value: null`, no locations,
+ *   `confidence: null` ("not computed").
+ *
+ * Every reading has a score from its evidence (confidence.ts), mapped to Certain/High/Medium/Low.
+ * The rules and thresholds are in docs/reference-fields.md.
  */
 import type {
   FieldConfidence,
+  FieldLocation,
   FieldResult,
   ListFieldResult,
   ObjectFieldResult,
   SimpleFieldResult,
 } from '../../api-types';
-import type { FieldSchema, SubFieldSchema } from '../../models/field-schema';
+import type { FieldSchema } from '../../models/field-schema';
 import type { Word } from '../extractor';
+import { boxToPolygon, unionBox } from '../geometry';
+import { addressPartOf, readAddress } from './address';
+import { booleanCandidates } from './boolean';
 import {
-  boxHeight,
-  boxToPolygon,
-  heightInWidthUnits,
-  horizontalGap,
-  overlapsHorizontally,
-  unionBox,
-} from '../geometry';
-import type { Line } from '../lines';
-import {
-  compareTokens,
-  labelPhrases,
-  normalizeToken,
-  strengthRank,
-  weaken,
-  weakest,
-  type LabelStrength,
-} from './label-phrases';
-import {
-  parseBoolean,
-  parseClassification,
-  parseDate,
-  parseNumber,
-  parseString,
-  type Parsed,
-} from './parse-value';
+  byReadingOrder,
+  makeCandidate,
+  simpleCandidates,
+  type Candidate,
+  type FinderContext,
+} from './candidates';
+import { classificationCandidates } from './classification';
+import { absenceLevel, levelOf, lowestLevel, RIVAL_MARGIN, RIVAL_PENALTY, THRESHOLDS } from './confidence';
+import { DocumentIndex, type AnyField, type PageLayout, type TokenLine } from './document-index';
+import { readRecords } from './records';
+import { findRegion, regionScope, type Region } from './region';
+import { foldText, schemaHints } from './schema-hints';
+import { findHeaders, readTables } from './table';
+import { readTextContext } from './text-context';
 
-export interface PageLayout {
-  index: number;
-  /** Page height / page width, to compare horizontal gaps with font heights. */
-  aspect: number;
-  lines: Line[];
+export type { PageLayout } from './document-index';
+
+export interface FindFieldsOptions {
+  /** The request's `text_context` (text-context.ts). */
+  textContext?: string | null;
 }
-
-/** A label and its value may be far apart (tab stops), in font heights. */
-const MAX_LABEL_VALUE_GAP_EM = 25;
-/** Words of one value are close; a wider gap starts another column. */
-const MAX_WORD_GAP_EM = 2.5;
-/** A word this close before a label makes it part of a longer label ("Due date" is not "Date"). */
-const LABEL_PREFIX_GAP_EM = 1.5;
-/** A value "below" its label is on one of the next lines, within this many label-line heights. */
-const MAX_BELOW_GAP_LINES = 2;
-/** Longest value read for a typed field: "March 14, 2025" is 3 words, "1 234 567,89 EUR" 4. */
-const MAX_SPAN_WORDS = 4;
-
-const LEVELS: readonly FieldConfidence[] = ['Low', 'Medium', 'High', 'Certain'];
-
-interface TokenLine {
-  page: PageLayout;
-  lineIndex: number;
-  line: Line;
-  tokens: string[];
-}
-
-interface LabelMatch {
-  at: TokenLine;
-  start: number;
-  /** Exclusive; past a lone ":" word that ends the label. */
-  end: number;
-  strength: LabelStrength;
-  colon: boolean;
-}
-
-interface Candidate {
-  value: string | number | boolean;
-  clean: boolean;
-  words: Word[];
-  page: number;
-  strength: LabelStrength;
-  position: 'right' | 'below';
-  score: number;
-}
-
-type AnyField = FieldSchema | SubFieldSchema;
 
 export function findFields(
   fields: readonly FieldSchema[],
   pages: readonly PageLayout[],
+  options: FindFieldsOptions = {},
 ): Record<string, FieldResult> {
-  const finder = new FieldFinder(pages, fields);
+  const finder = new FieldFinder(fields, pages, options);
   return Object.fromEntries(fields.map((field) => [field.name, finder.resultFor(field)]));
 }
 
-class FieldFinder {
-  private readonly lines: TokenLine[];
-  /** First words of clear labels (followed by ":" or standing apart): a value never runs into one. */
-  private readonly labelStarts = new Set<Word>();
-  private readonly matchesByField = new Map<AnyField, LabelMatch[]>();
+type Scope = (line: TokenLine) => boolean;
 
-  constructor(pages: readonly PageLayout[], fields: readonly FieldSchema[]) {
-    this.lines = pages.flatMap((page) =>
-      page.lines.map((line, lineIndex) => ({
-        page,
-        lineIndex,
-        line,
-        tokens: line.words.map((w) => normalizeToken(w.text)),
-      })),
-    );
-    for (const field of fields.flatMap((f) => [f, ...f.nested_fields])) {
-      for (const match of this.labelMatches(field)) {
-        const words = match.at.line.words;
-        const first = words[match.start];
-        const before = words[match.start - 1];
-        const apart = !before || (first && this.gapEm(before, first, match.at.page) >= MAX_WORD_GAP_EM);
-        if (first && match.strength === 'exact' && (match.colon || apart)) this.labelStarts.add(first);
+/** An address object names at least this many address parts among its sub-fields. */
+const ADDRESS_PARTS = 2;
+const CONTACT_LINE = /@|www\.|https?:|^\+?[\d\s().-]{7,}$/i;
+
+class FieldFinder {
+  private readonly ctx: FinderContext;
+
+  constructor(fields: readonly FieldSchema[], pages: readonly PageLayout[], options: FindFieldsOptions) {
+    const index = new DocumentIndex(pages, fields);
+    const all: AnyField[] = fields.flatMap((f) => [f, ...f.nested_fields]);
+    const context = readTextContext(options.textContext, all);
+    const vocabulary = new Set<string>();
+    for (const field of all) {
+      for (const phrases of schemaHints(field).synonyms.values()) {
+        for (const phrase of phrases) vocabulary.add(foldText(phrase));
       }
     }
+    this.ctx = {
+      index,
+      context,
+      schema: fields,
+      claimed: new Map(),
+      vocabulary,
+      dateOrder: context.dateOrder ?? index.dateOrder,
+      tableHeaders: new Set(),
+    };
+    for (const field of fields) {
+      if (field.type !== 'nested_object' || !field.is_array) continue;
+      for (const header of findHeaders(this.ctx, field)) {
+        header.line.line.words.forEach((w) => this.ctx.tableHeaders.add(w));
+      }
+    }
+    // Words the best labelled value of a field stands on are that field's: others skip them.
+    const claims = new Map<Word, { field: AnyField; score: number }>();
+    for (const field of fields) {
+      if (field.is_array || !['string', 'number', 'date'].includes(field.type)) continue;
+      const [best] = simpleCandidates(this.ctx, field, { fallbacks: false });
+      if (!best || best.score < THRESHOLDS.MEDIUM) continue;
+      for (const word of best.words) {
+        const known = claims.get(word);
+        if (!known || known.score < best.score) claims.set(word, { field, score: best.score });
+      }
+    }
+    for (const [word, { field }] of claims) this.ctx.claimed.set(word, field);
   }
 
   resultFor(field: FieldSchema): FieldResult {
-    if (field.type === 'nested_object') return this.objectResult(field);
+    if (field.type === 'object_detection' || field.type === 'barcode') {
+      return field.is_array
+        ? { items: [], confidence: null }
+        : { value: null, locations: [], confidence: null };
+    }
+    if (field.type === 'nested_object') {
+      return field.is_array ? this.objectList(field) : this.objectResult(field);
+    }
     return field.is_array ? this.listResult(field) : this.simpleResult(field);
   }
 
-  private simpleResult(field: AnyField): SimpleFieldResult {
-    const [best, ...rivals] = this.candidates(field);
-    if (!best) return { value: null, locations: [], confidence: 'Low' };
-    return toSimpleResult(best, confidenceOf(best, rivals));
+  private candidates(field: AnyField, scope?: Scope): Candidate[] {
+    if (this.ctx.index.wordCount === 0) return [];
+    if (field.type === 'classification') return classificationCandidates(this.ctx, field, scope);
+    if (field.type === 'boolean') return booleanCandidates(this.ctx, field, scope);
+    return simpleCandidates(this.ctx, field, { scope, fallbacks: scope === undefined });
   }
 
-  private listResult(field: AnyField): ListFieldResult {
+  private simpleResult(field: AnyField, scope?: Scope): SimpleFieldResult {
+    const [best, ...rivals] = this.candidates(field, scope);
+    if (!best) return this.absent(field, scope);
+    const contested = rivals.some((r) => r.value !== best.value && r.score >= RIVAL_MARGIN * best.score);
+    return toSimple(best, best.score * (contested ? RIVAL_PENALTY : 1));
+  }
+
+  private absent(field: AnyField, scope?: Scope): SimpleFieldResult {
+    return { value: null, locations: [], confidence: this.absenceFor(field, scope) };
+  }
+
+  private absenceFor(field: AnyField, scope?: Scope): FieldConfidence {
+    const { index } = this.ctx;
+    if (index.wordCount === 0) return 'Low';
+    const labelSeen = index
+      .labelMatches(field)
+      .some((m) => m.strength !== 'fuzzy' && (!scope || scope(m.at)));
+    return absenceLevel(index.reading, labelSeen);
+  }
+
+  private listResult(field: AnyField, scope?: Scope): ListFieldResult {
     const seen = new Set<string>();
-    const items = this.candidates(field)
+    const items = this.candidates(field, scope)
+      .filter((c) => c.words.length > 0)
       .sort(byReadingOrder)
       .filter((c) => {
         // The same words found through two labels are one item; unique_values also merges equal values.
         const key = field.unique_values
-          ? JSON.stringify(c.value)
-          : `${c.page}:${c.words.map((w) => w.text).join(' ')}`;
+          ? JSON.stringify(typeof c.value === 'string' ? foldText(c.value) : c.value)
+          : `${c.page}:${c.words.map((w) => `${w.box.x0},${w.box.y0}`).join(' ')}`;
         if (seen.has(key)) return false;
         seen.add(key);
         return true;
       })
-      .map((c) => toSimpleResult(c, confidenceOf(c, [])));
-    return { items, confidence: lowest(items.map((i) => i.confidence)) };
+      .map((c) => toSimple(c, c.score));
+    return {
+      items,
+      confidence: lowestLevel(items.map((i) => i.confidence)) ?? this.absenceFor(field, scope),
+    };
   }
 
-  /** Sub-fields are searched over the whole document; lists of objects (table rows) are not read yet. */
-  private objectResult(field: FieldSchema): ObjectFieldResult | ListFieldResult<ObjectFieldResult> {
-    if (field.is_array) return { items: [], confidence: 'Low' };
-    const fields = Object.fromEntries(
-      field.nested_fields.map((sub) => [
-        sub.name,
-        sub.is_array ? this.listResult(sub) : this.simpleResult(sub),
-      ]),
-    );
-    return { fields, locations: [], confidence: lowest(Object.values(fields).map((f) => f.confidence)) };
-  }
-
-  /** Every reading of the field, best first. */
-  private candidates(field: AnyField): Candidate[] {
-    const out: Candidate[] = [];
-    for (const match of this.labelMatches(field)) {
-      const readings: [Candidate['position'], Word[]][] = [
-        ['right', this.wordsRightOf(match)],
-        ['below', this.wordsBelow(match)],
-      ];
-      for (const [position, words] of readings) {
-        const parsed = parseWords(words, field);
-        if (!parsed) continue;
-        const score =
-          strengthRank(match.strength) * 2 +
-          (position === 'right' ? 0.5 : 0.25) +
-          (match.colon ? 0.25 : 0) +
-          (parsed.clean ? 0.5 : 0);
-        out.push({ ...parsed, page: match.at.page.index, strength: match.strength, position, score });
+  private objectResult(field: FieldSchema): ObjectFieldResult {
+    const isAddress =
+      new Set(field.nested_fields.map(addressPartOf).filter((p) => p !== undefined)).size >= ADDRESS_PARTS;
+    // An address at the top is the top block that reads as one (a logo may come first).
+    const looksLikeAddress = (lines: Word[][]): boolean => {
+      const parts = readAddress(lines);
+      return parts.postal_code !== undefined || parts.street_number !== undefined;
+    };
+    const region =
+      this.ctx.index.wordCount > 0
+        ? findRegion(this.ctx, field, isAddress ? looksLikeAddress : undefined)
+        : undefined;
+    const lines = region ? blockLines(region, isAddress) : [];
+    const scope = region ? regionScope(region) : undefined;
+    const address = isAddress ? readAddress(lines) : {};
+    const fields: ObjectFieldResult['fields'] = {};
+    for (const sub of field.nested_fields) {
+      if (sub.is_array) {
+        fields[sub.name] = this.listResult(sub, scope);
+        continue;
+      }
+      const found = this.simpleResult(sub, scope);
+      const part = addressPartOf(sub);
+      const shaped = region && part ? address[part] : undefined;
+      if (found.value === null && shaped && region) {
+        fields[sub.name] = toSimple(
+          makeCandidate(
+            shaped.value,
+            shaped.words,
+            region.page.index,
+            {
+              label: region.factor,
+              position: shaped.certainty,
+            },
+            false,
+          ),
+        );
+      } else {
+        fields[sub.name] = found;
       }
     }
-    return out.sort((a, b) => b.score - a.score || byReadingOrder(a, b));
+    return this.objectOf(fields, lines.flat(), region?.page.index ?? 0, field);
   }
 
-  private labelMatches(field: AnyField): LabelMatch[] {
-    let matches = this.matchesByField.get(field);
-    if (!matches) {
-      matches = this.findLabels(field);
-      this.matchesByField.set(field, matches);
-    }
-    return matches;
+  private objectOf(
+    fields: ObjectFieldResult['fields'],
+    regionWords: readonly Word[],
+    page: number,
+    field: AnyField,
+  ): ObjectFieldResult {
+    const found = Object.values(fields).filter((f) => ('value' in f ? f.value !== null : f.items.length > 0));
+    const confidence = lowestLevel(found.map((f) => f.confidence)) ?? this.absenceFor(field);
+    const locations =
+      regionWords.length > 0
+        ? locationsOf(regionWords, page)
+        : mergeLocations(found.flatMap((f) => ('locations' in f ? f.locations : [])));
+    return { fields, locations, confidence };
   }
 
-  private findLabels(field: AnyField): LabelMatch[] {
-    const phrases = labelPhrases(field);
-    const matches: LabelMatch[] = [];
-    for (const at of this.lines) {
-      const { tokens } = at;
-      const words = at.line.words;
-      for (let start = 0; start < tokens.length; start++) {
-        for (const phrase of phrases) {
-          let strength: LabelStrength | undefined = phrase.strength;
-          for (let k = 0; k < phrase.tokens.length && strength; k++) {
-            const compared = compareTokens(phrase.tokens[k] ?? '', tokens[start + k] ?? '');
-            strength = compared && weakest(strength, compared);
-          }
-          if (!strength) continue;
-          let end = start + phrase.tokens.length;
-          let colon = words[end - 1]?.text.trimEnd().endsWith(':') ?? false;
-          if (!colon && tokens[end] === '' && words[end]?.text.includes(':')) {
-            colon = true;
-            end++;
-          }
-          const before = words[start - 1];
-          const first = words[start];
-          if (
-            before &&
-            first &&
-            /^\p{L}+$/u.test(tokens[start - 1] ?? '') &&
-            !before.text.endsWith(':') &&
-            this.gapEm(before, first, at.page) < LABEL_PREFIX_GAP_EM
-          ) {
-            strength = weaken(strength);
-          }
-          // "Total" followed by "tax:" is the label "Total tax", not "Total".
-          if (strength && !colon && words[end]?.text.endsWith(':')) strength = weaken(strength);
-          if (strength) matches.push({ at, start, end, strength, colon });
-        }
+  private objectList(field: FieldSchema): ListFieldResult<ObjectFieldResult> {
+    if (this.ctx.index.wordCount === 0) return { items: [], confidence: 'Low' };
+    const rows = readTables(this.ctx, field);
+    const read = rows && rows.length > 0 ? rows : readRecords(this.ctx, field);
+    const seen = new Set<string>();
+    const items: ObjectFieldResult[] = [];
+    for (const row of read) {
+      const fields: ObjectFieldResult['fields'] = {};
+      for (const sub of field.nested_fields) {
+        const cell = row.cells.get(sub);
+        fields[sub.name] = cell ? toSimple(cell) : this.absentCell();
       }
+      if (field.unique_values) {
+        const key = JSON.stringify(Object.values(fields).map((f) => ('value' in f ? f.value : null)));
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      const words = row.words ?? [...row.cells.values()].flatMap((c) => c.words);
+      items.push(this.objectOf(fields, words, row.page, field));
     }
-    return matches;
+    return {
+      items,
+      confidence: lowestLevel(items.map((i) => i.confidence)) ?? this.absenceFor(field),
+    };
   }
 
-  private wordsRightOf(match: LabelMatch): Word[] {
-    const words = match.at.line.words;
-    const last = words[match.end - 1];
-    return last ? this.valueRun(words.slice(match.end), last, match.at.page, MAX_LABEL_VALUE_GAP_EM) : [];
-  }
-
-  private wordsBelow(match: LabelMatch): Word[] {
-    const { page, line, lineIndex } = match.at;
-    const labelWords = line.words.slice(match.start, match.end);
-    if (labelWords.length === 0) return [];
-    const labelBox = unionBox(labelWords.map((w) => w.box));
-    const slack = heightInWidthUnits(labelBox, page.aspect);
-    for (const below of page.lines.slice(lineIndex + 1)) {
-      if (below.box.y0 - line.box.y1 > MAX_BELOW_GAP_LINES * boxHeight(line.box)) break;
-      const first = below.words.findIndex((w) => overlapsHorizontally(labelBox, w.box, slack));
-      const head = below.words[first];
-      if (!head) continue;
-      if (this.labelStarts.has(head) || head.text.endsWith(':')) return [];
-      return [head, ...this.valueRun(below.words.slice(first + 1), head, page, MAX_WORD_GAP_EM)];
-    }
-    return [];
-  }
-
-  /** The words after `previous` that still belong to one value: no wide gap, no other label. */
-  private valueRun(words: readonly Word[], previous: Word, page: PageLayout, firstGapEm: number): Word[] {
-    const out: Word[] = [];
-    let prev = previous;
-    for (const word of words) {
-      const maxGap = out.length === 0 ? firstGapEm : MAX_WORD_GAP_EM;
-      if (this.gapEm(prev, word, page) > maxGap || this.labelStarts.has(word) || word.text.endsWith(':'))
-        break;
-      out.push(word);
-      prev = word;
-    }
-    return out;
-  }
-
-  private gapEm(left: Word, right: Word, page: PageLayout): number {
-    const em = heightInWidthUnits(right.box, page.aspect);
-    return em > 0 ? horizontalGap(left.box, right.box) / em : Infinity;
+  /** A cell of a row whose column is not printed: absent, as sure as the reading. */
+  private absentCell(): SimpleFieldResult {
+    return {
+      value: null,
+      locations: [],
+      confidence: absenceLevel(this.ctx.index.reading, false),
+    };
   }
 }
 
-function parserFor(
-  field: AnyField,
-): ((text: string) => Parsed<string | number | boolean> | undefined) | undefined {
-  switch (field.type) {
-    case 'number':
-      return parseNumber;
-    case 'date':
-      return parseDate;
-    case 'boolean':
-      return parseBoolean;
-    case 'classification':
-      return (text) => parseClassification(text, field.classification_values);
-    default:
-      return undefined; // strings are read whole; object_detection and barcode are not in the text
-  }
+/** A block's lines as an address: a letterhead's first line is the name, its last ones contacts. */
+function blockLines(region: Region, isAddress: boolean): Word[][] {
+  if (!isAddress) return region.lines;
+  const text = (line: Word[]): string => line.map((w) => w.text).join(' ');
+  let lines = region.lines;
+  if (region.source === 'top' && lines.length > 1 && !/\d/.test(text(lines[0] ?? []))) lines = lines.slice(1);
+  while (lines.length > 1 && CONTACT_LINE.test(text(lines.at(-1) ?? []))) lines = lines.slice(0, -1);
+  return lines;
 }
 
-/** A string takes the whole run; a typed value the first span of up to 4 words that parses. */
-function parseWords(
-  words: Word[],
-  field: AnyField,
-): (Parsed<string | number | boolean> & { words: Word[] }) | undefined {
-  const join = (span: Word[]): string => span.map((w) => w.text).join(' ');
-  if (words.length === 0) return undefined;
-  if (field.type === 'string') {
-    const parsed = parseString(join(words));
-    return parsed && { ...parsed, words };
-  }
-  const parse = parserFor(field);
-  if (!parse) return undefined;
-  for (let start = 0; start < words.length; start++) {
-    for (let length = Math.min(MAX_SPAN_WORDS, words.length - start); length > 0; length--) {
-      const span = words.slice(start, start + length);
-      const parsed = parse(join(span));
-      if (parsed) return { ...parsed, words: span };
-    }
-  }
-  return undefined;
-}
-
-function confidenceOf(best: Candidate, rivals: readonly Candidate[]): FieldConfidence {
-  let level =
-    best.strength === 'exact' ? (best.position === 'right' ? 3 : 2) : best.strength === 'variant' ? 1 : 0;
-  // An ambiguous reading is for a person to check, however clear the label: Medium at best.
-  if (!best.clean) level = Math.min(level - 1, 1);
-  if (rivals.some((r) => r.value !== best.value && r.score >= best.score - 0.25)) level -= 1;
-  return LEVELS[Math.max(0, level)] ?? 'Low';
-}
-
-function lowest(levels: readonly (FieldConfidence | null)[]): FieldConfidence {
-  const ranks = levels.map((l) => (l ? LEVELS.indexOf(l) : 0));
-  return LEVELS[ranks.length > 0 ? Math.min(...ranks) : 0] ?? 'Low';
-}
-
-function toSimpleResult(candidate: Candidate, confidence: FieldConfidence): SimpleFieldResult {
-  const box = unionBox(candidate.words.map((w) => w.box));
+function toSimple(candidate: Candidate, score = candidate.score): SimpleFieldResult {
   return {
     value: candidate.value,
-    locations: [{ polygon: boxToPolygon(box), page: candidate.page }],
-    confidence,
+    locations: locationsOf(candidate.words, candidate.page),
+    confidence: levelOf(score),
   };
 }
 
-function byReadingOrder(a: Candidate, b: Candidate): number {
-  const [boxA, boxB] = [a.words[0]?.box, b.words[0]?.box];
-  return a.page - b.page || (boxA?.y0 ?? 0) - (boxB?.y0 ?? 0) || (boxA?.x0 ?? 0) - (boxB?.x0 ?? 0);
+/** One polygon around the words (a multi-line value gets the union box of its lines). */
+function locationsOf(words: readonly Word[], page: number): FieldLocation[] {
+  if (words.length === 0) return [];
+  return [{ polygon: boxToPolygon(unionBox(words.map((w) => w.box))), page }];
+}
+
+/** One polygon per page around several locations. */
+function mergeLocations(locations: readonly FieldLocation[]): FieldLocation[] {
+  const byPage = new Map<number, FieldLocation[]>();
+  for (const l of locations) byPage.set(l.page, [...(byPage.get(l.page) ?? []), l]);
+  return [...byPage.entries()].map(([page, list]) => {
+    const xs = list.flatMap((l) => l.polygon.map(([x]) => x));
+    const ys = list.flatMap((l) => l.polygon.map(([, y]) => y));
+    return {
+      page,
+      polygon: boxToPolygon({
+        x0: Math.min(...xs),
+        y0: Math.min(...ys),
+        x1: Math.max(...xs),
+        y1: Math.max(...ys),
+      }),
+    };
+  });
 }

@@ -1,11 +1,12 @@
 /**
  * What a field's label may look like on the page, read from the field's own schema: its `title`, its
- * `name` (`invoice_number` → "invoice number") and every quoted phrase in its `description` and
- * `guidelines` (`Labelled "Invoice No." or "Invoice #"`). Those are *exact* labels. Swapping a word for
- * a common synonym or abbreviation ("number" ↔ "no", "nr", "#") gives *variant* labels, which count
- * for less. A replaced data schema steers the finder the same way, through its own texts.
+ * `name` (`invoice_number` → "invoice number") and the quoted phrases of its `description` and
+ * `guidelines` that are labels (`Labelled "Invoice No." or "Invoice #"`; see schema-hints.ts for the
+ * quoted phrases that are not). Those are *exact* labels. Swapping a word for a common synonym or
+ * abbreviation ("number" ↔ "no", "nr", "#") gives *variant* labels, which count for less. A replaced
+ * data schema steers the finder the same way, through its own texts.
  */
-import type { SubFieldSchema } from '../../models/field-schema';
+import { schemaHints, type HintSource } from './schema-hints';
 
 export type LabelStrength = 'exact' | 'variant' | 'fuzzy';
 
@@ -21,8 +22,17 @@ const SYNONYMS: readonly (readonly string[])[] = [
   ['total', 'ttl'],
   ['reference', 'ref'],
   ['identifier', 'id'],
-  ['supplier', 'vendor', 'seller'],
+  ['supplier', 'vendor', 'seller', 'merchant'],
+  ['customer', 'client', 'buyer'],
   ['invoice', 'bill'],
+  ['quantity', 'qty', 'qte'],
+  ['telephone', 'phone', 'tel'],
+  ['address', 'addr'],
+  ['gratuity', 'tip'],
+  ['tax', 'vat', 'gst'],
+  ['description', 'item', 'designation'],
+  ['price', 'cost'],
+  ['receipt', 'ticket'],
 ];
 
 /**
@@ -43,12 +53,8 @@ const tokenize = (phrase: string): string[] =>
     .map(normalizeToken)
     .filter((t) => t !== '');
 
-const QUOTED = /["“”«»]([^"“”«»]{1,60})["“”«»]/g;
-
-export function labelPhrases(
-  field: Pick<SubFieldSchema, 'title' | 'name' | 'description' | 'guidelines'>,
-): LabelPhrase[] {
-  const exact = [field.title, field.name, ...[field.description, field.guidelines ?? ''].flatMap(quoted)]
+export function labelPhrases(field: HintSource): LabelPhrase[] {
+  const exact = [field.title, field.name, ...schemaHints(field).labels]
     .map(tokenize)
     .filter((tokens) => tokens.length > 0);
   const phrases = new Map<string, LabelPhrase>();
@@ -65,16 +71,14 @@ export function labelPhrases(
   return [...phrases.values()];
 }
 
-function quoted(text: string): string[] {
-  return [...text.matchAll(QUOTED)].map((m) => m[1] ?? '');
-}
-
 /**
  * How a label token compares with a document token: equal, or one edit apart in a word long enough
  * for that to be a misprint rather than another word ("Invoce" for "Invoice"; OCR will need this).
  */
 export function compareTokens(label: string, document: string): LabelStrength | undefined {
   if (label === document) return 'exact';
+  // OCR reads O as 0, l or I as 1, S as 5 inside words: "P.0./S.0." is "P.O./S.O.".
+  if (/\p{L}/u.test(document) && ocrCanonical(label) === ocrCanonical(document)) return 'fuzzy';
   if (label.length >= 5 && document.length >= 5 && withinOneEdit(label, document)) return 'fuzzy';
   return undefined;
 }
@@ -97,3 +101,6 @@ export function weaken(strength: LabelStrength): LabelStrength | undefined {
 }
 
 export const strengthRank = (strength: LabelStrength): number => RANK[strength];
+
+const ocrCanonical = (token: string): string =>
+  token.replace(/0/g, 'o').replace(/[1|]/g, 'l').replace(/i/g, 'l').replace(/5/g, 's');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoolean, parseClassification, parseDate, parseNumber, parseString } from './parse-value';
+import {
+  numericDateOrder,
+  parseBoolean,
+  parseClassification,
+  parseDate,
+  parseNumber,
+  parsePercent,
+  parseString,
+} from './parse-value';
 
 describe('parseNumber', () => {
   it.each([
@@ -23,6 +31,11 @@ describe('parseNumber', () => {
 
   it('reads "1.234" as a decimal but says it is a guess', () => {
     expect(parseNumber('1.234')).toEqual({ value: 1.234, clean: false });
+  });
+
+  it('doubts digit groups split by spaces without decimals ("232 153 895" may be an id)', () => {
+    expect(parseNumber('232 153 895')).toEqual({ value: 232153895, clean: false });
+    expect(parseNumber('1 234,56')).toEqual({ value: 1234.56, clean: true });
   });
 
   it.each(['INV-2024-0042', 'abc', '12/03/2024', '1,23,4.5', '', '1.2.3,4,5'])('rejects %j', (text) => {
@@ -53,12 +66,43 @@ describe('parseDate', () => {
     expect(parseDate('03/04/2025')).toEqual({ value: '2025-04-03', clean: false });
   });
 
+  it('reads an ambiguous date in a known order, as clean', () => {
+    expect(parseDate('03/04/2025', 'mdy')).toEqual({ value: '2025-03-04', clean: true });
+    expect(parseDate('03/04/2025', 'dmy')).toEqual({ value: '2025-04-03', clean: true });
+    // An unambiguous date ignores the order.
+    expect(parseDate('26/02/2019', 'mdy')).toEqual({ value: '2019-02-26', clean: true });
+    expect(parseDate('26 Feb 16')).toEqual({ value: '2016-02-26', clean: true });
+  });
+
+  it('tells the date order a numeric date shows', () => {
+    expect(numericDateOrder('26/02/2019')).toBe('dmy');
+    expect(numericDateOrder('02/26/2019')).toBe('mdy');
+    expect(numericDateOrder('11/02/2019')).toBeUndefined();
+    expect(numericDateOrder('2019-02-26')).toBeUndefined();
+  });
+
   it.each(['2025-02-30', '31/04/2025', 'Marsh 14, 2025', '14 Ma 2025', '2025', 'INV-2024-0042', '14 March'])(
     'rejects %j',
     (text) => {
       expect(parseDate(text)).toBeUndefined();
     },
   );
+});
+
+describe('parsePercent', () => {
+  it.each([
+    ['5%', 5],
+    ['5.0%', 5],
+    ['20,5 %', 20.5],
+    ['(8%)', 8],
+    ['8%:', 8],
+  ])('%s → %d', (text, value) => {
+    expect(parsePercent(text)).toEqual({ value, clean: true });
+  });
+
+  it.each(['5', '150%', 'abc%', '%'])('rejects %j', (text) => {
+    expect(parsePercent(text)).toBeUndefined();
+  });
 });
 
 describe('other types', () => {

@@ -60,6 +60,8 @@ export function parseNumber(text: string): Parsed<number> | undefined {
   const groups = integerPart.split(/[.,' ]/);
   const [first = '', ...rest] = groups;
   if (rest.length > 0 && (!/^\d{1,3}$/.test(first) || rest.some((g) => !/^\d{3}$/.test(g)))) return undefined;
+  // "232 153 895": spaces between digit groups and no decimals may as well be three numbers or an id.
+  if (rest.length > 0 && fraction === undefined && / /.test(integerPart)) clean = false;
   const value = Number(`${groups.join('')}${fraction !== undefined ? `.${fraction}` : ''}`);
   if (!Number.isFinite(value)) return undefined;
   return { value: negative ? -value : value, clean };
@@ -98,33 +100,40 @@ function isoDate(year: number, month: number, day: number): string | undefined {
 const fullYear = (y: string): number =>
   y.length === 2 ? (Number(y) < 70 ? 2000 : 1900) + Number(y) : Number(y);
 
-/**
- * `2025-03-14`, `2025/03/14`, `14/03/2025`, `14.03.25`, `March 14, 2025`, `14 Mar 2025`,
- * `14-Mar-2025` → `2025-03-14`. Numeric dates whose day and month could swap are read day first and
- * marked ambiguous.
- */
-export function parseDate(text: string): Parsed<string> | undefined {
-  const s = text
+const NUMERIC_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})$/;
+
+const cleanDateText = (text: string): string =>
+  text
     .normalize('NFKC')
     .trim()
     .replace(/[.,;:]$/, '')
     .replace(/\s+/g, ' ');
+
+/**
+ * `2025-03-14`, `2025/03/14`, `14/03/2025`, `14.03.25`, `March 14, 2025`, `14 Mar 2025`,
+ * `14-Mar-2025`, `14 Mar 25` → `2025-03-14`. A numeric date whose day and month could swap is read in
+ * `order` when one is known (the guidelines say so, or another date of the document settles it:
+ * see `numericDateOrder`) and then counts as clean; otherwise it is read day first and marked
+ * ambiguous.
+ */
+export function parseDate(text: string, order?: 'dmy' | 'mdy'): Parsed<string> | undefined {
+  const s = cleanDateText(text);
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
   if (m) {
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
     return value ? { value, clean: true } : undefined;
   }
-  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})$/.exec(s);
+  m = NUMERIC_DATE.exec(s);
   if (m) {
     const [a, b, year] = [Number(m[1]), Number(m[2]), fullYear(m[3] ?? '')];
-    const monthFirst = a <= 12 && b > 12;
+    const monthFirst = a <= 12 && (b > 12 || order === 'mdy');
     const value = monthFirst ? isoDate(year, a, b) : isoDate(year, b, a);
-    return value ? { value, clean: a > 12 || b > 12 || a === b } : undefined;
+    return value ? { value, clean: a > 12 || b > 12 || a === b || order !== undefined } : undefined;
   }
-  m = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]+\.?)[ -](\d{4})$/.exec(s);
+  m = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]+\.?),?[ -](\d{4}|\d{2})$/.exec(s);
   if (m) {
     const month = monthFromName(m[2] ?? '');
-    const value = month ? isoDate(Number(m[3]), month, Number(m[1])) : undefined;
+    const value = month ? isoDate(fullYear(m[3] ?? ''), month, Number(m[1])) : undefined;
     return value ? { value, clean: true } : undefined;
   }
   m = /^([A-Za-z]+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/.exec(s);
@@ -134,6 +143,32 @@ export function parseDate(text: string): Parsed<string> | undefined {
     return value ? { value, clean: true } : undefined;
   }
   return undefined;
+}
+
+/**
+ * What a numeric date says about the document's date order: `26/02/2019` can only be day first,
+ * `02/26/2019` only month first; `11/02/2019` says nothing.
+ */
+export function numericDateOrder(text: string): 'dmy' | 'mdy' | undefined {
+  const m = NUMERIC_DATE.exec(cleanDateText(text));
+  if (!m) return undefined;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  if (a > 12 && a <= 31 && b <= 12) return 'dmy';
+  if (b > 12 && b <= 31 && a <= 12) return 'mdy';
+  return undefined;
+}
+
+/** `5%`, `5.0 %`, `20,5%`, `(8%)` → the percentage as printed (5, 5, 20.5, 8). */
+export function parsePercent(text: string): Parsed<number> | undefined {
+  const s = text
+    .normalize('NFKC')
+    .trim()
+    .replace(/^\(|\)$|[:;,]$/g, '')
+    .trim();
+  const m = /^(\d{1,3}(?:[.,]\d{1,3})?)\s*%$/.exec(s);
+  if (!m) return undefined;
+  const value = Number((m[1] ?? '').replace(',', '.'));
+  return Number.isFinite(value) && value <= 100 ? { value, clean: true } : undefined;
 }
 
 const TRUE_WORDS = new Set(['yes', 'y', 'true', 'x', '☑', '☒', '✓', '✔']);

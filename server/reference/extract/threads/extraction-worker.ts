@@ -1,15 +1,17 @@
 /**
- * Runs in each extraction thread: the extractors that do the heavy work (pdf.js today, OCR next),
- * answering one request at a time.
+ * Runs in each extraction thread: the extractors that do the heavy work (pdf.js, MuPDF, sharp,
+ * tesseract), answering one request at a time. Each thread holds its own OCR engine (one tesseract
+ * worker), so OCR runs at most as many pages at once as there are threads.
  */
 import { parentPort } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
-import { ExtractorSet } from '../extractor-set';
-import { ImageWithoutOcrExtractor } from '../image-extractor';
-import { PdfTextExtractor } from '../pdf-text-extractor';
+import { readDocumentInfo } from '../document-info';
+import { createDocumentExtractor } from '../extract-document-text';
+import { readFields } from '../extract-result';
+import { loadMupdf } from '../pdf-document';
 import type { WorkerReply, WorkerRequest } from './messages';
 
-const extractor = new ExtractorSet([new PdfTextExtractor(), new ImageWithoutOcrExtractor()]);
+const extractor = createDocumentExtractor();
 const port = parentPort;
 if (!port) throw new Error('extraction-worker.ts runs in a worker thread only');
 
@@ -19,11 +21,18 @@ port.on('message', (request: WorkerRequest) => {
 
 async function answer(request: WorkerRequest): Promise<WorkerReply> {
   try {
-    if (request.type === 'warmUp') {
-      await extractor.warmUp();
-      return { id: request.id, done: true };
+    switch (request.type) {
+      case 'warmUp':
+        if (request.scope === 'inspect') await loadMupdf();
+        else await extractor.warmUp?.();
+        return { id: request.id, done: true };
+      case 'inspect':
+        return { id: request.id, info: await readDocumentInfo(request.path) };
+      case 'extract':
+        return { id: request.id, document: await extractor.extract(request.file) };
+      case 'read':
+        return { id: request.id, reading: await readFields(extractor, request.file, request.query) };
     }
-    return { id: request.id, document: await extractor.extract(request.file) };
   } catch (error) {
     if (error instanceof ProblemError) return { id: request.id, problem: error.toBody() };
     return {

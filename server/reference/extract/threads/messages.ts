@@ -1,13 +1,23 @@
 /** What the main thread and the extraction threads say to each other (structured-cloned). */
 import type { ProblemBody } from '../../../shared/problem';
+import type { DocumentInfo } from '../document-info';
+import type { FieldQuery, FieldReading } from '../extract-result';
 import type { DocumentText, StoredFile } from '../extractor';
 
-export type WorkerTask = { type: 'extract'; file: StoredFile } | { type: 'warmUp' };
+export type WorkerTask =
+  | { type: 'extract'; file: StoredFile }
+  /** Extraction and field finding in one: see `FieldReader` in extract-result.ts. */
+  | { type: 'read'; file: StoredFile; query: FieldQuery }
+  | { type: 'inspect'; path: string }
+  /** `extract`: pdf.js, MuPDF and the OCR engine; `inspect`: only what inspection needs (MuPDF). */
+  | { type: 'warmUp'; scope: 'extract' | 'inspect' };
 
 export type WorkerRequest = WorkerTask & { id: number };
 
 export type WorkerReply =
   | { id: number; document: DocumentText }
+  | { id: number; reading: FieldReading }
+  | { id: number; info: DocumentInfo }
   | { id: number; done: true }
   /** A `ProblemError` thrown in the thread, rebuilt as one on the main thread. */
   | { id: number; problem: ProblemBody }

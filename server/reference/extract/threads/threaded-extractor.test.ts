@@ -1,10 +1,12 @@
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesDir } from '../../../../src/api/testing/fixtures-dir';
 import { ProblemError } from '../../../shared/problem';
 import { generatePdf } from '../../testing/generate-pdf';
 import { makeDataDir } from '../../testing/reference-harness';
-import { PdfTextExtractor } from '../pdf-text-extractor';
+import { createDocumentExtractor } from '../extract-document-text';
 import { ThreadedExtractor } from './threaded-extractor';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
@@ -22,9 +24,20 @@ beforeAll(async () => {
     { lines: [{ text: 'Total: 3.50', x: 72, y: 700 }] },
   ]);
   await writeFile(invoicePath, pdf.bytes);
-  // pdf.js rebuilds the cross-reference table of a broken file by scanning it all: ~35 bytes of heap per byte.
+  // pdf.js rebuilds the cross-reference table of a file without one by scanning it all: ~35 bytes of
+  // heap per byte. (MuPDF opens it first and finds one blank page: it only counts pages.)
   hugePath = path.join(data.dir, 'huge.pdf');
-  await writeFile(hugePath, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(24 * 1024 * 1024)]));
+  await writeFile(
+    hugePath,
+    Buffer.concat([
+      Buffer.from(
+        '%PDF-1.7\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+          '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\n',
+      ),
+      Buffer.alloc(24 * 1024 * 1024),
+      Buffer.from('\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    ]),
+  );
 });
 afterAll(async () => {
   await threads.close();
@@ -32,11 +45,13 @@ afterAll(async () => {
 });
 
 const pdfFile = (p: string) => ({ path: p, mimeType: 'application/pdf' });
+/** The process's OS threads (Linux), worker threads included. */
+const threadCount = (): number => readdirSync('/proc/self/task').length;
 
 describe('ThreadedExtractor', () => {
   it('answers exactly what the extractor answers in-process', async () => {
     const inThread = await threads.extract(pdfFile(invoicePath));
-    expect(inThread).toEqual(await new PdfTextExtractor().extract(pdfFile(invoicePath)));
+    expect(inThread).toEqual(await createDocumentExtractor().extract(pdfFile(invoicePath)));
     expect(inThread.pages.map((p) => p.words.map((w) => w.text).join(' '))).toEqual([
       'Invoice number: T-1',
       'Total: 3.50',
@@ -45,7 +60,8 @@ describe('ThreadedExtractor', () => {
 
   it('passes problems through as problems', async () => {
     await expect(threads.extract({ path: invoicePath, mimeType: 'image/png' })).rejects.toMatchObject({
-      code: '422-002',
+      code: '422-003',
+      message: expect.stringMatching(/^The image cannot be decoded/),
     });
     await expect(threads.extract({ path: invoicePath, mimeType: 'text/plain' })).rejects.toBeInstanceOf(
       ProblemError,
@@ -60,6 +76,27 @@ describe('ThreadedExtractor', () => {
       message: 'The document is too large or too complex to read: its reading needed more than 192 MB.',
     });
     expect((await threads.extract(pdfFile(invoicePath))).pageCount).toBe(2);
+  });
+
+  it('runs OCR in the thread (its own tesseract worker), and an abort stops that worker too', async () => {
+    const receipt = { path: path.join(fixturesDir, 'file_types', 'receipt.jpg'), mimeType: 'image/jpeg' };
+    const read = await threads.extract(receipt);
+    expect(read.pages[0]?.words.map((w) => w.text)).toEqual(expect.arrayContaining(['Total', '£10.20']));
+    // One extraction thread and its tesseract worker's thread are now up.
+    const withOcr = threadCount();
+
+    const controller = new AbortController();
+    const reason = new ProblemError('500-002', 'Too slow.');
+    const scanned = {
+      path: path.join(fixturesDir, 'v1/products/invoices/invoice_10p.pdf'),
+      mimeType: 'application/pdf',
+    };
+    const running = threads.extract(scanned, controller.signal);
+    setTimeout(() => controller.abort(reason), 1_500);
+    await expect(running).rejects.toBe(reason);
+    // Both OS threads end: the extraction thread and the tesseract worker it started.
+    await expect.poll(threadCount, { timeout: 5_000, interval: 100 }).toBeLessThanOrEqual(withOcr - 2);
+    expect((await threads.extract(receipt)).pages[0]?.words.length).toBe(read.pages[0]?.words.length);
   });
 
   it('stops the thread of an aborted extraction, with the abort reason, and goes on', async () => {

@@ -1,5 +1,5 @@
 /**
- * Extraction in worker threads. pdf.js parses on the thread that calls it, so on the main thread a big
+ * Extraction (and inspection) in worker threads. pdf.js parses on the thread that calls it, so on the main thread a big
  * document would stall every HTTP answer of the process (the app server shares it under `npm start`),
  * and a pathological file (100 MB behind a `%PDF-` header: a 3.4 GB heap in pdf.js) could take the
  * process down. In a thread the heap is capped, a crash fails one job, and a timed-out job's thread is
@@ -10,6 +10,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
+import type { DocumentInfo } from '../document-info';
+import type { FieldQuery, FieldReader, FieldReading } from '../extract-result';
 import type { DocumentText, Extractor, StoredFile } from '../extractor';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 
@@ -23,7 +25,7 @@ export interface ThreadedExtractorOptions {
   maxHeapMb: number;
 }
 
-export class ThreadedExtractor implements Extractor {
+export class ThreadedExtractor implements Extractor, FieldReader {
   private maxThreads: number;
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
@@ -51,8 +53,28 @@ export class ThreadedExtractor implements Extractor {
     return reply.document;
   }
 
+  /** Words and fields found in the thread: only the (much smaller) result crosses back. */
+  async readFields(file: StoredFile, query: FieldQuery, signal?: AbortSignal): Promise<FieldReading> {
+    const reply = await this.request({ type: 'read', file, query }, signal);
+    if (!('reading' in reply)) throw new Error('The extraction thread answered out of turn.');
+    return reply.reading;
+  }
+
+  /** Type and page count, or the problem that makes the file unreadable (document-info.ts). */
+  async inspect(path: string, signal?: AbortSignal): Promise<DocumentInfo> {
+    const reply = await this.request({ type: 'inspect', path }, signal);
+    if (!('info' in reply)) throw new Error('The extraction thread answered out of turn.');
+    return reply.info;
+  }
+
+  /** Loads pdf.js, MuPDF and the OCR engine in one thread. */
   async warmUp(): Promise<void> {
-    await this.request({ type: 'warmUp' });
+    await this.request({ type: 'warmUp', scope: 'extract' });
+  }
+
+  /** Loads only what inspection needs (MuPDF) in one thread. */
+  async warmUpInspection(): Promise<void> {
+    await this.request({ type: 'warmUp', scope: 'inspect' });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,43 @@
+/**
+ * Raw extraction without the job machinery: file → words with positions, in this thread. The worker
+ * threads use `createDocumentExtractor`; benchmarks and tests time `extractDocumentText` alone.
+ */
+import { readDocumentInfo } from './document-info';
+import { ExtractorSet } from './extractor-set';
+import type { DocumentText, Extractor } from './extractor';
+import { ImageExtractor } from './image-extractor';
+import { sharedOcr } from './ocr/tesseract-ocr';
+import { PdfExtractor } from './pdf-extractor';
+
+/** Every reader of the service: PDFs (text layer, OCR for pages without one) and pictures (OCR). */
+export function createDocumentExtractor(): Extractor {
+  return new ExtractorSet([new PdfExtractor(), new ImageExtractor()]);
+}
+
+let extractor: Extractor | undefined;
+
+/**
+ * The words of a document, read in this thread (no worker pool, no time-out): what a job's extraction
+ * does, for benchmarks. `mimeType` defaults to the type detected from the content (which also checks
+ * that the file is readable, as inspection does at enqueue). The OCR engine stays loaded for the next
+ * call; `closeDocumentExtraction()` releases it.
+ */
+export async function extractDocumentText(
+  path: string,
+  mimeType?: string,
+  signal?: AbortSignal,
+): Promise<DocumentText> {
+  const type = mimeType ?? (await readDocumentInfo(path, signal)).mimeType;
+  extractor ??= createDocumentExtractor();
+  return extractor.extract({ path, mimeType: type }, signal);
+}
+
+/** Loads pdf.js, MuPDF and the OCR engine, so that a timed call measures extraction alone. */
+export async function warmUpDocumentExtraction(): Promise<void> {
+  extractor ??= createDocumentExtractor();
+  await extractor.warmUp?.();
+}
+
+export async function closeDocumentExtraction(): Promise<void> {
+  await sharedOcr().close();
+}

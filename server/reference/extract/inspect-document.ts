@@ -1,0 +1,43 @@
+/**
+ * The enqueue-time check of an uploaded file: its type from its bytes and its real page count, or a
+ * clear problem (`422-002` unsupported type, `422-003` empty, damaged, encrypted or undecodable), so
+ * that a client learns at once what it would otherwise learn from a failed job.
+ *
+ * It runs in a small pool of its own (two threads at most, heap-capped, started on first use), apart
+ * from the extraction threads: an upload never waits behind a long OCR job, and MuPDF's WASM memory
+ * (which grows to the largest PDF it has opened and never shrinks) stays out of the main thread.
+ *
+ * Cost, two cores, warm thread (docs/reference-documents.md): 1–5 ms for a PDF (MuPDF opens and counts
+ * pages; a damaged one is repaired first: 0.5 s for 24 MB of junk, 1.4 s for 99 MB), 3–5 ms for an
+ * 800 × 1066 JPEG (decoded at 1/8 scale), 10–15 ms for the same picture as PNG or TIFF (decoded in full,
+ * without keeping the pixels), 25–100 ms for HEIC (decoded in WASM, ~0.05–0.1 s a megapixel: libheif only
+ * notices a cut file when decoding). A cold thread first costs ~0.3–1 s: call
+ * `warmUpDocumentInspection()` at start.
+ */
+import type { DocumentInfo } from './document-info';
+import { ThreadedExtractor } from './threads/threaded-extractor';
+
+export type { DocumentInfo } from './document-info';
+
+/** Threads at most: inspection takes milliseconds, two keep one slow file from holding up the rest. */
+const INSPECTION_THREADS = 2;
+/** Heap cap per thread. MuPDF's and libheif's memory is WASM memory, outside this cap. */
+const INSPECTION_HEAP_MB = 512;
+
+let pool: ThreadedExtractor | undefined;
+const inspectionPool = (): ThreadedExtractor =>
+  (pool ??= new ThreadedExtractor({ threads: INSPECTION_THREADS, maxHeapMb: INSPECTION_HEAP_MB }));
+
+/**
+ * Type and page count of the file at `file.path`, detected from its content (a `mimeType` on `file`
+ * is ignored). Throws a `ProblemError` (422-002, 422-003) when the service cannot read it; aborting
+ * `signal` stops the inspection thread and rejects with the signal's reason.
+ */
+export function inspectDocument(file: { path: string }, signal?: AbortSignal): Promise<DocumentInfo> {
+  return inspectionPool().inspect(file.path, signal);
+}
+
+/** Starts one inspection thread and loads MuPDF in it, so the first upload does not wait for that. */
+export function warmUpDocumentInspection(): Promise<void> {
+  return inspectionPool().warmUpInspection();
+}

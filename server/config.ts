@@ -2,6 +2,7 @@
  * Configuration, from the environment only, validated once at start-up. The names are the same in
  * every entry point (README and .env.example list them).
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,37 @@ const optionalString = z
   .trim()
   .transform((s) => (s === '' ? undefined : s))
   .optional();
+
+/** An unset or empty variable is `undefined`; anything else must be a whole number in range. */
+const optionalInt = (min: number) =>
+  z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : Number(s)))
+    .pipe(z.number({ error: 'expected a whole number' }).int().min(min).optional())
+    .optional();
+
+/** A comma-separated list; blanks are dropped. */
+const list = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  );
+
+/** `loopback`, an IP address, or a CIDR range such as `10.0.0.0/8` or `fd00::/8`. */
+function isProxyEntry(entry: string): boolean {
+  if (entry === 'loopback') return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const kind = isIP(address);
+  if (kind === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (kind === 4 ? 32 : 128);
+}
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -35,6 +67,30 @@ const EnvSchema = z.object({
   REFERENCE_DATA_DIR: z.string().default(path.join(repoRoot, 'data', 'reference')),
   REFERENCE_MODELS_FILE: z.string().default(path.join(repoRoot, 'server', 'reference', 'models.json')),
   REFERENCE_PUBLIC_URL: optionalUrl,
+  /** Jobs processed at once; default the machine's available parallelism. */
+  REFERENCE_CONCURRENCY: optionalInt(1),
+  REFERENCE_PROCESSING_TIMEOUT_MS: optionalInt(1),
+  /** Largest accepted document (file, file_base64 decoded, or url download), in bytes. */
+  REFERENCE_MAX_FILE_BYTES: optionalInt(1),
+  /** Per-key budgets per minute; 0 turns a budget off. */
+  REFERENCE_RATE_LIMIT_POST_PER_MINUTE: optionalInt(0),
+  REFERENCE_RATE_LIMIT_GET_PER_MINUTE: optionalInt(0),
+  /** Peers whose X-Forwarded-* / Forwarded headers are believed: `loopback`, addresses, CIDR ranges. */
+  REFERENCE_TRUST_PROXY: list.refine((entries) => entries.every(isProxyEntry), {
+    message: 'expected a comma-separated list of `loopback`, IP addresses and CIDR ranges (10.0.0.0/8)',
+  }),
+  /** How long downloading a `url` input may take, in ms. */
+  REFERENCE_URL_TIMEOUT_MS: optionalInt(1),
+  /** Test only: hosts (names, addresses or CIDR ranges) a `url` input may reach although not public. */
+  REFERENCE_URL_ALLOW_HOSTS: list,
+  /** Test only: a PEM file of certificate authorities trusted, besides the usual ones, for `url` input. */
+  REFERENCE_URL_CA_FILE: optionalString,
+  /**
+   * PEM certificate and key files: the reference service then speaks HTTPS, as the hosted service does
+   * (the official clients only call `https://` hosts). Both or neither.
+   */
+  REFERENCE_TLS_CERT_FILE: optionalString,
+  REFERENCE_TLS_KEY_FILE: optionalString,
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z
@@ -45,8 +101,16 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+const CheckedEnvSchema = EnvSchema.refine(
+  (env) => (env.REFERENCE_TLS_CERT_FILE === undefined) === (env.REFERENCE_TLS_KEY_FILE === undefined),
+  {
+    message: 'set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither',
+    path: ['REFERENCE_TLS_KEY_FILE'],
+  },
+);
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
+  const parsed = CheckedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { createApp, type UpstreamTarget } from './app/create-app';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
-import type { startReferenceService as StartReferenceService } from './reference/create-reference-service';
+import type {
+  referenceOptionsFromEnv as ReferenceOptionsFromEnv,
+  startReferenceService as StartReferenceService,
+} from './reference/create-reference-service';
 
 /** What main needs of the embedded reference service (server/reference/create-reference-service.ts). */
 interface ReferenceService {
@@ -111,8 +114,10 @@ async function startReference(env: Env): Promise<ReferenceService> {
   // Loaded only when needed: a configured upstream for both versions never loads its dependencies
   // (SQLite, pdf.js).
   let start: typeof StartReferenceService;
+  let referenceOptionsFromEnv: typeof ReferenceOptionsFromEnv;
   try {
-    ({ startReferenceService: start } = await import('./reference/create-reference-service'));
+    ({ startReferenceService: start, referenceOptionsFromEnv } =
+      await import('./reference/create-reference-service'));
   } catch (error) {
     throw new StartupError(
       `The embedded reference service could not be loaded (${error instanceof Error ? error.message : String(error)}). ` +
@@ -121,12 +126,8 @@ async function startReference(env: Env): Promise<ReferenceService> {
   }
   try {
     return await start({
-      host: env.REFERENCE_HOST,
-      port: env.REFERENCE_PORT,
+      ...referenceOptionsFromEnv(env),
       apiKey: env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
-      dataDir: env.REFERENCE_DATA_DIR,
-      modelsFile: env.REFERENCE_MODELS_FILE,
-      publicUrl: env.REFERENCE_PUBLIC_URL,
     });
   } catch (error) {
     throw listenError(

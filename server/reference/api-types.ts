@@ -7,6 +7,20 @@ import type { Polygon } from './extract/geometry';
 
 export type JobStatus = 'Processing' | 'Processed' | 'Failed';
 
+/** Status of one webhook call (spec §2.1 ExtendedStatus). */
+export type WebhookStatus = 'Processing' | 'Processed' | 'Failed' | 'Skipped';
+
+/** One entry of `job.webhooks`: the outcome of calling one webhook (spec §2.1 WebhookResponse). */
+export interface WebhookResponse {
+  /** The webhook endpoint's id (one of the model's webhooks). */
+  id: string;
+  /** When the webhook was called, in the hosted timestamp format; null before the first call. */
+  created_at: string | null;
+  status: WebhookStatus;
+  error: ProblemBody | null;
+  attempts_count: number;
+}
+
 export interface JobJson {
   id: string;
   model_id: string;
@@ -17,7 +31,8 @@ export interface JobJson {
   status: JobStatus;
   polling_url: string;
   result_url: string | null;
-  webhooks: never[];
+  /** Empty until processing is finished. */
+  webhooks: WebhookResponse[];
   error: ProblemBody | null;
 }
 

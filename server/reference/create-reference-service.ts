@@ -5,22 +5,33 @@
  *   embeds as the default upstream, and what `npm run reference` runs alone).
  * - `openReferenceService` wires the same service without a socket, for in-process use
  *   (`app.request()`); `createReferenceApp` is the bare Hono app factory.
+ * - `referenceOptionsFromEnv` maps the REFERENCE_* settings (server/config.ts) to the options.
  *
  * Layers, each inner one behind a small interface: routes/ → jobs/ → store/ → extract/.
  */
-import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import type { Env } from '../config';
+import { warmUpDocumentInspection } from './extract/inspect-document';
 import { processExtractor } from './extract/threads/threaded-extractor';
+import { addressPolicy } from './fetch/address-policy';
+import type { Resolver } from './fetch/download-url';
 import { DEFAULT_CONCURRENCY, JobService } from './jobs/job-service';
 import { loadModelCatalog, type ModelCatalog } from './models/model-catalog';
+import { openRag } from './rag/rag-extension';
 import { createReferenceApp } from './routes/create-reference-app';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './routes/enqueue';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue';
+import { DEFAULT_RATE_LIMITS } from './routes/rate-limit';
 import { serviceUrls } from './routes/service-urls';
+import { trustedPeers } from './routes/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
+import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
 
@@ -41,12 +52,35 @@ export interface ReferenceServiceOptions {
   modelsFile?: string;
   /** Base of the absolute URLs the service writes; default the address it listens on. */
   publicUrl?: string;
-  /** Largest accepted upload. Default 100 MB, the hosted service's limit. */
-  maxUploadBytes?: number;
-  /** Jobs processed at once (one extraction thread each). Default 2. */
+  /**
+   * Peers whose `X-Forwarded-Proto`/`X-Forwarded-Host`/`Forwarded` headers give the URLs' base when no
+   * `publicUrl` is set: `loopback`, addresses, CIDR ranges. Default nobody.
+   */
+  trustProxy?: readonly string[];
+  /** Largest accepted document (file, decoded file_base64, url download). Default 100 MB. */
+  maxFileBytes?: number;
+  /** Jobs processed at once (one extraction thread each). Default: the available parallelism. */
   concurrency?: number;
-  /** Default 590 s, the hosted service's time-out. */
+  /** Default 590 s, the hosted service's time-out, counted from the job's creation. */
   processingTimeoutMs?: number;
+  /** Per-key budgets; 0 turns one off. Default 200 POST and 1,200 GET per minute. */
+  rateLimits?: { postPerWindow?: number; getPerWindow?: number; windowMs?: number };
+  urlInput?: {
+    /** Default 60 s. */
+    timeoutMs?: number;
+    /** Test only: hosts reachable although not public (names, addresses, CIDR ranges). */
+    allowHosts?: readonly string[];
+    /** Test only: a PEM file of extra trusted certificate authorities. */
+    caFile?: string;
+    /** Test only: a resolver instead of the system's. */
+    resolve?: Resolver;
+  };
+  /** Where models-file `secret_env` variables are read. Default the process environment. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Serve HTTPS with this PEM certificate and key (the official clients call `https://` hosts only). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Webhook delivery settings (retries, time-out); tests shorten the waits. */
+  webhooks?: WebhooksExtensionOptions;
 }
 
 export interface ReferenceService {
@@ -60,22 +94,54 @@ export interface ReferenceService {
 export interface OpenedReferenceService {
   app: Hono;
   models: ModelCatalog;
-  /** Waits for the jobs being processed, then closes the database. */
+  /** Stops the jobs (those under way resume at the next start), then closes the database. */
   close(): Promise<void>;
 }
 
+/** The REFERENCE_* settings as service options (everything but the key, which callers decide). */
+export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions, 'apiKey'> {
+  return {
+    host: env.REFERENCE_HOST,
+    port: env.REFERENCE_PORT,
+    dataDir: env.REFERENCE_DATA_DIR,
+    modelsFile: env.REFERENCE_MODELS_FILE,
+    publicUrl: env.REFERENCE_PUBLIC_URL,
+    trustProxy: env.REFERENCE_TRUST_PROXY,
+    tls: readTls(env.REFERENCE_TLS_CERT_FILE, env.REFERENCE_TLS_KEY_FILE),
+    maxFileBytes: env.REFERENCE_MAX_FILE_BYTES,
+    concurrency: env.REFERENCE_CONCURRENCY,
+    processingTimeoutMs: env.REFERENCE_PROCESSING_TIMEOUT_MS,
+    rateLimits: {
+      postPerWindow: env.REFERENCE_RATE_LIMIT_POST_PER_MINUTE,
+      getPerWindow: env.REFERENCE_RATE_LIMIT_GET_PER_MINUTE,
+    },
+    urlInput: {
+      timeoutMs: env.REFERENCE_URL_TIMEOUT_MS,
+      allowHosts: env.REFERENCE_URL_ALLOW_HOSTS,
+      caFile: env.REFERENCE_URL_CA_FILE,
+    },
+  };
+}
+
 export async function openReferenceService(
-  options: Omit<ReferenceServiceOptions, 'host' | 'port' | 'publicUrl'> & { baseUrl: () => string },
+  options: Omit<ReferenceServiceOptions, 'host' | 'port'> & { listeningUrl: () => string },
 ): Promise<OpenedReferenceService> {
   await mkdir(options.dataDir, { recursive: true });
-  const models = await loadModelCatalog(options.modelsFile ?? DEFAULT_MODELS_FILE);
+  const models = await loadModelCatalog(options.modelsFile ?? DEFAULT_MODELS_FILE, options.env);
+  const ca = await readCaFile(options.urlInput?.caFile);
   const files = new FileStore(path.join(options.dataDir, 'files'));
   await files.init();
   const store = new SqliteJobStore(path.join(options.dataDir, 'reference.sqlite'));
+  // Before the jobs resume: a job failed at start is announced to the webhooks.
+  const webhooks = openWebhooks({ database: store.database, models }, options.webhooks);
+  const rag = openRag({ database: store.database, models });
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const extractor = processExtractor(concurrency, EXTRACTION_HEAP_MB);
   // In the background: the service answers at once, and the first job rarely waits for it.
   extractor.warmUp().catch((error: unknown) => console.error('[reference] extractor warm-up failed:', error));
+  warmUpDocumentInspection().catch((error: unknown) =>
+    console.error('[reference] document inspection warm-up failed:', error),
+  );
   const jobs = new JobService({
     store,
     files,
@@ -83,14 +149,35 @@ export async function openReferenceService(
     extractor,
     concurrency,
     processingTimeoutMs: options.processingTimeoutMs,
+    onFinished: webhooks.onFinished,
+    webhookDeliveries: webhooks.webhookDeliveries,
+    // "Delete extracted data once fetched" covers the document text kept for RAG too.
+    onInferenceDeleted: (inference) => rag.store.forgetInference(inference.id),
+    rag: rag.store,
   });
   const app = createReferenceApp({
     apiKey: options.apiKey,
     jobs,
     models,
     files,
-    urls: serviceUrls(options.baseUrl),
-    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    urls: serviceUrls({
+      publicUrl: options.publicUrl,
+      listeningUrl: options.listeningUrl,
+      trustProxy: trustedPeers(options.trustProxy ?? []),
+    }),
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    urlInput: {
+      policy: addressPolicy(options.urlInput?.allowHosts),
+      timeoutMs: options.urlInput?.timeoutMs ?? DEFAULT_URL_TIMEOUT_MS,
+      ca,
+      resolve: options.urlInput?.resolve,
+    },
+    rateLimits: {
+      postPerWindow: options.rateLimits?.postPerWindow ?? DEFAULT_RATE_LIMITS.postPerWindow,
+      getPerWindow: options.rateLimits?.getPerWindow ?? DEFAULT_RATE_LIMITS.getPerWindow,
+      windowMs: options.rateLimits?.windowMs,
+    },
+    extendV2: rag.extendV2,
   });
   const { resumed, failed } = jobs.resumeInterrupted();
   if (resumed + failed > 0) {
@@ -102,6 +189,7 @@ export async function openReferenceService(
     close: async () => {
       // The extraction threads are the process's (see processExtractor), not this service's.
       await jobs.close();
+      await webhooks.close();
       store.close();
     },
   };
@@ -109,18 +197,18 @@ export async function openReferenceService(
 
 export async function startReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
   const host = options.host ?? '127.0.0.1';
-  let base = options.publicUrl ?? '';
-  const opened = await openReferenceService({ ...options, baseUrl: () => base });
+  let listening = '';
+  const opened = await openReferenceService({ ...options, listeningUrl: () => listening });
   let server: ServerType;
   let port: number;
   try {
-    [server, port] = await listen(opened.app, host, options.port ?? 0);
+    [server, port] = await listen(opened.app, host, options.port ?? 0, options.tls);
   } catch (error) {
     await opened.close();
     throw error;
   }
-  const url = `http://${hostForUrl(host)}:${port}`;
-  base = options.publicUrl ?? url;
+  const url = `${options.tls ? 'https' : 'http'}://${hostForUrl(host)}:${port}`;
+  listening = url;
 
   let closing: Promise<void> | undefined;
   return {
@@ -139,11 +227,43 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   };
 }
 
-function listen(app: Hono, hostname: string, port: number): Promise<[ServerType, number]> {
+async function readCaFile(file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read REFERENCE_URL_CA_FILE ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+function readTls(certFile: string | undefined, keyFile: string | undefined): ReferenceServiceOptions['tls'] {
+  if (certFile === undefined || keyFile === undefined) return undefined;
+  const read = (file: string, name: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      throw new Error(`Cannot read ${name} ${file}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  return { cert: read(certFile, 'REFERENCE_TLS_CERT_FILE'), key: read(keyFile, 'REFERENCE_TLS_KEY_FILE') };
+}
+
+function listen(
+  app: Hono,
+  hostname: string,
+  port: number,
+  tls: ReferenceServiceOptions['tls'],
+): Promise<[ServerType, number]> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname, port }, (info: AddressInfo) =>
-      resolve([server, info.port]),
-    );
+    const onListening = (info: AddressInfo) => resolve([server, info.port]);
+    const server = tls
+      ? serve(
+          { fetch: app.fetch, hostname, port, createServer: createHttpsServer, serverOptions: tls },
+          onListening,
+        )
+      : serve({ fetch: app.fetch, hostname, port }, onListening);
     server.once('error', reject);
   });
 }

@@ -1,6 +1,7 @@
 /**
- * The data directory outlives the process: jobs and results survive a restart, and jobs a previous run
- * left Processing are resumed (file still there) or failed (file gone), never left Processing.
+ * The data directory outlives the process: jobs, their options and results survive a restart, and
+ * jobs a previous run left Processing are resumed (file still there) or failed (file gone), never
+ * left Processing. (restart.test.ts stops the service in the middle of a job.)
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -34,24 +35,30 @@ describe('persistence', () => {
   it('keeps jobs and results across a restart on the same data directory', async () => {
     const data = await makeDataDir();
     try {
-      const first = await startTestService(data.dir);
-      const response = await enqueue(first, {
-        modelId: INVOICE_MODEL_ID,
-        file: { bytes: (await invoice()).bytes, name: 'p.pdf' },
-      });
-      const { job } = expectJobResponse(await response.json());
-      const processed = await waitForJob(first, job.id);
+      // A job that fails (a run with a 1 ms time-out), then one that is processed.
+      const impatient = await startTestService(data.dir, { processingTimeoutMs: 1 });
       const failed = await waitForJob(
-        first,
+        impatient,
         expectJobResponse(
           await (
-            await enqueue(first, {
+            await enqueue(impatient, {
               modelId: INVOICE_MODEL_ID,
-              file: { bytes: (await generatePdf([{ drawBox: true }])).bytes, name: 'blank.pdf' },
+              file: { bytes: (await invoice()).bytes, name: 'late.pdf' },
             })
           ).json(),
         ).job.id,
       );
+      expect(failed.status).toBe('Failed');
+      await impatient.close();
+
+      const first = await startTestService(data.dir);
+      const response = await enqueue(first, {
+        modelId: INVOICE_MODEL_ID,
+        file: { bytes: (await invoice()).bytes, name: 'p.pdf' },
+        fields: { raw_text: 'false', alias: 'kept' },
+      });
+      const { job } = expectJobResponse(await response.json());
+      const processed = await waitForJob(first, job.id);
       const result = await (await get(processed.result_url ?? '')).json();
       await first.close();
 
@@ -72,7 +79,10 @@ describe('persistence', () => {
         expect(poll.headers.get('location')).toBe(rebase(processed.result_url));
         const again = await get(rebase(processed.result_url) ?? '');
         expect(await again.json()).toEqual(result);
-        expectExtractionResponse(result);
+        const { inference } = expectExtractionResponse(result);
+        // The options it was enqueued with are kept with it.
+        expect(inference.active_options.raw_text).toBe(false);
+        expect(inference.file.alias).toBe('kept');
 
         const failedAgain = await get(`${second.url}/v2/jobs/${failed.id}`);
         expect(failedAgain.status).toBe(200);
@@ -131,7 +141,8 @@ describe('persistence', () => {
           status: 'Failed',
           error: {
             status: 500,
-            code: '500-002',
+            code: '500-004',
+            title: 'Processing interrupted',
             detail:
               'The reference service stopped while this job was processing, and its uploaded file is gone.',
           },

@@ -19,6 +19,8 @@ export const problemCatalog = {
   '404-002': { status: 404, title: 'Inference not found' },
   '404-003': { status: 404, title: 'Route not found' },
   '404-004': { status: 404, title: 'Model not found' },
+  '404-005': { status: 404, title: 'Webhook not found' },
+  '404-006': { status: 404, title: 'Document not found' },
   '405-001': { status: 405, title: 'Method not allowed' },
   '413-001': { status: 413, title: 'Payload too large' },
   '415-001': { status: 415, title: 'Unsupported media type' },
@@ -26,12 +28,18 @@ export const problemCatalog = {
   '422-002': { status: 422, title: 'Unsupported file type' },
   '422-003': { status: 422, title: 'Unreadable document' },
   '422-004': { status: 422, title: 'Invalid identifier' },
+  '422-005': { status: 422, title: 'File not retrievable' },
+  '422-006': { status: 422, title: 'Invalid webhook URL' },
   '429-001': { status: 429, title: 'Too many requests' },
   '500-001': { status: 500, title: 'Internal error' },
   '500-002': { status: 500, title: 'Processing failed' },
+  '500-003': { status: 500, title: 'Processing timed out' },
+  '500-004': { status: 500, title: 'Processing interrupted' },
   '502-001': { status: 502, title: 'Upstream unreachable' },
   '502-002': { status: 502, title: 'Upstream not configured' },
+  '502-003': { status: 502, title: 'Webhook delivery failed' },
   '504-001': { status: 504, title: 'Upstream timed out' },
+  '504-002': { status: 504, title: 'Webhook timed out' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof problemCatalog;

@@ -9,7 +9,7 @@
  */
 import type { ProblemBody } from '../../shared/problem';
 import type { JobStatus } from '../api-types';
-import type { JobRecord } from '../store/job-store';
+import type { JobOptions, JobRecord } from '../store/job-store';
 
 export type JobEvent =
   { type: 'processed'; inferenceId: string; at: Date } | { type: 'failed'; error: ProblemBody; at: Date };
@@ -30,9 +30,12 @@ export function newJob(input: {
   alias: string | null;
   mimeType: string;
   fileSize: number;
+  /** Resolved at enqueue; left out, the model's defaults apply when processing. */
+  options?: JobOptions | null;
+  webhookIds?: readonly string[];
   at: Date;
 }): JobRecord {
-  const { at, ...rest } = input;
+  const { at, options = null, webhookIds = [], ...rest } = input;
   return {
     ...rest,
     createdAt: at.toISOString(),
@@ -40,6 +43,9 @@ export function newJob(input: {
     status: 'Processing',
     inferenceId: null,
     error: null,
+    options,
+    webhookIds: webhookIds.map((id) => id.toLowerCase()),
+    attempts: 0,
   };
 }
 

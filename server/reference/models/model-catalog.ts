@@ -2,12 +2,32 @@
  * The models the reference service knows, read from a JSON file (server/reference/models.json by
  * default, REFERENCE_MODELS_FILE otherwise) and validated once at start: a bad file stops the service
  * with a message naming the faulty member, rather than failing jobs later.
+ *
+ * A model's `data_schema` is checked with the same strict schema as the `data_schema` request
+ * parameter (src/api/v2/request-schemas.ts), so whatever the models file holds, a request could send.
+ * Webhook signing secrets are written in the file (`secret`) or, so that no secret need be committed,
+ * named by an environment variable (`secret_env`), read at start.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { FieldSchema } from './field-schema';
+import { checkDataSchemaFields, type FieldSchema } from './field-schema';
 
-const Webhook = z.strictObject({ id: z.uuid(), name: z.string(), url: z.url() });
+const WebhookEntry = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string().min(1),
+    url: z.url({ protocol: /^https?$/ }),
+    /** The signing secret itself. */
+    secret: z.string().min(1).optional(),
+    /** The name of the environment variable that holds the signing secret. */
+    secret_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+      .optional(),
+  })
+  .refine((w) => (w.secret === undefined) !== (w.secret_env === undefined), {
+    message: 'give exactly one of secret (the signing secret) and secret_env (the variable that holds it)',
+  });
 
 /** Options active when a request does not set them (what `active_options` reports). */
 const DefaultOptions = z.strictObject({
@@ -18,23 +38,58 @@ const DefaultOptions = z.strictObject({
   multipage_context: z.boolean().default(false),
 });
 
-const Model = z.strictObject({
+const ModelEntry = z.strictObject({
   id: z.uuid(),
   name: z.string().min(1),
   model_type: z.enum(['extraction']),
-  webhooks: z.array(Webhook).default([]),
+  webhooks: z.array(WebhookEntry).default([]),
   default_options: DefaultOptions.prefault({}),
-  data_schema: z.strictObject({ fields: z.array(FieldSchema).min(1) }),
+  /** Delete the inference (and the uploaded document) once its result has been fetched. */
+  delete_after_fetch: z.boolean().default(false),
+  /** Checked below with the shared data-schema contract. */
+  data_schema: z.unknown(),
 });
 
-const ModelsFile = z
-  .strictObject({ models: z.array(Model).min(1) })
-  .refine((file) => new Set(file.models.map((m) => m.id.toLowerCase())).size === file.models.length, {
-    message: 'model ids must be unique',
+const ModelsFile = z.strictObject({ models: z.array(ModelEntry).min(1) }).superRefine((file, ctx) => {
+  const seen = new Set<string>();
+  file.models.forEach((model, i) => {
+    if (seen.has(model.id.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: 'model ids must be unique' });
+    }
+    seen.add(model.id.toLowerCase());
+    const hooks = new Set<string>();
+    model.webhooks.forEach((hook, j) => {
+      if (hooks.has(hook.id.toLowerCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', i, 'webhooks', j, 'id'],
+          message: 'webhook ids must be unique within a model',
+        });
+      }
+      hooks.add(hook.id.toLowerCase());
+    });
   });
+});
 
-export type Model = z.infer<typeof Model>;
-export type ModelOptions = Model['default_options'];
+export interface ModelWebhook {
+  id: string;
+  name: string;
+  url: string;
+  /** The signing secret (resolved from `secret_env` when the file names a variable). Never shown. */
+  secret: string;
+}
+
+export type ModelOptions = z.infer<typeof DefaultOptions>;
+
+export interface Model {
+  id: string;
+  name: string;
+  model_type: 'extraction';
+  webhooks: ModelWebhook[];
+  default_options: ModelOptions;
+  delete_after_fetch: boolean;
+  data_schema: { fields: FieldSchema[] };
+}
 
 export class ModelCatalog {
   private readonly byId: Map<string, Model>;
@@ -48,16 +103,67 @@ export class ModelCatalog {
   }
 }
 
-export async function loadModelCatalog(file: string): Promise<ModelCatalog> {
+/**
+ * Reads and checks the models file. `env` is where `secret_env` variables are looked up (default the
+ * process environment).
+ */
+export async function loadModelCatalog(
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ModelCatalog> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read the models file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = ModelsFile.safeParse(json);
-  if (!parsed.success) {
-    throw new Error(`Invalid models file ${file}:\n${z.prettifyError(parsed.error)}`);
-  }
-  return new ModelCatalog(parsed.data.models);
+  return new ModelCatalog(parseModels(json, env, file));
 }
+
+/** The models of a parsed models file, or an Error listing every problem (`where` names the file). */
+export function parseModels(
+  json: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  where = 'models file',
+): Model[] {
+  const parsed = ModelsFile.safeParse(json);
+  if (!parsed.success) throw new Error(`Invalid models file ${where}:\n${z.prettifyError(parsed.error)}`);
+
+  const problems: string[] = [];
+  const models = parsed.data.models.map((entry, i): Model => {
+    const schema = checkDataSchemaFields(entry.data_schema);
+    if (!schema.success) {
+      for (const issue of schema.issues) {
+        problems.push(`  ✖ ${issue.message}\n    → at models[${i}].data_schema${pathSuffix(issue.path)}`);
+      }
+    }
+    const webhooks = entry.webhooks.map((hook, j): ModelWebhook => {
+      let secret = hook.secret ?? '';
+      if (hook.secret_env !== undefined) {
+        secret = env[hook.secret_env] ?? '';
+        if (secret === '') {
+          problems.push(
+            `  ✖ the environment variable ${hook.secret_env} (the webhook's signing secret) is not set\n` +
+              `    → at models[${i}].webhooks[${j}].secret_env`,
+          );
+        }
+      }
+      return { id: hook.id, name: hook.name, url: hook.url, secret };
+    });
+    return {
+      id: entry.id,
+      name: entry.name,
+      model_type: entry.model_type,
+      webhooks,
+      default_options: entry.default_options,
+      delete_after_fetch: entry.delete_after_fetch,
+      data_schema: { fields: schema.success ? schema.fields : [] },
+    };
+  });
+  if (problems.length > 0) throw new Error(`Invalid models file ${where}:\n${problems.join('\n')}`);
+  return models;
+}
+
+/** `fields[0].name` → `.fields[0].name`; the root stays empty. */
+const pathSuffix = (path: string): string =>
+  path === '(root)' ? '' : path.startsWith('[') ? path : `.${path}`;

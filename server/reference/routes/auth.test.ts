@@ -25,6 +25,7 @@ const someId = '00000000-0000-4000-8000-000000000000';
 const routes = () => [
   `${service.url}/v2/jobs/${someId}`,
   `${service.url}/v2/products/extraction/results/${someId}`,
+  `${service.url}/v2/inferences/${someId}`,
   `${service.url}/v2/search/models`,
   `${service.url}/v2/no-such-route`,
 ];

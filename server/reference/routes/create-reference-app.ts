@@ -1,6 +1,8 @@
 /**
  * The reference service's HTTP surface as a Hono app, with no socket: `startReferenceService` serves
  * it, and tests can call `app.request()` directly.
+ *
+ * Every /v2 request: API key (401) → per-key budget (429) → route.
  */
 import { Hono } from 'hono';
 import { notFound, renderError } from '../../shared/problem';
@@ -8,28 +10,42 @@ import type { JobService } from '../jobs/job-service';
 import type { ModelCatalog } from '../models/model-catalog';
 import type { FileStore } from '../store/file-store';
 import { requireApiKey } from './auth';
-import { enqueueHandler } from './enqueue';
+import { enqueueHandler, type UrlInputOptions } from './enqueue';
 import { jobHandler } from './jobs';
+import { rateLimit, type RateLimits } from './rate-limit';
 import { resultHandler } from './results';
 import { searchModelsHandler } from './search-models';
-import type { ServiceUrls } from './service-urls';
+import type { UrlsForRequest } from './service-urls';
 
 export interface ReferenceAppDeps {
   apiKey: string;
   jobs: JobService;
   models: ModelCatalog;
   files: FileStore;
-  urls: ServiceUrls;
-  maxUploadBytes: number;
+  /** The absolute URLs to write in the answer to a request (service-urls.ts). */
+  urls: UrlsForRequest;
+  /** Largest document, whichever way it comes (file, file_base64, url). */
+  maxFileBytes: number;
+  urlInput: UrlInputOptions;
+  rateLimits: RateLimits;
+  /**
+   * Adds routes under /v2, behind the key check and the budgets (extensions such as the RAG store's
+   * endpoints).
+   */
+  extendV2?: (v2: Hono) => void;
 }
 
 export function createReferenceApp(deps: ReferenceAppDeps): Hono {
   const v2 = new Hono();
   v2.use('*', requireApiKey(deps.apiKey));
+  for (const budget of rateLimit(deps.rateLimits)) v2.use('*', budget);
   v2.post('/products/extraction/enqueue', enqueueHandler(deps));
   v2.get('/jobs/:job_id', jobHandler(deps));
   v2.get('/products/extraction/results/:inference_id', resultHandler(deps));
+  // The form some recorded hosted bodies give as `result_url` (API-FACTS): the same result.
+  v2.get('/inferences/:inference_id', resultHandler(deps));
   v2.get('/search/models', searchModelsHandler(deps));
+  deps.extendV2?.(v2);
 
   const app = new Hono();
   app.get('/health', (c) => c.json({ status: 'ok' }));

@@ -19,7 +19,7 @@ let pdf: Uint8Array;
 
 beforeAll(async () => {
   data = await makeDataDir();
-  service = await startTestService(data.dir, { maxUploadBytes: 4096 });
+  service = await startTestService(data.dir, { maxFileBytes: 4096 });
   pdf = (await generatePdf([{ lines: [{ text: 'Invoice number: A-1', x: 72, y: 700 }] }])).bytes;
 });
 afterAll(async () => {
@@ -88,7 +88,7 @@ describe('POST /v2/products/extraction/enqueue', () => {
       code: '422-001',
       errors: [
         { pointer: '#/model_id', detail: 'model_id is required' },
-        { pointer: '#/file', detail: 'file is required' },
+        { pointer: '#/file', detail: 'file is required (or url, or file_base64)' },
       ],
     });
   });
@@ -109,7 +109,7 @@ describe('POST /v2/products/extraction/enqueue', () => {
     ]);
   });
 
-  it('detects the type from the bytes: a text file named .pdf is refused, as is an empty file', async () => {
+  it('checks the document at enqueue: a text file named .pdf is 422-002, an empty or broken file 422-003', async () => {
     const text = await enqueue(service, {
       modelId: INVOICE_MODEL_ID,
       file: {
@@ -119,31 +119,43 @@ describe('POST /v2/products/extraction/enqueue', () => {
       },
     });
     expect(text.status).toBe(422);
-    expect((await problemOf(text)).errors).toEqual([
-      {
-        pointer: '#/file',
-        detail:
-          'file type is not supported: send a PDF, JPEG, PNG, WebP, TIFF or HEIC file (detected from its content)',
-      },
-    ]);
+    const unsupported = await problemOf(text);
+    expect(unsupported).toMatchObject({ code: '422-002', title: 'Unsupported file type' });
+    expect(unsupported.errors).toEqual([{ pointer: '#/file', detail: expect.stringMatching(/^file: /) }]);
 
     const empty = await enqueue(service, {
       modelId: INVOICE_MODEL_ID,
       file: { bytes: new Uint8Array(), name: 'e.pdf' },
     });
-    expect((await problemOf(empty)).errors).toEqual([{ pointer: '#/file', detail: 'file is empty' }]);
+    expect(empty.status).toBe(422);
+    const emptyProblem = await problemOf(empty);
+    expect(emptyProblem).toMatchObject({ code: '422-003', title: 'Unreadable document' });
+    expect(emptyProblem.errors[0]?.pointer).toBe('#/file');
+
+    const broken = await enqueue(service, {
+      modelId: INVOICE_MODEL_ID,
+      file: { bytes: new TextEncoder().encode('%PDF-1.7\nnot really a PDF\n'), name: 'broken.pdf' },
+    });
+    expect(broken.status).toBe(422);
+    const brokenProblem = await problemOf(broken);
+    expect(brokenProblem).toMatchObject({ code: '422-003', title: 'Unreadable document' });
+    expect(brokenProblem.errors).toEqual([{ pointer: '#/file', detail: `file: ${brokenProblem.detail}` }]);
   });
 
-  it('says why a file sent as text or a url is not taken', async () => {
+  it('says why a file sent as text is not taken, and takes one source only', async () => {
     const asText = await enqueue(service, { modelId: INVOICE_MODEL_ID, fields: { file: '%PDF-1.7 ...' } });
     expect((await problemOf(asText)).errors).toEqual([
       { pointer: '#/file', detail: 'file must be sent as a file part (with a filename), not as text' },
     ]);
-    const url = await enqueue(service, {
+    const two = await enqueue(service, {
       modelId: INVOICE_MODEL_ID,
-      fields: { url: 'https://example.com/a.pdf' },
+      file: { bytes: pdf, name: 'a.pdf' },
+      fields: { url: 'https://documents.invalid/a.pdf' },
     });
-    expect((await problemOf(url)).errors[0]?.detail).toMatch(/url and file_base64 inputs are not supported/);
+    expect(two.status).toBe(422);
+    expect((await problemOf(two)).errors).toEqual([
+      { pointer: '#/url', detail: 'give only one of file, url and file_base64 (file is already given)' },
+    ]);
   });
 
   it('refuses a file over the size limit with 413, after reading the upload', async () => {
@@ -163,14 +175,32 @@ describe('POST /v2/products/extraction/enqueue', () => {
     });
   });
 
-  it('refuses bodies that are not multipart, and broken multipart', async () => {
-    const json = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+  it('refuses bodies that are neither multipart nor JSON, and broken multipart or JSON', async () => {
+    const plain = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ model_id: INVOICE_MODEL_ID }),
+    });
+    expect(plain.status).toBe(415);
+    expect((await problemOf(plain)).code).toBe('415-001');
+
+    const brokenJson = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
       method: 'POST',
       headers: { Authorization: TEST_API_KEY, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model_id: INVOICE_MODEL_ID, url: 'https://example.com/a.pdf' }),
+      body: '{"model_id": ',
     });
-    expect(json.status).toBe(415);
-    expect((await problemOf(json)).code).toBe('415-001');
+    expect(brokenJson.status).toBe(400);
+    expect((await problemOf(brokenJson)).code).toBe('400-001');
+
+    const notAnObject = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
+      method: 'POST',
+      headers: { Authorization: TEST_API_KEY, 'Content-Type': 'application/json' },
+      body: '[1, 2]',
+    });
+    expect(notAnObject.status).toBe(422);
+    expect((await problemOf(notAnObject)).errors).toEqual([
+      { pointer: '#', detail: 'the body must be a JSON object' },
+    ]);
 
     const noBoundary = await fetch(`${service.url}/v2/products/extraction/enqueue`, {
       method: 'POST',

@@ -1,124 +1,190 @@
 /**
- * POST /v2/products/extraction/enqueue (multipart). Streams the file to disk, validates the form
- * (every problem at once, each with its JSON pointer), records the job and answers 202 with it.
+ * POST /v2/products/extraction/enqueue, in `multipart/form-data` or `application/json` (spec §4.1).
+ *
+ * 1. Reads the body: a multipart file part is streamed to disk as it arrives; text parts and JSON are
+ *    small, but for a `file_base64`.
+ * 2. Checks every parameter at once (enqueue-params.ts): one 422-001 listing each problem.
+ * 3. Gets the document to disk: the upload as is, `file_base64` decoded, `url` downloaded
+ *    (fetch/download-url.ts); each is held to the size limit (413-001).
+ * 4. Inspects it (inspect-upload.ts): empty, unsupported, damaged, encrypted → 422 now, not a failed
+ *    job; the type comes from the bytes.
+ * 5. Records the job with its options and answers 202 `{ job }`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { ProblemError, type ProblemItem } from '../../shared/problem';
-import { sniffMimeType } from '../extract/sniff-mime-type';
+import { ProblemError } from '../../shared/problem';
+import type { AddressPolicy } from '../fetch/address-policy';
+import { downloadUrl, tooLarge, type Resolver } from '../fetch/download-url';
 import type { JobService } from '../jobs/job-service';
-import type { Model, ModelCatalog } from '../models/model-catalog';
+import { resolveJobOptions } from '../jobs/job-options';
+import type { ModelCatalog } from '../models/model-catalog';
 import type { FileStore } from '../store/file-store';
-import { isUuid } from './identifiers';
-import { readUploadForm, type UploadForm } from './multipart-upload';
+import { validateEnqueue, type EnqueueRequest, type ParameterBag } from './enqueue-params';
+import { inspectUpload } from './inspect-upload';
+import { readUploadForm, type UploadedFile } from './multipart-upload';
 import { jobJson } from './present';
-import type { ServiceUrls } from './service-urls';
+import type { UrlsForRequest } from './service-urls';
 
 /** The hosted service's limit (API-FACTS). */
-export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-/** Room for the form's other parts and boundaries when judging Content-Length before reading. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+/** How long a `url` download may take by default. */
+export const DEFAULT_URL_TIMEOUT_MS = 60_000;
+/** Limit of each text parameter (a data_schema or text_context can be long, not megabytes). */
+const MAX_TEXT_BYTES = 1024 * 1024;
+/** Room for the other parameters and the multipart boundaries when judging a Content-Length. */
+const BODY_OVERHEAD_BYTES = 2 * MAX_TEXT_BYTES;
+
+export interface UrlInputOptions {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Extra trusted CAs (PEM) for HTTPS downloads: tests only. */
+  ca?: string;
+  /** Default the system resolver: tests only. */
+  resolve?: Resolver;
+}
 
 export interface EnqueueDeps {
   jobs: JobService;
   models: ModelCatalog;
   files: FileStore;
-  urls: ServiceUrls;
-  maxUploadBytes: number;
+  urls: UrlsForRequest;
+  maxFileBytes: number;
+  urlInput: UrlInputOptions;
+}
+
+interface Stored {
+  size: number;
+  /** The name the document came with (part filename, URL), before the `filename` parameter. */
+  name: string;
 }
 
 export function enqueueHandler(deps: EnqueueDeps) {
-  const tooLarge = () =>
-    new ProblemError('413-001', `The file is larger than the limit of ${formatBytes(deps.maxUploadBytes)}.`, {
-      errors: [{ pointer: '#/file', detail: `file must be at most ${formatBytes(deps.maxUploadBytes)}` }],
-    });
+  /** A base64 text is a third longer than the bytes it holds. */
+  const maxBase64Chars = Math.ceil(deps.maxFileBytes / 3) * 4 + 64;
+  const maxBody = deps.maxFileBytes + maxBase64Chars + BODY_OVERHEAD_BYTES;
 
   return async (c: Context): Promise<Response> => {
-    if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
+    const contentType = c.req.header('content-type') ?? '';
+    const multipart = /^multipart\/form-data\b/i.test(contentType);
+    const json = /^application\/([\w.+-]+\+)?json\b/i.test(contentType);
+    if (!multipart && !json) {
       throw new ProblemError(
         '415-001',
-        'Send the request as multipart/form-data. JSON requests (url input) are not supported by the ' +
-          'reference service yet.',
+        'Send the request as multipart/form-data (with a file) or application/json (url or file_base64).',
       );
     }
-    // Refuse an obviously oversized upload before reading it.
-    if (Number(c.req.header('content-length')) > deps.maxUploadBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
+    // Refuse an obviously oversized body before reading it.
+    if (Number(c.req.header('content-length')) > maxBody) {
+      throw tooLarge(deps.maxFileBytes, multipart ? '#/file' : '#/file_base64');
+    }
 
     const id = randomUUID();
-    let accepted: Accepted;
+    const partPath = deps.files.partPath(id);
     try {
-      const form = await readUploadForm(c.req.raw, {
-        fileField: 'file',
-        destination: deps.files.partPath(id),
-        maxFileBytes: deps.maxUploadBytes,
-      });
-      if (form.file?.truncated) throw tooLarge();
-      accepted = validate(form, deps.models);
+      let bag: ParameterBag;
+      let upload: UploadedFile | undefined;
+      if (multipart) {
+        const form = await readUploadForm(c.req.raw, {
+          fileField: 'file',
+          destination: partPath,
+          maxFileBytes: deps.maxFileBytes,
+          maxFieldBytes: MAX_TEXT_BYTES,
+          largeFields: { file_base64: maxBase64Chars },
+        });
+        if (form.file?.truncated) throw tooLarge(deps.maxFileBytes, '#/file');
+        if (form.oversized.has('file_base64')) throw tooLarge(deps.maxFileBytes, '#/file_base64');
+        upload = form.file;
+        bag = {
+          encoding: 'multipart',
+          values: form.fields,
+          oversized: form.oversized,
+          filePart: !!form.file,
+        };
+      } else {
+        bag = await readJsonBag(c.req.raw, maxBody - deps.maxFileBytes, deps.maxFileBytes);
+      }
+
+      const request = validateEnqueue(bag, deps.models);
+      const pointer = `#/${request.source.kind}`;
+      const stored = await store(request, upload, id, deps, c.req.raw.signal);
+      const inspected = await inspectUpload(partPath, pointer, c.req.raw.signal);
       await deps.files.commit(id);
+      const job = deps.jobs.enqueue({
+        id,
+        model: request.model,
+        filename: request.filename ?? stored.name,
+        alias: request.alias,
+        mimeType: inspected.mimeType,
+        fileSize: stored.size,
+        options: resolveJobOptions(request.model, request.options),
+        webhookIds: request.webhookIds,
+      });
+      return c.json({ job: jobJson(job, deps.urls(c), deps.jobs.webhooksOf(job)) }, 202);
     } catch (error) {
       await deps.files.discard(id);
       throw error;
     }
-    const job = deps.jobs.enqueue({ id, ...accepted });
-    return c.json({ job: jobJson(job, deps.urls) }, 202);
   };
 }
 
-interface Accepted {
-  model: Model;
-  filename: string;
-  alias: string | null;
-  mimeType: string;
-  fileSize: number;
+/** Puts the document at `partPath`, whichever way it came. */
+async function store(
+  request: EnqueueRequest,
+  upload: UploadedFile | undefined,
+  id: string,
+  deps: EnqueueDeps,
+  signal: AbortSignal,
+): Promise<Stored> {
+  const { source } = request;
+  switch (source.kind) {
+    case 'file':
+      if (!upload) throw new Error('validated multipart enqueue without a file part');
+      return { size: upload.size, name: upload.filename.trim() || 'file' };
+    case 'file_base64':
+      if (source.bytes.length > deps.maxFileBytes) throw tooLarge(deps.maxFileBytes, '#/file_base64');
+      await deps.files.writePart(id, source.bytes);
+      return { size: source.bytes.length, name: 'document' };
+    case 'url': {
+      const downloaded = await downloadUrl(
+        source.url,
+        deps.files.partPath(id),
+        { ...deps.urlInput, maxBytes: deps.maxFileBytes },
+        signal,
+      );
+      return { size: downloaded.size, name: downloaded.filename };
+    }
+  }
 }
 
 /**
- * Only `model_id`, `file`, `alias` and `filename` are read for now; the other spec parameters
- * (`raw_text`, `polygon`, `confidence`, `rag`, `text_context`, `data_schema`, `webhook_ids`, `url`,
- * `file_base64`) are accepted and ignored until a later issue implements them.
+ * The JSON body as a parameter bag, read with a size cap (a `file_base64` makes it large). Not JSON, or
+ * not an object: 400-001 / 422-001.
  */
-function validate(form: UploadForm, models: ModelCatalog): Accepted {
-  const errors: ProblemItem[] = [];
-  const modelId = form.fields.get('model_id')?.trim() ?? '';
-  const model = isUuid(modelId) ? models.find(modelId) : undefined;
-  if (modelId === '') errors.push({ pointer: '#/model_id', detail: 'model_id is required' });
-  else if (!isUuid(modelId))
-    errors.push({ pointer: '#/model_id', detail: 'model_id must be a valid UUID format' });
-  else if (!model) errors.push({ pointer: '#/model_id', detail: `no model has the id ${modelId}` });
-
-  const { file } = form;
-  const mimeType = file && sniffMimeType(file.head);
-  if (!file) errors.push({ pointer: '#/file', detail: missingFileDetail(form) });
-  else if (file.size === 0) errors.push({ pointer: '#/file', detail: 'file is empty' });
-  else if (!mimeType) {
-    errors.push({
-      pointer: '#/file',
-      detail:
-        'file type is not supported: send a PDF, JPEG, PNG, WebP, TIFF or HEIC file (detected from its content)',
+async function readJsonBag(request: Request, maxBytes: number, maxFileBytes: number): Promise<ParameterBag> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxFileBytes, '#/file_base64');
+      chunks.push(chunk);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new ProblemError('400-001', `The JSON body could not be read: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ProblemError('422-001', 'One or more fields failed validation.', {
+      errors: [{ pointer: '#', detail: 'the body must be a JSON object' }],
     });
   }
-
-  if (errors.length > 0 || !model || !file || !mimeType) {
-    throw new ProblemError('422-001', 'One or more fields failed validation.', { errors });
-  }
-  const text = (name: string): string | null => form.fields.get(name)?.trim() || null;
   return {
-    model,
-    filename: text('filename') ?? (file.filename.trim() || 'file'),
-    alias: text('alias'),
-    mimeType,
-    fileSize: file.size,
+    encoding: 'json',
+    values: new Map(Object.entries(value).map(([name, v]) => [name, [v]])),
+    oversized: new Set(),
+    filePart: false,
   };
-}
-
-function missingFileDetail(form: UploadForm): string {
-  if (form.fields.has('file')) return 'file must be sent as a file part (with a filename), not as text';
-  if (form.fields.has('url') || form.fields.has('file_base64')) {
-    return 'file is required: url and file_base64 inputs are not supported by the reference service yet';
-  }
-  return 'file is required';
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
 }

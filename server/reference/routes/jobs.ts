@@ -5,9 +5,9 @@ import { pollAnswer } from '../jobs/job-state';
 import type { JobService } from '../jobs/job-service';
 import { uuidParam } from './identifiers';
 import { jobJson } from './present';
-import type { ServiceUrls } from './service-urls';
+import type { UrlsForRequest } from './service-urls';
 
-export function jobHandler(deps: { jobs: JobService; urls: ServiceUrls }) {
+export function jobHandler(deps: { jobs: JobService; urls: UrlsForRequest }) {
   return (c: Context): Response => {
     const id = uuidParam('job_id', c.req.param('job_id') ?? '');
     const redirect = parseRedirect(c.req.query('redirect'));
@@ -15,11 +15,12 @@ export function jobHandler(deps: { jobs: JobService; urls: ServiceUrls }) {
     if (!job) throw new ProblemError('404-001', `No job has the id ${id}.`);
     // Polled repeatedly: never let an intermediary answer from cache.
     c.header('Cache-Control', 'no-store');
-    const body = { job: jobJson(job, deps.urls) };
+    const urls = deps.urls(c);
+    const body = { job: jobJson(job, urls, deps.jobs.webhooksOf(job)) };
     const answer = pollAnswer(job, redirect);
     if (answer.status === 302) {
       // The hosted service sends the job JSON along with the redirect (API-FACTS).
-      return c.json(body, 302, { Location: deps.urls.result(answer.inferenceId) });
+      return c.json(body, 302, { Location: urls.result(answer.inferenceId) });
     }
     return c.json(body, 200);
   };

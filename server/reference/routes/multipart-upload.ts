@@ -1,6 +1,7 @@
 /**
  * Reads a multipart form, streaming the one file part to disk as it arrives (never the whole upload in
- * memory) and keeping its first bytes to detect the type. Text parts are small and kept as strings.
+ * memory) and keeping its first bytes to detect the type. Text parts are kept as strings, every value
+ * of a repeated name in order (`webhook_ids` may be sent once per id).
  */
 import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
@@ -21,7 +22,10 @@ export interface UploadedFile {
 }
 
 export interface UploadForm {
-  fields: Map<string, string>;
+  /** Every value of each text part, in the order sent. */
+  fields: Map<string, string[]>;
+  /** Text parts longer than their limit (their value is cut short). */
+  oversized: Set<string>;
   file: UploadedFile | undefined;
 }
 
@@ -31,29 +35,38 @@ export interface UploadOptions {
   /** Where to write the file part. */
   destination: string;
   maxFileBytes: number;
+  /** Limit of a text part, in bytes. */
+  maxFieldBytes: number;
+  /** Text parts allowed to be longer (a `file_base64`), with their own limit in bytes. */
+  largeFields?: Readonly<Record<string, number>>;
 }
 
-const MAX_TEXT_FIELD_BYTES = 1024 * 1024; // a data_schema can be long, not megabytes
+const MAX_FIELDS = 200;
 
 export function readUploadForm(request: Request, options: UploadOptions): Promise<UploadForm> {
+  const largeFields = options.largeFields ?? {};
+  const fieldSize = Math.max(options.maxFieldBytes, ...Object.values(largeFields));
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': request.headers.get('content-type') ?? '' },
-        limits: { fileSize: options.maxFileBytes, files: 1, fields: 100, fieldSize: MAX_TEXT_FIELD_BYTES },
+        limits: { fileSize: options.maxFileBytes, files: 1, fields: MAX_FIELDS, fieldSize },
       });
     } catch (error) {
       reject(new ProblemError('400-001', `Malformed multipart request: ${(error as Error).message}`));
       return;
     }
 
-    const fields = new Map<string, string>();
+    const fields = new Map<string, string[]>();
+    const oversized = new Set<string>();
     let file: UploadedFile | undefined;
     let fileWritten: Promise<void> = Promise.resolve();
 
-    parser.on('field', (name, value) => {
-      if (!fields.has(name)) fields.set(name, value);
+    parser.on('field', (name, value, info) => {
+      const limit = largeFields[name] ?? options.maxFieldBytes;
+      if (info.valueTruncated || Buffer.byteLength(value) > limit) oversized.add(name);
+      fields.set(name, [...(fields.get(name) ?? []), value]);
     });
     parser.on('file', (name, stream, info) => {
       if (name !== options.fileField || file) {
@@ -88,6 +101,9 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
       // Awaited on 'close'; if the parser fails first, the rejection below is the one reported.
       fileWritten.catch(() => undefined);
     });
+    parser.on('fieldsLimit', () => {
+      reject(new ProblemError('400-001', `The multipart body has more than ${MAX_FIELDS} fields.`));
+    });
     // Also without a body to pipe: an 'error' event nobody listens to would crash the process.
     parser.on('error', (error: unknown) => {
       reject(
@@ -95,7 +111,7 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
       );
     });
     parser.on('close', () => {
-      fileWritten.then(() => resolve({ fields, file }), reject);
+      fileWritten.then(() => resolve({ fields, oversized, file }), reject);
     });
 
     if (!request.body) {

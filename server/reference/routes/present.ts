@@ -1,5 +1,5 @@
 /** Records → the v2 JSON bodies. */
-import type { JobJson } from '../api-types';
+import type { JobJson, WebhookResponse } from '../api-types';
 import type { JobRecord } from '../store/job-store';
 import type { ServiceUrls } from './service-urls';
 
@@ -11,7 +11,8 @@ export function hostedTimestamp(iso: string): string {
   return new Date(iso).toISOString().replace('Z', '000');
 }
 
-export function jobJson(job: JobRecord, urls: ServiceUrls): JobJson {
+/** `webhooks`: the job's deliveries (JobService.webhooksOf), empty until processing is finished. */
+export function jobJson(job: JobRecord, urls: ServiceUrls, webhooks: WebhookResponse[]): JobJson {
   return {
     id: job.id,
     model_id: job.modelId,
@@ -22,7 +23,7 @@ export function jobJson(job: JobRecord, urls: ServiceUrls): JobJson {
     status: job.status,
     polling_url: urls.job(job.id),
     result_url: job.inferenceId && urls.result(job.inferenceId),
-    webhooks: [],
+    webhooks,
     error: job.error,
   };
 }

@@ -1,11 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReferenceService } from '../create-reference-service';
+import { DEFAULT_MODELS_FILE, type ReferenceService } from '../create-reference-service';
+import { loadModelCatalog } from '../models/model-catalog';
 import { expectModelsSearchResponse, expectProblem } from '../testing/contract';
 import { get, INVOICE_MODEL_ID, makeDataDir, startTestService } from '../testing/reference-harness';
+import {
+  QUIET_MODEL_ID,
+  TEST_MODELS_ENV,
+  WEBHOOK_A,
+  WEBHOOK_B,
+  writeTestModels,
+} from '../testing/test-models';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;
+/** The models of server/reference/models.json, whatever they are. */
+let seeded: readonly { id: string; name: string }[];
 beforeAll(async () => {
+  seeded = (await loadModelCatalog(DEFAULT_MODELS_FILE)).models;
   data = await makeDataDir();
   service = await startTestService(data.dir);
 });
@@ -30,31 +41,41 @@ describe('GET /v2/search/models', () => {
   it('lists the seeded models in the hosted service shape', async () => {
     const { status, body } = await search();
     expect(status).toBe(200);
-    expect(expectModelsSearchResponse(body)).toEqual({
-      models: [invoiceModel],
-      pagination: { per_page: 50, page: 1, total_items: 1, total_pages: 1, total_items_unfiltered: null },
+    const listed = expectModelsSearchResponse(body);
+    expect(listed.models).toEqual(seeded.map(({ id, name }) => ({ ...invoiceModel, id, name })));
+    expect(listed.pagination).toEqual({
+      per_page: 50,
+      page: 1,
+      total_items: seeded.length,
+      total_pages: 1,
+      total_items_unfiltered: null,
     });
   });
 
   it('filters by name (substring, any case) and model_type', async () => {
     expect((await search('?name=INVOICE')).body).toMatchObject({
       models: [invoiceModel],
-      pagination: { total_items: 1, total_items_unfiltered: 1 },
+      pagination: { total_items: 1, total_items_unfiltered: seeded.length },
     });
-    expect((await search('?name=receipt')).body).toMatchObject({
+    expect((await search('?name=no-such-model')).body).toMatchObject({
       models: [],
-      pagination: { total_items: 0, total_pages: 0, total_items_unfiltered: 1 },
+      pagination: { total_items: 0, total_pages: 0, total_items_unfiltered: seeded.length },
     });
-    expect((await search('?model_type=extraction')).body).toMatchObject({ models: [invoiceModel] });
+    expect((await search('?model_type=extraction')).body).toMatchObject({
+      pagination: { total_items: seeded.length },
+    });
     expect((await search('?model_type=split')).body).toMatchObject({ models: [] });
   });
 
   it('pages', async () => {
     expect((await search('?per_page=1&page=1')).body).toMatchObject({
-      models: [invoiceModel],
-      pagination: { per_page: 1, page: 1, total_pages: 1 },
+      models: [{ id: seeded[0]?.id }],
+      pagination: { per_page: 1, page: 1, total_pages: seeded.length },
     });
-    expect((await search('?per_page=1&page=2')).body).toMatchObject({ models: [], pagination: { page: 2 } });
+    expect((await search(`?per_page=1&page=${seeded.length + 1}`)).body).toMatchObject({
+      models: [],
+      pagination: { page: seeded.length + 1 },
+    });
   });
 
   it('refuses bad paging values with every problem listed', async () => {
@@ -67,5 +88,35 @@ describe('GET /v2/search/models', () => {
         { pointer: null, detail: 'per_page must be at most 100' },
       ],
     });
+  });
+});
+
+describe('GET /v2/search/models with webhooks', () => {
+  it('lists each webhook as id, name and url, never its signing secret', async () => {
+    const other = await makeDataDir();
+    const withHooks = await startTestService(other.dir, {
+      modelsFile: await writeTestModels(other.dir),
+      env: TEST_MODELS_ENV,
+    });
+    try {
+      const response = await get(`${withHooks.url}/v2/search/models?name=quiet`);
+      const text = await response.text();
+      expect(text).not.toMatch(/secret/);
+      const body = expectModelsSearchResponse(JSON.parse(text));
+      expect(body.models).toEqual([
+        {
+          id: QUIET_MODEL_ID,
+          name: 'Quiet invoice',
+          model_type: 'extraction',
+          webhooks: [
+            { id: WEBHOOK_A, name: 'A', url: 'https://hooks.invalid/a' },
+            { id: WEBHOOK_B, name: 'B', url: 'https://hooks.invalid/b' },
+          ],
+        },
+      ]);
+    } finally {
+      await withHooks.close();
+      await other.remove();
+    }
   });
 });

@@ -30,7 +30,8 @@ export function searchModelsHandler(deps: { models: ModelCatalog }) {
       id: m.id,
       name: m.name,
       model_type: m.model_type,
-      webhooks: m.webhooks,
+      // Never the signing secret: only what the hosted search shows.
+      webhooks: m.webhooks.map(({ id, name, url }) => ({ id, name, url })),
     }));
     return c.json({
       models,

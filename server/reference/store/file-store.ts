@@ -4,7 +4,7 @@
  * to; `init` sweeps such leftovers.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export class FileStore {
@@ -30,6 +30,16 @@ export class FileStore {
 
   async discard(id: string): Promise<void> {
     await rm(this.partPath(id), { force: true });
+  }
+
+  /** Writes a whole upload (a decoded `file_base64`) to its part file. */
+  async writePart(id: string, bytes: Uint8Array): Promise<void> {
+    await writeFile(this.partPath(id), bytes);
+  }
+
+  /** Removes a committed upload (its data was deleted after being fetched). */
+  async remove(id: string): Promise<void> {
+    await rm(this.pathOf(id), { force: true });
   }
 
   exists(id: string): boolean {

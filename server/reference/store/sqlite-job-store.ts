@@ -1,11 +1,15 @@
 /**
  * Jobs and inferences in one SQLite file (better-sqlite3, WAL). The schema is versioned with
  * `PRAGMA user_version`: later issues append to MIGRATIONS, never edit a shipped entry.
+ *
+ * Other parts of the service (webhook deliveries, the RAG store) keep their own tables in the same
+ * database: they reach it through `database` and version their tables with `applyMigrations`
+ * (migrations.ts), never with `user_version`, which is this store's.
  */
 import Database from 'better-sqlite3';
 import type { ProblemBody } from '../../shared/problem';
 import type { ExtractionInference, JobStatus } from '../api-types';
-import type { InferenceRecord, JobRecord, JobStore } from './job-store';
+import type { InferenceRecord, JobOptions, JobRecord, JobStore } from './job-store';
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE jobs (
@@ -28,6 +32,15 @@ const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      body       TEXT NOT NULL
    );`,
+  // Issue 3: per-job options (JSON), the webhooks to call, processing starts, delete-after-fetch.
+  `ALTER TABLE jobs ADD COLUMN options TEXT;
+   ALTER TABLE jobs ADD COLUMN webhook_ids TEXT NOT NULL DEFAULT '[]';
+   ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE deleted_inferences (
+     id         TEXT PRIMARY KEY,
+     job_id     TEXT NOT NULL,
+     deleted_at TEXT NOT NULL
+   );`,
 ];
 
 interface JobRow {
@@ -42,6 +55,9 @@ interface JobRow {
   error: string | null;
   mime_type: string;
   file_size: number;
+  options: string | null;
+  webhook_ids: string;
+  attempts: number;
 }
 
 interface InferenceRow {
@@ -63,6 +79,9 @@ const toRow = (job: JobRecord): JobRow => ({
   error: job.error ? JSON.stringify(job.error) : null,
   mime_type: job.mimeType,
   file_size: job.fileSize,
+  options: job.options ? JSON.stringify(job.options) : null,
+  webhook_ids: JSON.stringify(job.webhookIds),
+  attempts: job.attempts,
 });
 
 const fromRow = (row: JobRow): JobRecord => ({
@@ -77,6 +96,16 @@ const fromRow = (row: JobRow): JobRecord => ({
   error: row.error ? (JSON.parse(row.error) as ProblemBody) : null,
   mimeType: row.mime_type,
   fileSize: row.file_size,
+  options: row.options ? (JSON.parse(row.options) as JobOptions) : null,
+  webhookIds: JSON.parse(row.webhook_ids) as string[],
+  attempts: row.attempts,
+});
+
+const fromInferenceRow = (row: InferenceRow): InferenceRecord => ({
+  id: row.id,
+  jobId: row.job_id,
+  createdAt: row.created_at,
+  body: JSON.parse(row.body) as ExtractionInference,
 });
 
 export class SqliteJobStore implements JobStore {
@@ -92,6 +121,14 @@ export class SqliteJobStore implements JobStore {
     this.statements = prepareStatements(this.db);
   }
 
+  /**
+   * The open database, for the parts of the service that keep their own tables beside the jobs
+   * (webhook deliveries, the RAG store). It is closed by `close()`.
+   */
+  get database(): Database.Database {
+    return this.db;
+  }
+
   insertJob(job: JobRecord): void {
     this.statements.insertJob.run(toRow(job));
   }
@@ -101,8 +138,9 @@ export class SqliteJobStore implements JobStore {
     return row && fromRow(row);
   }
 
-  finishJob(job: JobRecord, inference?: InferenceRecord): void {
-    this.db.transaction(() => {
+  finishJob(job: JobRecord, inference?: InferenceRecord): boolean {
+    return this.db.transaction(() => {
+      if (this.statements.updateJob.run(toRow(job)).changes === 0) return false;
       if (inference) {
         this.statements.insertInference.run({
           id: inference.id,
@@ -111,20 +149,35 @@ export class SqliteJobStore implements JobStore {
           body: JSON.stringify(inference.body),
         });
       }
-      this.statements.updateJob.run(toRow(job));
+      return true;
     })();
+  }
+
+  startAttempt(jobId: string): number {
+    return this.statements.startAttempt.get(jobId)?.attempts ?? 0;
+  }
+
+  releaseAttempt(jobId: string): void {
+    this.statements.releaseAttempt.run(jobId);
   }
 
   findInference(id: string): InferenceRecord | undefined {
     const row = this.statements.findInference.get(id);
-    return (
-      row && {
-        id: row.id,
-        jobId: row.job_id,
-        createdAt: row.created_at,
-        body: JSON.parse(row.body) as ExtractionInference,
-      }
-    );
+    return row && fromInferenceRow(row);
+  }
+
+  takeInference(id: string, at: Date): InferenceRecord | undefined {
+    return this.db.transaction(() => {
+      const row = this.statements.findInference.get(id);
+      if (!row) return undefined;
+      this.statements.deleteInference.run(id);
+      this.statements.insertTombstone.run({ id, job_id: row.job_id, deleted_at: at.toISOString() });
+      return fromInferenceRow(row);
+    })();
+  }
+
+  deletedInferenceAt(id: string): string | undefined {
+    return this.statements.findTombstone.get(id)?.deleted_at;
   }
 
   jobsWithStatus(status: JobStatus): JobRecord[] {
@@ -153,15 +206,20 @@ function prepareStatements(db: Database.Database) {
   return {
     insertJob: db.prepare<JobRow>(
       `INSERT INTO jobs (id, model_id, filename, alias, created_at, completed_at, status, inference_id, error,
-                         mime_type, file_size)
+                         mime_type, file_size, options, webhook_ids, attempts)
        VALUES (@id, @model_id, @filename, @alias, @created_at, @completed_at, @status, @inference_id, @error,
-               @mime_type, @file_size)`,
+               @mime_type, @file_size, @options, @webhook_ids, @attempts)`,
     ),
+    // A final state is written once: a second writer (a late event) changes nothing.
     updateJob: db.prepare<JobRow>(
       `UPDATE jobs SET completed_at = @completed_at, status = @status, inference_id = @inference_id,
                        error = @error
-       WHERE id = @id`,
+       WHERE id = @id AND status = 'Processing'`,
     ),
+    startAttempt: db.prepare<[string], { attempts: number }>(
+      'UPDATE jobs SET attempts = attempts + 1 WHERE id = ? RETURNING attempts',
+    ),
+    releaseAttempt: db.prepare<[string]>('UPDATE jobs SET attempts = MAX(attempts - 1, 0) WHERE id = ?'),
     findJob: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
     jobsWithStatus: db.prepare<[JobStatus], JobRow>(
       'SELECT * FROM jobs WHERE status = ? ORDER BY created_at',
@@ -170,5 +228,12 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO inferences (id, job_id, created_at, body) VALUES (@id, @job_id, @created_at, @body)',
     ),
     findInference: db.prepare<[string], InferenceRow>('SELECT * FROM inferences WHERE id = ?'),
+    deleteInference: db.prepare<[string]>('DELETE FROM inferences WHERE id = ?'),
+    insertTombstone: db.prepare<{ id: string; job_id: string; deleted_at: string }>(
+      'INSERT OR IGNORE INTO deleted_inferences (id, job_id, deleted_at) VALUES (@id, @job_id, @deleted_at)',
+    ),
+    findTombstone: db.prepare<[string], { deleted_at: string }>(
+      'SELECT deleted_at FROM deleted_inferences WHERE id = ?',
+    ),
   };
 }

@@ -25,20 +25,32 @@ export function startTestService(
   dataDir: string,
   options: Partial<ReferenceServiceOptions> = {},
 ): Promise<ReferenceService> {
-  return startReferenceService({ host: '127.0.0.1', port: 0, apiKey: TEST_API_KEY, dataDir, ...options });
+  return startReferenceService({
+    host: '127.0.0.1',
+    port: 0,
+    apiKey: TEST_API_KEY,
+    dataDir,
+    // Tests poll fast (every 25 ms): no budgets unless a test sets them (rate-limit.test.ts).
+    rateLimits: { postPerWindow: 0, getPerWindow: 0 },
+    ...options,
+  });
 }
 
 export interface EnqueueInput {
   file?: { bytes: Uint8Array; name: string; type?: string };
   modelId?: string;
-  fields?: Record<string, string>;
+  /** Text parts; an array sends the name once per value. */
+  fields?: Record<string, string | string[]>;
   apiKey?: string | null;
 }
 
-export function enqueue(service: ReferenceService, input: EnqueueInput): Promise<Response> {
+/** A multipart enqueue, as the official client sends it. */
+export function enqueue(service: Pick<ReferenceService, 'url'>, input: EnqueueInput): Promise<Response> {
   const form = new FormData();
   if (input.modelId !== undefined) form.set('model_id', input.modelId);
-  for (const [name, value] of Object.entries(input.fields ?? {})) form.set(name, value);
+  for (const [name, value] of Object.entries(input.fields ?? {})) {
+    for (const one of Array.isArray(value) ? value : [value]) form.append(name, one);
+  }
   if (input.file) {
     const blob = new Blob([new Uint8Array(input.file.bytes)], {
       type: input.file.type ?? 'application/octet-stream',
@@ -52,6 +64,19 @@ export function enqueue(service: ReferenceService, input: EnqueueInput): Promise
   });
 }
 
+/** A JSON enqueue (`url` or `file_base64`, no `file`). */
+export function enqueueJson(
+  service: Pick<ReferenceService, 'url'>,
+  body: unknown,
+  apiKey: string | null = TEST_API_KEY,
+): Promise<Response> {
+  return fetch(`${service.url}/v2/products/extraction/enqueue`, {
+    method: 'POST',
+    headers: { ...authHeaders(apiKey), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
 export function get(url: string, apiKey: string | null = TEST_API_KEY): Promise<Response> {
   return fetch(url, { headers: authHeaders(apiKey), redirect: 'manual' });
 }
@@ -61,7 +86,7 @@ const authHeaders = (apiKey: string | null): Record<string, string> =>
 
 /** Polls with `redirect=false` until the job is no longer Processing. */
 export async function waitForJob(
-  service: ReferenceService,
+  service: Pick<ReferenceService, 'url'>,
   jobId: string,
   timeoutMs = 20_000,
 ): Promise<JobJson> {

@@ -1,0 +1,64 @@
+/**
+ * `npm run reference` in a child process (server/reference/main.ts through tsx), so a test can kill
+ * it outright (SIGKILL) in the middle of a job, as a crash or a power cut would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { repoRoot } from '../../config';
+import { TEST_API_KEY } from './reference-harness';
+
+export interface ReferenceProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed. */
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export async function startReferenceProcess(env: Record<string, string>): Promise<ReferenceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'reference', 'main.ts')], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      REFERENCE_PORT: '0',
+      REFERENCE_API_KEY: TEST_API_KEY,
+      // Tests poll fast.
+      REFERENCE_RATE_LIMIT_GET_PER_MINUTE: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the reference service did not start:\n${output}`)),
+      60_000,
+    );
+    const check = (): void => {
+      const match = /Reference service listening on (\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference service exited (${code}) before listening:\n${output}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    kill: async (signal) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * One delivery attempt: a POST over node:http/node:https, never fetch, so that
+ * - redirects are never followed (a 3xx is an answer like any other, and not a 2xx);
+ * - the body is one Buffer written once (no stream to tee, no copy per attempt);
+ * - the time-out covers the whole exchange up to the response's status line, connection included.
+ * A fresh connection per attempt (`agent: false`): a retry never reuses a socket the receiver may have
+ * left in a bad state, and nothing is pooled across jobs.
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | {
+      kind: 'status';
+      status: number;
+      statusText: string;
+      location: string | null;
+      retryAfterMs: number | null;
+    }
+  | { kind: 'timeout' }
+  | { kind: 'network'; message: string }
+  /** The dispatcher is shutting down; the attempt's outcome is unknown. */
+  | { kind: 'aborted' };
+
+export interface PostOptions {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * An endpoint URL the dispatcher may call, or the reason it may not. Only http(s): endpoints come from
+ * the operator's models file, so private and loopback addresses are allowed (a receiver on the same
+ * machine, such as the app server's `/hooks/v2`, is the common case), unlike the URL input of enqueue.
+ */
+export function endpointUrl(raw: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'The webhook URL is not a valid absolute URL.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `The webhook URL must use http or https, not ${url.protocol.replace(/:$/, '')}.`;
+  }
+  return url;
+}
+
+export function postWebhook(url: URL, body: Buffer, options: PostOptions): Promise<AttemptOutcome> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<AttemptOutcome>((resolve) => {
+    let settled = false;
+    const settle = (outcome: AttemptOutcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const request = transport.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { ...options.headers, 'Content-Length': String(body.length) },
+    });
+    const timer = setTimeout(() => {
+      settle({ kind: 'timeout' });
+      request.destroy();
+    }, options.timeoutMs);
+    const onAbort = (): void => {
+      settle({ kind: 'aborted' });
+      request.destroy();
+    };
+    if (options.signal.aborted) onAbort();
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    request.once('close', () => options.signal.removeEventListener('abort', onAbort));
+
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      settle(
+        status >= 200 && status < 300
+          ? { kind: 'delivered', status }
+          : {
+              kind: 'status',
+              status,
+              statusText: response.statusMessage ?? '',
+              location: headerValue(response.headers.location),
+              retryAfterMs: retryAfterMs(headerValue(response.headers['retry-after'])),
+            },
+      );
+      // The answer's body is not needed: drain it, but not for longer than an attempt may take.
+      const drain = setTimeout(() => request.destroy(), options.timeoutMs);
+      response.on('error', () => undefined);
+      response.once('close', () => clearTimeout(drain));
+      response.resume();
+    });
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: 'network', message: error.message }),
+    );
+    request.end(body);
+  });
+}
+
+const headerValue = (value: string | string[] | undefined): string | null =>
+  (Array.isArray(value) ? value[0] : value) ?? null;
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
+function retryAfterMs(value: string | null): number | null {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}

@@ -1,0 +1,63 @@
+/**
+ * The webhooks as the reference service wires them: a delivery store and a dispatcher on the service's
+ * database, endpoints read from the models file, deliveries a previous run left in progress resumed.
+ * What it returns plugs into the job service (`onFinished`, `webhookDeliveries`) and its shutdown.
+ */
+import type Database from 'better-sqlite3';
+import type { ExtractionInference, WebhookResponse } from '../api-types';
+import { WebhookDeliveryStore } from './delivery-store';
+import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';
+import type { FinishedJob } from './payload';
+
+/** The part of the model catalogue webhooks read (a `ModelCatalog` is one). */
+export interface WebhookCatalog {
+  find(modelId: string): { webhooks: readonly { id: string; url: string; secret: string }[] } | undefined;
+}
+
+/** Endpoints as the models file configures them, looked up again at each call. */
+export function catalogEndpoints(models: WebhookCatalog): EndpointResolver {
+  return (modelId, endpointId) => {
+    const hook = models
+      .find(modelId)
+      ?.webhooks.find((candidate) => candidate.id.toLowerCase() === endpointId.toLowerCase());
+    return hook && { id: hook.id.toLowerCase(), url: hook.url, secret: hook.secret };
+  };
+}
+
+export interface WebhooksExtensionOptions {
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+  log?: (message: string) => void;
+}
+
+export interface WebhooksExtension {
+  dispatcher: WebhookDispatcher;
+  /** For the job service: records and starts the deliveries of a job that just became final. */
+  onFinished(
+    job: FinishedJob & { webhookIds: readonly string[] },
+    inference?: { body: ExtractionInference },
+  ): void;
+  /** For the job service: `job.webhooks` of a finished job. */
+  webhookDeliveries: { deliveriesFor(jobId: string): WebhookResponse[] };
+  /** Stops the deliveries (they resume at the next start); before the database closes. */
+  close(): Promise<void>;
+}
+
+export function openWebhooks(
+  context: { database: Database.Database; models: WebhookCatalog },
+  options: WebhooksExtensionOptions = {},
+): WebhooksExtension {
+  const dispatcher = new WebhookDispatcher({
+    store: new WebhookDeliveryStore(context.database),
+    resolveEndpoint: catalogEndpoints(context.models),
+    ...options,
+  });
+  const { resumed } = dispatcher.resumeInterrupted();
+  if (resumed > 0) console.log(`[reference] webhook deliveries from the previous run: ${resumed} resumed`);
+  return {
+    dispatcher,
+    onFinished: (job, inference) => dispatcher.jobFinished(job, inference),
+    webhookDeliveries: dispatcher,
+    close: () => dispatcher.close(),
+  };
+}

@@ -90,7 +90,10 @@ export class JobService {
   private closed = false;
 
   constructor(private readonly deps: JobServiceOptions) {
-    this.queue = new WorkQueue(deps.concurrency ?? DEFAULT_CONCURRENCY);
+    // Twice as many jobs under way as extraction threads: while a thread reads one document, the
+    // next one already waits at the pool, and the main thread stores the previous result meanwhile
+    // (the threads bound the heavy work; this only keeps them from idling between jobs).
+    this.queue = new WorkQueue(2 * (deps.concurrency ?? DEFAULT_CONCURRENCY));
     this.timeoutMs = deps.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   }
 

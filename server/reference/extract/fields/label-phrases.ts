@@ -6,6 +6,7 @@
  * abbreviation ("number" ↔ "no", "nr", "#") gives *variant* labels, which count for less. A replaced
  * data schema steers the finder the same way, through its own texts.
  */
+import { memoizeObject, memoizeString } from './memo';
 import { schemaHints, type HintSource } from './schema-hints';
 
 export type LabelStrength = 'exact' | 'variant' | 'fuzzy';
@@ -39,13 +40,13 @@ const SYNONYMS: readonly (readonly string[])[] = [
  * Lower case, accents and surrounding punctuation removed; `#` and `°` are kept because they are
  * labels in their own right ("Invoice #", "N°"). A word of punctuation only becomes ''.
  */
-export function normalizeToken(text: string): string {
-  return text
+export const normalizeToken = memoizeString((text: string): string =>
+  text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/^[^\p{L}\p{N}#°º]+|[^\p{L}\p{N}#°º]+$/gu, '');
-}
+    .replace(/^[^\p{L}\p{N}#°º]+|[^\p{L}\p{N}#°º]+$/gu, ''),
+);
 
 const tokenize = (phrase: string): string[] =>
   phrase
@@ -53,7 +54,10 @@ const tokenize = (phrase: string): string[] =>
     .map(normalizeToken)
     .filter((t) => t !== '');
 
-export function labelPhrases(field: HintSource): LabelPhrase[] {
+/** The phrases of a field, computed once per schema field object (callers must not mutate them). */
+export const labelPhrases = memoizeObject(findLabelPhrases);
+
+function findLabelPhrases(field: HintSource): LabelPhrase[] {
   const exact = [field.title, field.name, ...schemaHints(field).labels]
     .map(tokenize)
     .filter((tokens) => tokens.length > 0);
@@ -102,5 +106,6 @@ export function weaken(strength: LabelStrength): LabelStrength | undefined {
 
 export const strengthRank = (strength: LabelStrength): number => RANK[strength];
 
-const ocrCanonical = (token: string): string =>
-  token.replace(/0/g, 'o').replace(/[1|]/g, 'l').replace(/i/g, 'l').replace(/5/g, 's');
+const ocrCanonical = memoizeString((token: string): string =>
+  token.replace(/0/g, 'o').replace(/[1|]/g, 'l').replace(/i/g, 'l').replace(/5/g, 's'),
+);

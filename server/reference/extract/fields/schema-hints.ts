@@ -14,6 +14,7 @@
  *   (`"food" for "restaurant", "café"; "USD": "$", "US$"`), and `otherwise X` / `default X` names
  *   the value to answer when nothing else is supported.
  */
+import { memoizeString } from './memo';
 import type { FieldSchema } from '../../models/field-schema';
 
 export type DateOrder = 'dmy' | 'mdy';
@@ -135,14 +136,14 @@ function valueMentions(clause: string, values: readonly string[]): Mention[] {
 export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Compared without case, accents or punctuation. */
-export function foldText(text: string): string {
-  return text
+export const foldText = memoizeString((text: string): string =>
+  text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}%$€£¥₹#]+/gu, ' ')
-    .trim();
-}
+    .trim(),
+);
 
 const sameText = (a: string, b: string): boolean => foldText(a) === foldText(b);
 

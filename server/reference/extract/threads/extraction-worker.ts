@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
 import { readDocumentInfo } from '../document-info';
 import { createDocumentExtractor } from '../extract-document-text';
-import { readFields } from '../extract-result';
+import { readFields, type FieldQuery } from '../extract-result';
 import { loadMupdf } from '../pdf-document';
 import type { WorkerReply, WorkerRequest } from './messages';
 
@@ -18,6 +18,21 @@ if (!port) throw new Error('extraction-worker.ts runs in a worker thread only');
 port.on('message', (request: WorkerRequest) => {
   void answer(request).then((reply) => port.postMessage(reply));
 });
+
+/**
+ * Each request brings a fresh copy of its data schema (structured clone); handing the finder the copy
+ * it saw last time for the same schema lets its per-field caches (label phrases, hints) serve every
+ * job of a model, not only the first.
+ */
+const schemasSeen = new Map<string, FieldQuery['schema']>();
+function sameSchemaAsBefore(schema: FieldQuery['schema']): FieldQuery['schema'] {
+  const key = JSON.stringify(schema);
+  const seen = schemasSeen.get(key);
+  if (seen) return seen;
+  if (schemasSeen.size >= 32) schemasSeen.clear();
+  schemasSeen.set(key, schema);
+  return schema;
+}
 
 async function answer(request: WorkerRequest): Promise<WorkerReply> {
   try {
@@ -30,8 +45,10 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
         return { id: request.id, info: await readDocumentInfo(request.path) };
       case 'extract':
         return { id: request.id, document: await extractor.extract(request.file) };
-      case 'read':
-        return { id: request.id, reading: await readFields(extractor, request.file, request.query) };
+      case 'read': {
+        const query = { ...request.query, schema: sameSchemaAsBefore(request.query.schema) };
+        return { id: request.id, reading: await readFields(extractor, request.file, query) };
+      }
     }
   } catch (error) {
     if (error instanceof ProblemError) return { id: request.id, problem: error.toBody() };

@@ -1,0 +1,26 @@
+/**
+ * `npm run bench`: performance figures, each beside a baseline measured in the same run on the same
+ * machine. Figures are printed, never asserted (see the issues for the figures to reach).
+ *
+ *   npm run bench                 every suite
+ *   npm run bench -- reference    only the reference service
+ */
+import { benchReferenceService } from './reference-service';
+
+const suites: Record<string, () => Promise<void>> = {
+  reference: benchReferenceService,
+};
+
+const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = chosen.filter((name) => !(name in suites));
+if (unknown.length > 0) {
+  console.error(`Unknown suite(s): ${unknown.join(', ')}. Suites: ${Object.keys(suites).join(', ')}.`);
+  process.exit(2);
+}
+
+for (const name of chosen.length > 0 ? chosen : Object.keys(suites)) {
+  console.log(`\n=== ${name} ===`);
+  await suites[name]?.();
+}
+// Extraction threads and the OCR engine keep handles open; the figures are printed.
+process.exit(0);

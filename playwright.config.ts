@@ -2,10 +2,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const appPort = Number(process.env.E2E_PORT ?? 4180);
-const referencePort = Number(process.env.E2E_REFERENCE_PORT ?? 4181);
+// Chosen once per run in the main process and inherited by the workers through the environment:
+// ports and directories of their own, so that two runs on one machine do not collide.
+const runId = (process.env.E2E_RUN_ID ??= `${process.pid}`);
+const appPort = Number((process.env.E2E_PORT ??= String(20000 + (Number(runId) % 20000))));
+const referencePort = Number((process.env.E2E_REFERENCE_PORT ??= String(appPort + 1)));
 // A fresh data directory per run, so that tests never see an earlier run's jobs.
-const dataDir = path.join(os.tmpdir(), `extraction-review-e2e-${process.pid}`);
+const dataDir = path.join(os.tmpdir(), `extraction-review-e2e-${runId}`);
+// The app is built for each run into its own folder, which the app server then serves.
+const distDir = path.join(os.tmpdir(), `extraction-review-e2e-dist-${runId}`);
 
 export default defineConfig({
   testDir: './e2e',
@@ -45,10 +50,10 @@ export default defineConfig({
   ],
   webServer: {
     // The real app server with the embedded reference service: no request is mocked.
-    command: 'node_modules/.bin/tsx server/main.ts',
+    command: `node_modules/.bin/vite build --logLevel warn --outDir ${distDir} --emptyOutDir && node_modules/.bin/tsx server/main.ts`,
     url: `http://127.0.0.1:${appPort}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000,
     stdout: 'pipe',
     env: {
       HOST: '127.0.0.1',
@@ -56,6 +61,7 @@ export default defineConfig({
       REFERENCE_PORT: String(referencePort),
       REFERENCE_API_KEY: 'e2e-reference-key',
       REFERENCE_DATA_DIR: dataDir,
+      STATIC_DIR: distDir,
       // Never a real upstream, whatever the caller's environment says.
       UPSTREAM_V2_URL: '',
       UPSTREAM_V2_API_KEY: '',

@@ -52,6 +52,8 @@ function isProxyEntry(entry: string): boolean {
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: port.default(8080),
@@ -72,9 +74,11 @@ const EnvSchema = z.object({
   REFERENCE_PROCESSING_TIMEOUT_MS: optionalInt(1),
   /** Largest accepted document (file, file_base64 decoded, or url download), in bytes. */
   REFERENCE_MAX_FILE_BYTES: optionalInt(1),
-  /** Per-key budgets per minute; 0 turns a budget off. */
+  /** Per-key budgets per window (a minute unless the next setting says otherwise); 0 turns a budget off. */
   REFERENCE_RATE_LIMIT_POST_PER_MINUTE: optionalInt(0),
   REFERENCE_RATE_LIMIT_GET_PER_MINUTE: optionalInt(0),
+  /** The budgets' window in ms (default 60 000); end-to-end tests shorten it to meet 429s quickly. */
+  REFERENCE_RATE_LIMIT_WINDOW_MS: optionalInt(1),
   /** Peers whose X-Forwarded-* / Forwarded headers are believed: `loopback`, addresses, CIDR ranges. */
   REFERENCE_TRUST_PROXY: list.refine((entries) => entries.every(isProxyEntry), {
     message: 'expected a comma-separated list of `loopback`, IP addresses and CIDR ranges (10.0.0.0/8)',
@@ -91,6 +95,15 @@ const EnvSchema = z.object({
    */
   REFERENCE_TLS_CERT_FILE: optionalString,
   REFERENCE_TLS_KEY_FILE: optionalString,
+  /**
+   * The signing secret of the v2 upstream's webhook that points at this app server's /hooks/v2. Unset:
+   * the receiver is off (with the embedded reference service, one is made at each start instead).
+   */
+  WEBHOOK_V2_SECRET: optionalString,
+  /** That webhook's ids on the upstream (one per model on the hosted platform), for `webhook_ids`. */
+  WEBHOOK_V2_IDS: list.refine((ids) => ids.every((id) => UUID.test(id)), {
+    message: 'expected a comma-separated list of webhook ids (UUIDs)',
+  }),
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z
@@ -107,7 +120,12 @@ const CheckedEnvSchema = EnvSchema.refine(
     message: 'set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither',
     path: ['REFERENCE_TLS_KEY_FILE'],
   },
-);
+).refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
+  message:
+    "WEBHOOK_V2_IDS is set but WEBHOOK_V2_SECRET is not: the receiver needs the webhook's signing secret " +
+    'to accept its calls',
+  path: ['WEBHOOK_V2_SECRET'],
+});
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = CheckedEnvSchema.safeParse(source);

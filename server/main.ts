@@ -1,17 +1,24 @@
 /**
  * `npm start` / `npm run serve`: the app server, with the embedded reference service as the upstream
  * of every API version that has no UPSTREAM_<VERSION>_URL.
+ *
+ * Job events: when the embedded service is the v2 upstream, it gets one more webhook on every model,
+ * pointing at this app server's /hooks/v2 with a secret made at each start, and the app server
+ * advertises its id (/api/app-config). With a configured v2 upstream, WEBHOOK_V2_SECRET and
+ * WEBHOOK_V2_IDS describe the webhook set up on that upstream instead.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createApp, type UpstreamTarget } from './app/create-app';
+import { createApp, type AppOptions, type UpstreamTarget } from './app/create-app';
+import { AppEventHub } from './app/events/app-event-hub';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
 import type {
   referenceOptionsFromEnv as ReferenceOptionsFromEnv,
   startReferenceService as StartReferenceService,
 } from './reference/create-reference-service';
+import type { ExtraWebhook } from './reference/models/model-catalog';
 
 /** What main needs of the embedded reference service (server/reference/create-reference-service.ts). */
 interface ReferenceService {
@@ -22,6 +29,13 @@ interface ReferenceService {
 
 class StartupError extends Error {}
 
+/**
+ * The id of the webhook the embedded reference service gets on every model. Fixed, so that the
+ * `webhook_ids` of jobs enqueued before a restart still name it when their delivery resumes.
+ */
+const EMBEDDED_WEBHOOK_ID = '5f0c2a7e-8d41-4b6a-9e3c-7a1d2b4c6e80';
+const EMBEDDED_WEBHOOK_NAME = 'extraction-review';
+
 async function main(): Promise<void> {
   const env = readEnvOrExplain();
   const upstreamTimeoutMs = env.UPSTREAM_TIMEOUT_MS;
@@ -29,7 +43,36 @@ async function main(): Promise<void> {
   if (!env.DEV) checkBuilt(env.STATIC_DIR);
 
   const needsReference = env.UPSTREAM_V2_URL === undefined || env.UPSTREAM_V1_URL === undefined;
-  const reference = needsReference ? await startReference(env) : undefined;
+  const embeddedV2 = env.UPSTREAM_V2_URL === undefined;
+  if (embeddedV2 && (env.WEBHOOK_V2_SECRET !== undefined || env.WEBHOOK_V2_IDS.length > 0)) {
+    console.warn(
+      'WEBHOOK_V2_SECRET and WEBHOOK_V2_IDS are ignored: they describe a webhook of a configured v2 ' +
+        'upstream (UPSTREAM_V2_URL); the embedded reference service gets a webhook of its own.',
+    );
+  }
+  // The embedded service's webhook to this server: the URL is read at each call, as the port is known
+  // for sure only once the server listens (PORT=0).
+  let hookUrl = `${localUrl(env.HOST, env.PORT)}/hooks/v2`;
+  const hookV2: NonNullable<AppOptions['webhooks']>['v2'] = embeddedV2
+    ? { secret: randomBytes(32).toString('hex'), ids: [EMBEDDED_WEBHOOK_ID] }
+    : env.WEBHOOK_V2_SECRET !== undefined
+      ? { secret: env.WEBHOOK_V2_SECRET, ids: env.WEBHOOK_V2_IDS }
+      : undefined;
+  const reference = needsReference
+    ? await startReference(
+        env,
+        embeddedV2 && hookV2
+          ? [
+              {
+                id: EMBEDDED_WEBHOOK_ID,
+                name: EMBEDDED_WEBHOOK_NAME,
+                url: () => hookUrl,
+                secret: hookV2.secret,
+              },
+            ]
+          : [],
+      )
+    : undefined;
   const embedded: UpstreamTarget | undefined = reference && {
     url: reference.url,
     apiKey: reference.apiKey,
@@ -44,7 +87,14 @@ async function main(): Promise<void> {
     v2: configured(env.UPSTREAM_V2_URL, env.UPSTREAM_V2_API_KEY) ?? embedded,
     v1: configured(env.UPSTREAM_V1_URL, env.UPSTREAM_V1_API_KEY) ?? embedded,
   };
-  const app = createApp({ upstream, staticDir: env.DEV ? null : env.STATIC_DIR, upstreamTimeoutMs });
+  const events = new AppEventHub();
+  const app = createApp({
+    upstream,
+    staticDir: env.DEV ? null : env.STATIC_DIR,
+    upstreamTimeoutMs,
+    webhooks: { v2: hookV2 },
+    events,
+  });
 
   let server: RunningServer;
   try {
@@ -53,6 +103,8 @@ async function main(): Promise<void> {
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
   }
+  const listening = new URL(server.url);
+  hookUrl = `${localUrl(listening.hostname, Number(listening.port))}/hooks/v2`;
 
   if (env.DEV) {
     // Vite serves the app in development and prints its own URL; this server answers /api only.
@@ -64,7 +116,15 @@ async function main(): Promise<void> {
       `extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`,
     );
   }
+  console.log(
+    hookV2 === undefined
+      ? "Job events: off (set WEBHOOK_V2_SECRET and WEBHOOK_V2_IDS to receive the v2 upstream's webhooks)"
+      : `Job events: on (webhooks received at /hooks/v2; webhook id${hookV2.ids.length === 1 ? '' : 's'} ` +
+          `${hookV2.ids.join(', ') || 'none given'})`,
+  );
   handleShutdown(async () => {
+    // The event streams first: they would otherwise hold the server's close for its grace period.
+    events.close();
     await server.close();
     await reference?.close();
   });
@@ -110,7 +170,7 @@ function checkBuilt(staticDir: string): void {
   }
 }
 
-async function startReference(env: Env): Promise<ReferenceService> {
+async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]): Promise<ReferenceService> {
   // Loaded only when needed: a configured upstream for both versions never loads its dependencies
   // (SQLite, pdf.js).
   let start: typeof StartReferenceService;
@@ -128,6 +188,7 @@ async function startReference(env: Env): Promise<ReferenceService> {
     return await start({
       ...referenceOptionsFromEnv(env),
       apiKey: env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
+      extraWebhooks,
     });
   } catch (error) {
     throw listenError(
@@ -160,6 +221,13 @@ function listenError(
     );
   }
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** This machine's URL of a server listening on `host`: a wildcard address is reached on loopback. */
+function localUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const reachable = bare === '0.0.0.0' || bare === '' ? '127.0.0.1' : bare === '::' ? '::1' : bare;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 /** The address to open in a browser: a wildcard host is reachable as localhost. */

@@ -3,16 +3,23 @@
  * The same factory serves the tests and `server/main.ts`; nothing here listens on a port.
  *
  *   /api/health   liveness, and which upstream each API version goes to (never a key)
+ *   /api/app-config  what the browser needs to know of this server (webhook ids, events on or off)
+ *   /api/events   job events for the browsers (Server-Sent Events), fed by /hooks/v2
  *   /api/v2/*     → <v2 url>/v2/*    Authorization: <key>
  *   /api/v1/*     → <v1 url>/v1/*    Authorization: Token <key>
  *   /api/*        404 problem
+ *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
  *   anything else  the built app's files, else index.html (client-side routes)
  *
  * docs/app-server.md describes the behaviour for operators.
  */
 import path from 'node:path';
 import { Hono } from 'hono';
-import { notFound, renderError } from '../shared/problem';
+import type { AppConfig } from '../../src/api/v2/app-events';
+import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
+import { AppEventHub } from './events/app-event-hub';
+import { eventsHandler } from './events/events-route';
+import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { securityHeaders } from './security-headers';
@@ -48,6 +55,18 @@ export interface AppOptions {
   upstreamIdleTimeoutMs?: number;
   /** JSON answers larger than this are passed on without URL rewriting. Default 16 MiB. */
   maxJsonRewriteBytes?: number;
+  /**
+   * The upstream's webhook that points at this server's `/hooks/v2`: its signing secret, and its ids
+   * (advertised by /api/app-config so that the browser can list them in `webhook_ids`). Without it the
+   * receiver refuses every call and /api/events carries no job event.
+   */
+  webhooks?: {
+    v2?: { secret: string; ids: readonly string[] };
+    /** Largest webhook body. Default 16 MiB. */
+    maxBodyBytes?: number;
+  };
+  /** The job events' hub; default a new one. Pass one to close it at shutdown (it ends the streams). */
+  events?: AppEventHub;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -89,7 +108,18 @@ export function createApp(options: AppOptions): Hono {
     maxJsonRewriteBytes: options.maxJsonRewriteBytes ?? DEFAULT_MAX_JSON_REWRITE_BYTES,
   };
 
+  const events = options.events ?? new AppEventHub();
+  const hookV2 = options.webhooks?.v2;
+
   const api = new Hono();
+  api.get('/app-config', (c) =>
+    c.json(
+      { v2: { webhookIds: [...(hookV2?.ids ?? [])] }, events: hookV2 !== undefined } satisfies AppConfig,
+      200,
+      { 'Cache-Control': 'no-store' },
+    ),
+  );
+  api.get('/events', eventsHandler(events));
   api.get('/health', (c) =>
     c.json(
       {
@@ -107,6 +137,23 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.use('*', securityHeaders());
   app.route('/api', api);
+  app.post(
+    '/hooks/v2',
+    webhookReceiver({
+      secret: hookV2?.secret,
+      events,
+      maxBodyBytes: options.webhooks?.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES,
+    }),
+  );
+  app.all('/hooks/v2', (c) =>
+    problemResponse(
+      new ProblemError('405-001', `${c.req.method} is not allowed on /hooks/v2: webhooks are POSTed.`, {
+        headers: { Allow: 'POST' },
+      }),
+    ),
+  );
+  // Never the app's index.html for a mistyped hook URL.
+  app.all('/hooks/*', notFound);
   if (options.staticDir !== null) {
     app.on(['GET', 'HEAD'], '*', serveApp(options.staticDir ?? DEFAULT_STATIC_DIR));
   }

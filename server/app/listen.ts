@@ -3,8 +3,8 @@
  * instead of crashing later on an unhandled 'error' event). Kept apart from create-app.ts so that
  * importing the factory never opens a socket.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 
@@ -29,6 +29,7 @@ export function listen(app: Hono, options: { host: string; port: number }): Prom
       port: options.port,
       serverOptions: { requestTimeout: REQUEST_TIMEOUT_MS },
     }) as Server;
+    const connections = trackConnections(server);
     server.once('error', reject);
     server.once('listening', () => {
       server.off('error', reject);
@@ -36,7 +37,7 @@ export function listen(app: Hono, options: { host: string; port: number }): Prom
       resolve({
         server,
         url: `http://${hostForUrl(address.address)}:${address.port}`,
-        close: () => close(server),
+        close: () => close(server, connections),
       });
     });
   });
@@ -46,15 +47,44 @@ function hostForUrl(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
-/** Stop accepting connections, let requests in flight finish for a moment, then cut the rest. */
-function close(server: Server, graceMs = 5_000): Promise<void> {
+/** Each open connection, and whether a request is under way on it. */
+type Connections = Map<Socket, { busy: boolean }>;
+
+function trackConnections(server: Server): Connections {
+  const connections: Connections = new Map();
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { busy: false });
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const state = connections.get(request.socket);
+    if (!state) return;
+    state.busy = true;
+    response.once('close', () => (state.busy = false));
+  });
+  return connections;
+}
+
+/**
+ * Stop accepting connections, let requests in flight finish for a moment, then cut the rest. Every
+ * 50 ms meanwhile, connections with no request under way are closed: keep-alive ones whose request
+ * finished during the grace period (an event stream just ended, a download), and ones that never
+ * sent a request (browsers open spare connections), which Node's closeIdleConnections leaves open.
+ */
+function close(server: Server, connections: Connections, graceMs = 5_000): Promise<void> {
   return new Promise((resolve) => {
+    const closeIdle = (): void => {
+      for (const [socket, { busy }] of connections) if (!busy) socket.destroy();
+    };
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     force.unref();
+    const sweep = setInterval(closeIdle, 50);
+    sweep.unref();
     server.close(() => {
       clearTimeout(force);
+      clearInterval(sweep);
       resolve();
     });
-    server.closeIdleConnections();
+    closeIdle();
   });
 }

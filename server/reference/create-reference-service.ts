@@ -22,7 +22,12 @@ import { processExtractor } from './extract/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
 import type { Resolver } from './fetch/download-url';
 import { DEFAULT_CONCURRENCY, JobService } from './jobs/job-service';
-import { loadModelCatalog, type ModelCatalog } from './models/model-catalog';
+import {
+  loadModelCatalog,
+  withExtraWebhooks,
+  type ExtraWebhook,
+  type ModelCatalog,
+} from './models/model-catalog';
 import { openRag } from './rag/rag-extension';
 import { createReferenceApp } from './routes/create-reference-app';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue';
@@ -81,6 +86,12 @@ export interface ReferenceServiceOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** Webhook delivery settings (retries, time-out); tests shorten the waits. */
   webhooks?: WebhooksExtensionOptions;
+  /**
+   * Webhooks added to every model besides the models file's: the app server's own `/hooks/v2` when it
+   * embeds the service (server/main.ts), so that its browsers hear of their jobs. Shown like the
+   * others by the model search (never the secret).
+   */
+  extraWebhooks?: readonly ExtraWebhook[];
 }
 
 export interface ReferenceService {
@@ -114,6 +125,7 @@ export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions,
     rateLimits: {
       postPerWindow: env.REFERENCE_RATE_LIMIT_POST_PER_MINUTE,
       getPerWindow: env.REFERENCE_RATE_LIMIT_GET_PER_MINUTE,
+      windowMs: env.REFERENCE_RATE_LIMIT_WINDOW_MS,
     },
     urlInput: {
       timeoutMs: env.REFERENCE_URL_TIMEOUT_MS,
@@ -127,7 +139,10 @@ export async function openReferenceService(
   options: Omit<ReferenceServiceOptions, 'host' | 'port'> & { listeningUrl: () => string },
 ): Promise<OpenedReferenceService> {
   await mkdir(options.dataDir, { recursive: true });
-  const models = await loadModelCatalog(options.modelsFile ?? DEFAULT_MODELS_FILE, options.env);
+  const models = withExtraWebhooks(
+    await loadModelCatalog(options.modelsFile ?? DEFAULT_MODELS_FILE, options.env),
+    options.extraWebhooks ?? [],
+  );
   const ca = await readCaFile(options.urlInput?.caFile);
   const files = new FileStore(path.join(options.dataDir, 'files'));
   await files.init();

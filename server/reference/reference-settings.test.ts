@@ -13,7 +13,7 @@ describe('reference settings', () => {
       processingTimeoutMs: undefined,
       maxFileBytes: undefined,
       trustProxy: [],
-      rateLimits: { postPerWindow: undefined, getPerWindow: undefined },
+      rateLimits: { postPerWindow: undefined, getPerWindow: undefined, windowMs: undefined },
       urlInput: { timeoutMs: undefined, allowHosts: [], caFile: undefined },
     });
   });
@@ -26,6 +26,7 @@ describe('reference settings', () => {
         REFERENCE_MAX_FILE_BYTES: '2048',
         REFERENCE_RATE_LIMIT_POST_PER_MINUTE: '0',
         REFERENCE_RATE_LIMIT_GET_PER_MINUTE: '50',
+        REFERENCE_RATE_LIMIT_WINDOW_MS: '2000',
         REFERENCE_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1',
         REFERENCE_URL_TIMEOUT_MS: '5000',
         REFERENCE_URL_ALLOW_HOSTS: '127.0.0.1,localhost',
@@ -37,7 +38,7 @@ describe('reference settings', () => {
       processingTimeoutMs: 1000,
       maxFileBytes: 2048,
       trustProxy: ['loopback', '10.0.0.0/8', 'fd00::1'],
-      rateLimits: { postPerWindow: 0, getPerWindow: 50 },
+      rateLimits: { postPerWindow: 0, getPerWindow: 50, windowMs: 2000 },
       urlInput: { timeoutMs: 5000, allowHosts: ['127.0.0.1', 'localhost'], caFile: '/tmp/ca.pem' },
     });
   });
@@ -48,10 +49,11 @@ describe('reference settings', () => {
         REFERENCE_CONCURRENCY: '0',
         REFERENCE_PROCESSING_TIMEOUT_MS: 'soon',
         REFERENCE_RATE_LIMIT_GET_PER_MINUTE: '-1',
+        REFERENCE_RATE_LIMIT_WINDOW_MS: '0',
         REFERENCE_TRUST_PROXY: 'everyone',
       }),
     ).toThrow(
-      /REFERENCE_CONCURRENCY[\s\S]*REFERENCE_PROCESSING_TIMEOUT_MS[\s\S]*REFERENCE_RATE_LIMIT_GET_PER_MINUTE[\s\S]*REFERENCE_TRUST_PROXY/,
+      /REFERENCE_CONCURRENCY[\s\S]*REFERENCE_PROCESSING_TIMEOUT_MS[\s\S]*REFERENCE_RATE_LIMIT_GET_PER_MINUTE[\s\S]*REFERENCE_RATE_LIMIT_WINDOW_MS[\s\S]*REFERENCE_TRUST_PROXY/,
     );
     expect(() => readEnv({ REFERENCE_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/REFERENCE_TRUST_PROXY/);
   });

@@ -167,3 +167,52 @@ export function parseModels(
 /** `fields[0].name` → `.fields[0].name`; the root stays empty. */
 const pathSuffix = (path: string): string =>
   path === '(root)' ? '' : path.startsWith('[') ? path : `.${path}`;
+
+/** A webhook added to every model besides the models file's own (`extraWebhooks` of the service). */
+export interface ExtraWebhook {
+  id: string;
+  name: string;
+  /**
+   * `http(s)` URL; a function is read at each call, for a receiver whose port is known only once it
+   * listens (the app server embedding the service on port 0).
+   */
+  url: string | (() => string);
+  secret: string;
+}
+
+/**
+ * The catalogue with `extra` webhooks on every model (the app server's own receiver, when it embeds
+ * the service). An id that a model already has in the models file stops the service: which of the
+ * two would be called would be a guess.
+ */
+export function withExtraWebhooks(catalog: ModelCatalog, extra: readonly ExtraWebhook[]): ModelCatalog {
+  if (extra.length === 0) return catalog;
+  const hooks = extra.map((hook): ModelWebhook => {
+    if (!z.uuid().safeParse(hook.id).success)
+      throw new Error(`Extra webhook ${hook.name}: id ${hook.id} is not a UUID`);
+    if (hook.secret === '') throw new Error(`Extra webhook ${hook.name}: its signing secret is empty`);
+    const { url } = hook;
+    if (typeof url === 'string') return { id: hook.id, name: hook.name, url, secret: hook.secret };
+    return {
+      id: hook.id,
+      name: hook.name,
+      secret: hook.secret,
+      get url() {
+        return url();
+      },
+    };
+  });
+  const ids = new Set(hooks.map((hook) => hook.id.toLowerCase()));
+  return new ModelCatalog(
+    catalog.models.map((model) => {
+      const clash = model.webhooks.find((hook) => ids.has(hook.id.toLowerCase()));
+      if (clash) {
+        throw new Error(
+          `The webhook id ${clash.id} is both added to every model and configured on the model ${model.id} ` +
+            'in the models file; give one of them another id.',
+        );
+      }
+      return { ...model, webhooks: [...model.webhooks, ...hooks] };
+    }),
+  );
+}

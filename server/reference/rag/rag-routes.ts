@@ -27,7 +27,7 @@ import type { RagStore, ValidatedDocument } from './rag-store';
 export const RAG_ROUTES_BASE = '/extensions/rag';
 export const MAX_RAG_BODY_BYTES = 5 * 1024 * 1024;
 
-/** No catalogue code names a missing RAG document yet; proposed: 404-006 "Document not found". */
+/** A missing RAG document (docs/errors.md). */
 const DOCUMENT_NOT_FOUND = '404-006';
 
 export const AddRagDocumentRequest = z.strictObject({

@@ -12,6 +12,7 @@ import type { FileStore } from '../store/file-store';
 import { requireApiKey } from './auth';
 import { enqueueHandler, type UrlInputOptions } from './enqueue';
 import { jobHandler } from './jobs';
+import { MODEL_SCHEMA_ROUTE, modelSchemaHandler } from './model-schema';
 import { rateLimit, type RateLimits } from './rate-limit';
 import { resultHandler } from './results';
 import { searchModelsHandler } from './search-models';
@@ -45,6 +46,8 @@ export function createReferenceApp(deps: ReferenceAppDeps): Hono {
   // The form some recorded hosted bodies give as `result_url` (API-FACTS): the same result.
   v2.get('/inferences/:inference_id', resultHandler(deps));
   v2.get('/search/models', searchModelsHandler(deps));
+  // Extension of ours: a model's data schema (model-schema.ts).
+  v2.get(MODEL_SCHEMA_ROUTE, modelSchemaHandler(deps));
   deps.extendV2?.(v2);
 
   const app = new Hono();

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../webhooks/signature';
+import { verifySignature } from '../../shared/webhook-signature';
 
 export interface ReceivedCall {
   method: string;

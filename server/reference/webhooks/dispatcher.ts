@@ -3,8 +3,8 @@
  * background: the job is already final when deliveries start, and polling shows each one
  * `Processing`, then `Processed`, `Failed` or `Skipped` (docs/reference-webhooks-rag.md).
  *
- * - Each attempt POSTs the same compact JSON with `X-Signature` (signature.ts), one fresh connection,
- *   a time-out, no redirect followed (post-webhook.ts).
+ * - Each attempt POSTs the same compact JSON with `X-Signature` (shared/webhook-signature.ts), one
+ *   fresh connection, a time-out, no redirect followed (post-webhook.ts).
  * - Anything but a 2xx (3xx included), a time-out or a connection error is retried after a bounded
  *   exponential backoff with jitter (longer when the receiver sends `Retry-After`), until the last
  *   attempt, which makes the delivery `Failed` with that attempt's problem.
@@ -18,7 +18,7 @@ import type { ExtractionInference, WebhookResponse } from '../api-types';
 import type { DeliveryRecord, NewDelivery, WebhookDeliveryStore } from './delivery-store';
 import { webhookPayload, type FinishedJob } from './payload';
 import { endpointUrl, postWebhook, type AttemptOutcome } from './post-webhook';
-import { SIGNATURE_HEADER, signPayload } from './signature';
+import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import { webhookProblems } from './webhook-problems';
 
 export interface WebhookEndpoint {

@@ -2,6 +2,10 @@
  * The `X-Signature` of a v2 webhook delivery (API-FACTS, "Webhooks"): the lowercase hexadecimal
  * HMAC-SHA256 of the raw request body, keyed with the endpoint's signing secret. A receiver must hash
  * the bytes it received, before any JSON parsing (re-serialising changes them).
+ *
+ * Shared by both servers: the reference service signs its deliveries with it
+ * (reference/webhooks/dispatcher.ts), the app server's `/hooks/v2` receiver verifies them
+ * (app/hooks/webhook-receiver.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

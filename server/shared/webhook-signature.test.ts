@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPayload, verifySignature } from './signature';
+import { signPayload, verifySignature } from './webhook-signature';
 
 const SECRET = 'whsec_test_signing_secret';
 const BODY = '{"inference":{"id":"1","result":{"fields":{}}}}';

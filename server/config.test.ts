@@ -1,0 +1,30 @@
+/** The app server's webhook settings, read and checked by readEnv. */
+import { describe, expect, it } from 'vitest';
+import { readEnv } from './config';
+
+const ID_A = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const ID_B = '1e4d3c2b-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
+
+describe('webhook settings', () => {
+  it('are off when unset or empty', () => {
+    for (const env of [{}, { WEBHOOK_V2_SECRET: ' ', WEBHOOK_V2_IDS: '' }]) {
+      const read = readEnv(env);
+      expect(read.WEBHOOK_V2_SECRET).toBeUndefined();
+      expect(read.WEBHOOK_V2_IDS).toEqual([]);
+    }
+  });
+
+  it('read the secret and a comma-separated list of ids', () => {
+    expect(readEnv({ WEBHOOK_V2_SECRET: 'whsec_1', WEBHOOK_V2_IDS: ` ${ID_A}, ${ID_B},` })).toMatchObject({
+      WEBHOOK_V2_SECRET: 'whsec_1',
+      WEBHOOK_V2_IDS: [ID_A, ID_B],
+    });
+    // A secret alone: events on, no id to preselect (the webhook may be set up on the upstream otherwise).
+    expect(readEnv({ WEBHOOK_V2_SECRET: 'whsec_1' }).WEBHOOK_V2_IDS).toEqual([]);
+  });
+
+  it('refuse ids that are not UUIDs, and ids without the secret that verifies their calls', () => {
+    expect(() => readEnv({ WEBHOOK_V2_SECRET: 's', WEBHOOK_V2_IDS: 'review-app' })).toThrow(/WEBHOOK_V2_IDS/);
+    expect(() => readEnv({ WEBHOOK_V2_IDS: ID_A })).toThrow(/WEBHOOK_V2_SECRET.*WEBHOOK_V2_IDS is set/s);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   ApiError,
@@ -16,23 +16,13 @@ import {
 } from './errors';
 import { createApiClient, excerpt, type ApiClientOptions } from './http';
 import { fixturesDir } from './testing/fixtures-dir';
-import { sendJson, startTestServer, type Handler, type TestServer } from './testing/test-server';
+import { sendJson, serveEach } from './testing/test-server';
 import { JobResponse } from './v2/schemas';
 
 const FAST: ApiClientOptions['retry'] = { limit: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 5_000 };
 const Ok = z.object({ ok: z.literal(true) });
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler, options: ApiClientOptions = {}) {
-  const server = await startTestServer(handler);
-  servers.push(server);
-  const client = createApiClient({ baseUrl: server.baseUrl, retry: FAST, ...options });
-  return { server, client };
-}
+const serve = serveEach({ retry: FAST });
 
 const job = {
   job: {

@@ -65,6 +65,8 @@ export interface ApiClientOptions {
   /** `/api` by default (same origin, browser). Node callers pass an absolute URL: `http://127.0.0.1:8080/api`. */
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
+  /** Told of each wait before a retry (besides the listeners of `onRetryWait`). */
+  onRetryWait?: RetryWaitListener;
   /**
    * Per-attempt limit for GET requests, in ms. Uploads and other writes have none (a 100 MB file on a slow
    * link takes a while): cancel them with the AbortSignal.
@@ -72,7 +74,45 @@ export interface ApiClientOptions {
   readTimeoutMs?: number;
 }
 
-const ACCEPT = 'application/json, application/problem+json;q=0.9, */*;q=0.1';
+export const ACCEPT = 'application/json, application/problem+json;q=0.9, */*;q=0.1';
+
+/**
+ * A call that failed and will be tried again after `waitMs`: a 429 or 503 waiting out its `Retry-After`,
+ * or a backoff. The UI shows it ("rate limited, retrying in 3 s") rather than a call that merely hangs.
+ */
+export interface RetryWait {
+  /** `GET /api/v2/jobs/…`. */
+  endpoint: string;
+  /** The status that caused the retry; undefined after a failure without a response. */
+  status: number | undefined;
+  /** How long before the next attempt, in ms; undefined when the backoff decides (no Retry-After). */
+  waitMs: number | undefined;
+  /** 1 for the first retry. */
+  retry: number;
+  /** `Date.now()` when the wait began. */
+  at: number;
+}
+
+export type RetryWaitListener = (wait: RetryWait) => void;
+
+const retryWaitListeners = new Set<RetryWaitListener>();
+
+/** Every retry wait of every client, for a status line; returns the unsubscribe function. */
+export function onRetryWait(listener: RetryWaitListener): () => void {
+  retryWaitListeners.add(listener);
+  return () => retryWaitListeners.delete(listener);
+}
+
+/** Tells the client's own listener and the global ones; a failing listener never fails a call. */
+export function notifyRetryWait(wait: RetryWait, own?: RetryWaitListener): void {
+  for (const listener of own ? [own, ...retryWaitListeners] : retryWaitListeners) {
+    try {
+      listener(wait);
+    } catch (error) {
+      console.error('A retry-wait listener failed', error);
+    }
+  }
+}
 const EXCERPT_LENGTH = 200;
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
@@ -136,7 +176,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       signal,
       timeout: req.method === 'GET' ? readTimeoutMs : false,
       throwHttpErrors: true,
-      retry: retryOptions(req.method, policy, signal),
+      retry: retryOptions(req.method, policy, signal, (wait) =>
+        notifyRetryWait({ ...wait, endpoint }, options.onRetryWait),
+      ),
     };
     if (req.body && 'form' in req.body) kyOptions.body = req.body.form;
     else if (req.body) kyOptions.json = req.body.json;
@@ -169,6 +211,7 @@ function retryOptions(
   method: HttpMethod,
   policy: RetryPolicy,
   signal: AbortSignal | undefined,
+  onWait: (wait: Omit<RetryWait, 'endpoint'>) => void,
 ): KyRetryOptions {
   return {
     limit: policy.limit,
@@ -182,22 +225,30 @@ function retryOptions(
     retryOnTimeout: true,
     // `undefined` lets ky wait for Retry-After (or the backoff when there is none); `true` would skip
     // Retry-After, so it is returned only for failures without a response.
-    shouldRetry: ({ error }) => {
+    shouldRetry: ({ error, retryCount }) => {
       if (signal?.aborted) return false;
       if (error instanceof HTTPError) {
         const status = error.response.status;
         if (!isRetryableStatus(method, status)) return false;
         const wait = parseRetryAfter(error.response.headers.get('retry-after'));
         if (wait !== undefined && wait > policy.maxRetryAfterMs) return false;
+        // ky waits for Retry-After only on these statuses; others take the backoff.
+        const waitMs = status === 429 || status === 503 ? wait : undefined;
+        onWait({ status, waitMs, retry: retryCount, at: Date.now() });
         return undefined;
       }
-      return isRetryableNetworkFailure(method);
+      if (!isRetryableNetworkFailure(method)) return false;
+      onWait({ status: undefined, waitMs: undefined, retry: retryCount, at: Date.now() });
+      return true;
     },
   };
 }
 
-/** A 2xx/3xx body: JSON, not a v1 error in disguise, and matching the endpoint's schema. */
-async function parseSuccess<S extends z.ZodType>(
+/**
+ * A 2xx/3xx body: JSON, not a v1 error in disguise, and matching the endpoint's schema. Exported for the
+ * upload call (v2/upload.ts), which gets its response from XMLHttpRequest rather than ky.
+ */
+export async function parseSuccess<S extends z.ZodType>(
   response: Response,
   schema: S,
   endpoint: string,
@@ -285,7 +336,8 @@ function v1ErrorInBody(body: unknown, status: number, endpoint: string): V1ApiEr
   return new V1ApiError({ ...envelope.data.api_request.error, statusCode }, { endpoint, status });
 }
 
-async function errorFromResponse(
+/** An error response as the typed error it stands for (errors.ts); exported for v2/upload.ts. */
+export async function errorFromResponse(
   response: Response,
   endpoint: string,
   signal: AbortSignal | undefined,

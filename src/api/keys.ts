@@ -40,6 +40,13 @@ export const modelKeys = {
   search: (params: SearchModelsParams = {}) => [...modelKeys.all, 'search', params] as const,
 };
 
+/** The reference service's RAG extension (rag.ts): validated documents per model. */
+export const ragDocumentKeys = {
+  all: ['v2', 'rag-documents'] as const,
+  list: (modelId: string) => [...ragDocumentKeys.all, modelId, 'list'] as const,
+  detail: (modelId: string, documentId: string) => [...ragDocumentKeys.all, modelId, documentId] as const,
+};
+
 /** `mindee/invoices/v4`: one string per v1 API, so keys compare equal for `4` and `"v4"`. */
 export function v1ProductKey(product: V1ProductRef): string {
   return `${product.account}/${product.name}/v${String(product.version).replace(/^v/, '')}`;

@@ -5,6 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+import { createApiClient, type ApiClientOptions } from '../http';
 
 export interface RecordedRequest {
   method: string;
@@ -80,4 +82,20 @@ export async function readForm(req: RecordedRequest | undefined): Promise<FormDa
     headers: { 'content-type': String(req.headers['content-type']) },
     body: new Uint8Array(req.body),
   }).formData();
+}
+
+/**
+ * For a test file: `serve(handler)` starts a test server, closed after each test, and gives an API
+ * client of it (options over `defaults`; no retries unless asked, so a failure shows at once).
+ */
+export function serveEach(defaults: ApiClientOptions = { retry: { limit: 0 } }) {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (handler: Handler, options: ApiClientOptions = {}) => {
+    const server = await startTestServer(handler);
+    servers.push(server);
+    return { server, client: createApiClient({ baseUrl: server.baseUrl, ...defaults, ...options }) };
+  };
 }

@@ -1,8 +1,7 @@
 /** The v1 calls against a real local server. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, V1JobFailedError } from '../errors';
-import { createApiClient } from '../http';
-import { readForm, sendJson, startTestServer, type Handler, type TestServer } from '../testing/test-server';
+import { readForm, sendJson, serveEach } from '../testing/test-server';
 import {
   getDocument,
   getFeedback,
@@ -50,16 +49,7 @@ const document = {
   },
 };
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler) {
-  const server = await startTestServer(handler);
-  servers.push(server);
-  return { server, client: createApiClient({ baseUrl: server.baseUrl, retry: { limit: 0 } }) };
-}
+const serve = serveEach();
 
 describe('predict and predictAsync', () => {
   it('uploads the file as `document`, with the options', async () => {

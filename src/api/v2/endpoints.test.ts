@@ -1,8 +1,8 @@
 /** The v2 calls against a real local server: what goes on the wire, and what comes back. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ForeignUrlError, InvalidRequestError } from '../errors';
 import { createApiClient } from '../http';
-import { readForm, sendJson, startTestServer, type Handler, type TestServer } from '../testing/test-server';
+import { readForm, sendJson, serveEach } from '../testing/test-server';
 import { enqueueExtraction, getExtractionResult, getJob, searchModels, toEnqueueForm } from './endpoints';
 
 const MODEL_ID = '12345678-1234-1234-1234-123456789abc';
@@ -24,16 +24,7 @@ const jobBody = (status = 'Processing') => ({
   },
 });
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler) {
-  const server = await startTestServer(handler);
-  servers.push(server);
-  return { server, client: createApiClient({ baseUrl: server.baseUrl, retry: { limit: 0 } }) };
-}
+const serve = serveEach();
 
 describe('enqueueExtraction', () => {
   it('posts a multipart form with only the options that are set', async () => {

@@ -19,7 +19,7 @@ export interface CallOptions {
   client?: ApiClient | undefined;
 }
 
-const ENQUEUE_PATH = '/v2/products/extraction/enqueue';
+export const ENQUEUE_PATH = '/v2/products/extraction/enqueue';
 
 /**
  * The multipart form of an enqueue request. Options left unset are not sent, so the model's defaults

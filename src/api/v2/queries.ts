@@ -3,15 +3,33 @@
  * `useQuery`, prefetching and `setQueryData`. Polling is an option of the job query, not a loop
  * (`guides/polling.md`).
  */
-import { queryOptions } from '@tanstack/react-query';
-import { isRetryableError } from '../errors';
+import { focusManager, queryOptions } from '@tanstack/react-query';
+import { ApiError, isRetryableError } from '../errors';
 import { inferenceKeys, jobKeys, modelKeys } from '../keys';
 import { getExtractionResult, getJob, searchModels } from './endpoints';
-import { isTerminalJobStatus, type JobResponse, type SearchModelsParams } from './schemas';
+import { isTerminalJobStatus, type Job, type JobResponse, type SearchModelsParams } from './schemas';
 
 /** The official client's polling defaults (API-FACTS v2): first poll 2 s after enqueueing, then every 1.5 s. */
 export const FIRST_POLL_DELAY_MS = 2_000;
 export const POLL_INTERVAL_MS = 1_500;
+/** While the tab is hidden nobody watches: one poll every 15 s keeps the list fresh without the traffic. */
+export const HIDDEN_POLL_INTERVAL_MS = 15_000;
+/** After a 429 whose `Retry-After` we do not know: a few intervals. */
+export const RATE_LIMITED_POLL_DELAY_MS = 5_000;
+/** "Processing cannot be cancelled; it times out at 590 s" (API-FACTS v2 "Limits"). */
+export const PROCESSING_LIMIT_MS = 590_000;
+/**
+ * When polling gives up on a job still `Processing`: the limit plus a margin for the service's own
+ * timer and for the difference between its clock (`created_at`) and ours.
+ */
+export const GIVE_UP_AFTER_MS = PROCESSING_LIMIT_MS + 30_000;
+/**
+ * Webhooks are called once a job is final, in the background, with retries (`job.webhooks` shows them
+ * going on): a finished job is polled this often, for at most WEBHOOK_FOLLOW_MS after it completed,
+ * until every delivery has an outcome.
+ */
+export const WEBHOOK_POLL_INTERVAL_MS = 3_000;
+export const WEBHOOK_FOLLOW_MS = 3 * 60_000;
 /**
  * A safety stop. Processing times out after 590 s and the job then turns `Failed`, so ten minutes of
  * polls is always enough; past it something is wrong and the UI should say so rather than poll forever.
@@ -25,15 +43,59 @@ export interface PollState {
   error: unknown;
 }
 
+export interface PollContext {
+  /** `Date.now()`. */
+  now: number;
+  /** The tab is hidden (`document.visibilityState`, through TanStack's focusManager). */
+  hidden: boolean;
+}
+
+const elapsedSince = (timestamp: string | null, now: number): number => {
+  const at = timestamp === null ? Number.NaN : Date.parse(timestamp);
+  return Number.isNaN(at) ? 0 : now - at;
+};
+
+/** Some webhook delivery of a final job is still being attempted. */
+export function hasPendingWebhooks(job: Job): boolean {
+  return job.webhooks.some((webhook) => webhook.status === 'Processing');
+}
+
+/** The job will not change any more: final, and every webhook delivery has its outcome. */
+export function isJobSettled(job: Job): boolean {
+  return isTerminalJobStatus(job.status) && !hasPendingWebhooks(job);
+}
+
+/** Polling stopped on a job still `Processing` past the processing limit: the UI says so. */
+export function hasGivenUpOnJob(job: Job, now: number = Date.now()): boolean {
+  return job.status === 'Processing' && elapsedSince(job.created_at, now) > GIVE_UP_AFTER_MS;
+}
+
 /**
- * When to poll the job next: `false` once it is `Processed` or `Failed`, after an error that cannot pass
- * on retry (a 404, a schema mismatch), or past MAX_JOB_POLLS.
+ * When to poll the job next, or `false` to stop:
+ * - a 429 (once the HTTP layer's own waits are spent): after its `Retry-After`;
+ * - another error that cannot pass on retry (a 404, a schema mismatch): stop;
+ * - final, every webhook delivered (or no longer worth following): stop; deliveries still under way:
+ *   every WEBHOOK_POLL_INTERVAL_MS;
+ * - `Processing` past GIVE_UP_AFTER_MS, or past MAX_JOB_POLLS: stop (hasGivenUpOnJob tells the UI);
+ * - otherwise the official client's rhythm, 2 s then 1.5 s, or every 15 s while the tab is hidden.
  */
-export function jobRefetchInterval({ data, dataUpdateCount, error }: PollState): number | false {
+export function jobRefetchInterval(
+  { data, dataUpdateCount, error }: PollState,
+  { now, hidden }: PollContext = { now: Date.now(), hidden: !focusManager.isFocused() },
+): number | false {
+  const slowWhenHidden = (ms: number) => (hidden ? Math.max(ms, HIDDEN_POLL_INTERVAL_MS) : ms);
+  if (error instanceof ApiError && error.isRateLimited) {
+    const wait = error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000;
+    return slowWhenHidden(Math.max(POLL_INTERVAL_MS, wait ?? RATE_LIMITED_POLL_DELAY_MS));
+  }
   if (error != null && !isRetryableError(error)) return false;
-  if (data && isTerminalJobStatus(data.job.status)) return false;
+  if (data && isTerminalJobStatus(data.job.status)) {
+    const following = elapsedSince(data.job.completed_at, now) < WEBHOOK_FOLLOW_MS;
+    return hasPendingWebhooks(data.job) && following ? slowWhenHidden(WEBHOOK_POLL_INTERVAL_MS) : false;
+  }
+  if (data && hasGivenUpOnJob(data.job, now)) return false;
   if (dataUpdateCount >= MAX_JOB_POLLS) return false;
-  return dataUpdateCount <= 1 ? FIRST_POLL_DELAY_MS : POLL_INTERVAL_MS;
+  return slowWhenHidden(dataUpdateCount <= 1 ? FIRST_POLL_DELAY_MS : POLL_INTERVAL_MS);
 }
 
 export function jobQueryOptions(jobId: string) {
@@ -41,9 +103,12 @@ export function jobQueryOptions(jobId: string) {
     queryKey: jobKeys.detail(jobId),
     queryFn: ({ signal }) => getJob(jobId, { signal }),
     refetchInterval: (query) => jobRefetchInterval(query.state),
-    // A finished job no longer changes its status or result: no refetch on mount or focus.
-    staleTime: (query) =>
-      query.state.data && isTerminalJobStatus(query.state.data.job.status) ? Infinity : 0,
+    // Hidden tabs keep polling, slowly (jobRefetchInterval); back in view, a job still moving is
+    // fetched at once and the normal rhythm resumes.
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: (query) => (query.state.data ? !isJobSettled(query.state.data.job) : false),
+    // A settled job no longer changes its status or result: no refetch on mount or focus.
+    staleTime: (query) => (query.state.data && isJobSettled(query.state.data.job) ? Infinity : 0),
   });
 }
 

@@ -1,0 +1,56 @@
+/** What the app server's event stream and app-config send, as the browser reads them. */
+import { describe, expect, it } from 'vitest';
+import { AppConfig, appConfigKey, appConfigQueryOptions, JobEvent, parseAppEvent } from './app-events';
+
+const job = {
+  version: 'v2',
+  jobId: '7a0e4c1b-2d3f-4e5a-9b6c-8d7e6f5a4b3c',
+  status: 'Processed',
+  inferenceId: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+  receivedAt: '2026-03-14T09:27:01.120Z',
+};
+
+describe('parseAppEvent', () => {
+  it('reads a job event and a resync event by their SSE names', () => {
+    expect(parseAppEvent('job', JSON.stringify(job))).toEqual({ type: 'job', data: job });
+    const failed = { ...job, status: 'Failed', inferenceId: undefined };
+    expect(parseAppEvent('job', JSON.stringify(failed))).toEqual({
+      type: 'job',
+      data: { version: 'v2', jobId: job.jobId, status: 'Failed', receivedAt: job.receivedAt },
+    });
+    expect(parseAppEvent('resync', '{"reason":"expired"}')).toEqual({
+      type: 'resync',
+      data: { reason: 'expired' },
+    });
+  });
+
+  it('returns null for anything else: unknown names, other versions and statuses, broken JSON', () => {
+    expect(parseAppEvent('message', JSON.stringify(job))).toBeNull();
+    expect(parseAppEvent('job', JSON.stringify({ ...job, version: 'v1' }))).toBeNull();
+    expect(parseAppEvent('job', JSON.stringify({ ...job, status: 'Processing' }))).toBeNull();
+    expect(parseAppEvent('job', JSON.stringify({ ...job, receivedAt: 'yesterday' }))).toBeNull();
+    expect(parseAppEvent('job', '{')).toBeNull();
+    expect(parseAppEvent('resync', '{"reason":"bored"}')).toBeNull();
+  });
+
+  it('accepts a job event without inferenceId', () => {
+    const { inferenceId: _, ...rest } = job;
+    expect(JobEvent.safeParse(rest).success).toBe(true);
+  });
+});
+
+describe('AppConfig', () => {
+  it('takes webhook ids as UUIDs and the events flag', () => {
+    expect(AppConfig.parse({ v2: { webhookIds: [job.jobId] }, events: true })).toEqual({
+      v2: { webhookIds: [job.jobId] },
+      events: true,
+    });
+    expect(AppConfig.safeParse({ v2: { webhookIds: ['x'] }, events: true }).success).toBe(false);
+    expect(AppConfig.safeParse({ v2: { webhookIds: [] } }).success).toBe(false);
+  });
+
+  it('is one query, kept for the session', () => {
+    expect(appConfigQueryOptions().queryKey).toEqual(appConfigKey);
+    expect(appConfigQueryOptions().staleTime).toBe(Infinity);
+  });
+});

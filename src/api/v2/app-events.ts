@@ -1,0 +1,150 @@
+/**
+ * What the app server itself tells the browser, beyond the APIs it forwards (docs/app-server.md):
+ *
+ *   GET /api/app-config   AppConfig: which webhook of the upstream reaches this app server, and whether
+ *                         job events are pushed at all
+ *   GET /api/events       Server-Sent Events: `job` (JobEvent) when the upstream's webhook tells the app
+ *                         server that a job is final; `resync` (ResyncEvent) when the server cannot say
+ *                         what a reconnecting browser missed
+ *
+ * One contract: the app server builds every event with these schemas before sending it
+ * (server/app/events/), and the browser parses what it receives with the same ones.
+ *
+ * Events are a hint to refetch early, never the source of truth: a job event says "this job is final,
+ * fetch it now" (the job and its result still come from `/api/v2`). A browser that is not connected,
+ * or whose app server did not receive the webhook (another copy behind a load balancer, a restart),
+ * misses it and its polling carries on, so polling must stay on, only slower while events flow.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { Id, Uuid } from '../common-schemas';
+import { api, type ApiClient } from '../http';
+
+// ─── /api/app-config ─────────────────────────────────────────────────────────────────────────────────
+
+export const AppConfig = z.object({
+  v2: z.object({
+    /**
+     * Ids of the upstream webhook that points at this app server's `/hooks/v2` (WEBHOOK_V2_IDS, or the
+     * one the embedded reference service gets on every model). Send those of them that the chosen model
+     * has (`/v2/search/models` lists each model's `webhooks`) as `webhook_ids`: the upstream refuses an
+     * id that is not the model's (422).
+     */
+    webhookIds: z.array(Uuid),
+  }),
+  /** True when the app server receives webhooks, so `/api/events` will carry job events. */
+  events: z.boolean(),
+});
+export type AppConfig = z.infer<typeof AppConfig>;
+
+/** Under the API base (`/api`), as http.ts takes paths. */
+export const APP_CONFIG_PATH = '/app-config';
+export const APP_EVENTS_PATH = '/events';
+
+/** Built here rather than in keys.ts: the app server's own resources, apart from the upstream's. */
+export const appConfigKey = ['app', 'config'] as const;
+
+export async function getAppConfig({
+  signal,
+  client = api,
+}: { signal?: AbortSignal | undefined; client?: ApiClient | undefined } = {}): Promise<AppConfig> {
+  return client.request({ method: 'GET', path: APP_CONFIG_PATH, schema: AppConfig, signal });
+}
+
+/** Fixed for the life of the app server: fetched once per session. */
+export function appConfigQueryOptions() {
+  return queryOptions({
+    queryKey: appConfigKey,
+    queryFn: ({ signal }) => getAppConfig({ signal }),
+    staleTime: Infinity,
+  });
+}
+
+// ─── /api/events ─────────────────────────────────────────────────────────────────────────────────────
+
+/** A job that reached a final state, as the upstream's webhook reported it (`event: job`). */
+export const JobEvent = z.object({
+  version: z.literal('v2'),
+  /** The job's id: `inference.job.id` of a result, `inference_id` of a failure payload (see below). */
+  jobId: Id,
+  status: z.enum(['Processed', 'Failed']),
+  /** The result's id, when the job was processed (`inference.id`). */
+  inferenceId: Id.optional(),
+  /** When the app server received the webhook: ISO 8601, UTC (`2026-03-14T09:27:01.120Z`). */
+  receivedAt: z.iso.datetime(),
+});
+export type JobEvent = z.infer<typeof JobEvent>;
+
+/**
+ * The server cannot replay what this browser missed (`event: resync`): its `Last-Event-ID` is from
+ * another run or another copy of the app server (`unknown`), or older than the events it still keeps
+ * (`expired`). Refetch every job that is not final yet.
+ */
+export const ResyncEvent = z.object({ reason: z.enum(['unknown', 'expired']) });
+export type ResyncEvent = z.infer<typeof ResyncEvent>;
+
+/** The SSE `event:` names the stream uses, each with its data schema. */
+export const APP_EVENT_SCHEMAS = { job: JobEvent, resync: ResyncEvent } as const;
+export type AppEventName = keyof typeof APP_EVENT_SCHEMAS;
+
+export type AppEvent = { type: 'job'; data: JobEvent } | { type: 'resync'; data: ResyncEvent };
+
+/** One received SSE message (`event:` name and `data:` text) as an AppEvent, or null if it is none. */
+export function parseAppEvent(type: string, data: string): AppEvent | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (type === 'job') {
+    const parsed = JobEvent.safeParse(json);
+    return parsed.success ? { type, data: parsed.data } : null;
+  }
+  if (type === 'resync') {
+    const parsed = ResyncEvent.safeParse(json);
+    return parsed.success ? { type, data: parsed.data } : null;
+  }
+  return null;
+}
+
+/** The part of the browser's EventSource used here (Node tests pass undici's). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (event: MessageEvent) => void): void;
+  close(): void;
+}
+export type EventSourceConstructor = new (url: string) => EventSourceLike;
+
+export interface AppEventHandlers {
+  onJob?: (event: JobEvent) => void;
+  onResync?: (event: ResyncEvent) => void;
+  /** The stream is open (again): `true`; it broke and the browser is reconnecting by itself: `false`. */
+  onConnectionChange?: (connected: boolean) => void;
+}
+
+/**
+ * Listens to `/api/events` until the returned function is called. The browser reconnects by itself
+ * after a break (the server's `retry:` hint, 3 s) and sends `Last-Event-ID`, so what was sent in the
+ * meantime is replayed, or a `resync` says it cannot be. Messages that do not match their schema are
+ * ignored. Open one per tab: each holds one of the browser's few connections per origin.
+ */
+export function subscribeToAppEvents(
+  handlers: AppEventHandlers,
+  {
+    client = api,
+    EventSource: Source = globalThis.EventSource,
+  }: { client?: ApiClient; EventSource?: EventSourceConstructor } = {},
+): () => void {
+  const source = new Source(client.resolve({ path: APP_EVENTS_PATH }).href);
+  const listen = (type: AppEventName) =>
+    source.addEventListener(type, (message) => {
+      const event = parseAppEvent(type, typeof message.data === 'string' ? message.data : '');
+      if (event?.type === 'job') handlers.onJob?.(event.data);
+      else if (event?.type === 'resync') handlers.onResync?.(event.data);
+    });
+  listen('job');
+  listen('resync');
+  source.addEventListener('open', () => handlers.onConnectionChange?.(true));
+  source.addEventListener('error', () => handlers.onConnectionChange?.(false));
+  return () => source.close();
+}

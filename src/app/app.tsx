@@ -1,8 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, Route, Switch } from 'wouter';
-import { JobRoute } from './job-route';
+import { useState, type ReactNode } from 'react';
+import { Link, Route, Switch, useRoute } from 'wouter';
+import { JobEventsProvider } from '../features/jobs/job-events';
+import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
+import { JobRoute } from './job-route';
+import { JobsRoute } from './jobs-route';
 import { createQueryClient } from './query-client';
 import { UploadRoute } from './upload-route';
 
@@ -10,34 +13,52 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="flex min-h-screen flex-col">
-        <header className="border-b border-slate-200 bg-white">
-          <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">
-            <Link href="/" className="text-base font-semibold text-blue-900">
-              Extraction review
-            </Link>
-            <Link href="/" className="text-sm text-slate-700 hover:underline">
-              New extraction
-            </Link>
-          </nav>
-        </header>
-        <ErrorBoundary>
-          <Switch>
-            <Route path="/" component={UploadRoute} />
-            <Route path="/jobs/:jobId">{(params) => <JobRoute jobId={params.jobId} />}</Route>
-            <Route>
-              <main className="mx-auto max-w-2xl p-8">
-                <h1 className="text-xl font-semibold">Page not found</h1>
-                <p className="mt-2">
-                  <Link href="/" className="underline">
-                    Start a new extraction
-                  </Link>
-                </p>
-              </main>
-            </Route>
-          </Switch>
-        </ErrorBoundary>
-      </div>
+      {/* Above the routes: job events and uploads carry on whichever page is open. */}
+      <JobEventsProvider>
+        <UploadQueueProvider>
+          <div className="flex min-h-screen flex-col">
+            <header className="border-b border-slate-200 bg-white">
+              <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">
+                <Link href="/" className="text-base font-semibold text-blue-900">
+                  Extraction review
+                </Link>
+                <NavLink href="/">New extraction</NavLink>
+                <NavLink href="/jobs">Jobs</NavLink>
+              </nav>
+            </header>
+            <ErrorBoundary>
+              <Switch>
+                <Route path="/" component={UploadRoute} />
+                <Route path="/jobs" component={JobsRoute} />
+                <Route path="/jobs/:jobId">{(params) => <JobRoute jobId={params.jobId} />}</Route>
+                <Route>
+                  <main className="mx-auto max-w-2xl p-8">
+                    <h1 className="text-xl font-semibold">Page not found</h1>
+                    <p className="mt-2">
+                      <Link href="/" className="underline">
+                        Start a new extraction
+                      </Link>
+                    </p>
+                  </main>
+                </Route>
+              </Switch>
+            </ErrorBoundary>
+          </div>
+        </UploadQueueProvider>
+      </JobEventsProvider>
     </QueryClientProvider>
+  );
+}
+
+function NavLink({ href, children }: { href: string; children: ReactNode }) {
+  const [active] = useRoute(href);
+  return (
+    <Link
+      href={href}
+      aria-current={active ? 'page' : undefined}
+      className="text-sm text-slate-700 hover:underline aria-[current=page]:font-semibold aria-[current=page]:text-blue-900"
+    >
+      {children}
+    </Link>
   );
 }

@@ -3,8 +3,10 @@ import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { JobStatus } from '../features/jobs/job-status';
+import { ResultUnavailable } from '../features/review/result-unavailable';
 import { ReviewView } from '../features/review/review-view';
-import { documentStoreKeys, loadDocument } from '../lib/document-store';
+import { documentStoreKeys, loadDocument, type StoredDocument } from '../lib/document-store';
+import { ErrorBoundary } from './error-boundary';
 
 /** One job: followed while it runs, then reviewed. */
 export function JobRoute({ jobId }: { jobId: string }) {
@@ -15,30 +17,76 @@ export function JobRoute({ jobId }: { jobId: string }) {
     staleTime: Infinity,
   });
   const current = job.data?.job;
+  const document = stored.data ?? null;
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
-      <h1 className="text-xl font-semibold break-all">
-        {stored.data?.filename ?? current?.filename ?? 'Job'}
-      </h1>
+      <h1 className="text-xl font-semibold break-all">{document?.filename ?? current?.filename ?? 'Job'}</h1>
       {job.isPending && <Spinner label="Loading the job…" />}
-      {job.isError && <ProblemAlert error={job.error} />}
+      {job.isError && !current && (
+        <ResultUnavailable
+          jobId={jobId}
+          what="job"
+          error={job.error}
+          onRetry={() => void job.refetch()}
+          renderCopy={(result, notice) => (
+            <Review jobId={jobId} result={result} document={document} notice={notice} />
+          )}
+        />
+      )}
       {current && current.status !== 'Processed' && <JobStatus job={current} />}
       {current?.status === 'Processed' &&
         (current.result_url ? (
-          <ProcessedJob jobId={jobId} resultUrl={current.result_url} file={stored.data?.file ?? null} />
+          <ProcessedJob jobId={jobId} resultUrl={current.result_url} document={document} />
         ) : (
           <ProblemAlert
             error={{ title: 'No result address', detail: 'The job is processed but carries no result_url.' }}
+            action="This is the service's fault, not yours: report it with the job's id."
           />
         ))}
     </main>
   );
 }
 
-function ProcessedJob({ jobId, resultUrl, file }: { jobId: string; resultUrl: string; file: Blob | null }) {
+interface ReviewProps {
+  jobId: string;
+  document: StoredDocument | null;
+}
+
+function ProcessedJob({ jobId, resultUrl, document }: ReviewProps & { resultUrl: string }) {
   const result = useQuery(extractionResultQueryOptions(resultUrl));
   if (result.isPending) return <Spinner label="Loading the result…" />;
-  if (result.isError) return <ProblemAlert error={result.error} />;
-  return <ReviewView jobId={jobId} result={result.data} file={file} />;
+  if (result.isError) {
+    return (
+      <ResultUnavailable
+        jobId={jobId}
+        what="result"
+        error={result.error}
+        onRetry={() => void result.refetch()}
+        renderCopy={(copy, notice) => (
+          <Review jobId={jobId} result={copy} document={document} notice={notice} />
+        )}
+      />
+    );
+  }
+  return <Review jobId={jobId} result={result.data} document={document} />;
+}
+
+/** The review, behind its own error boundary: a rendering bug shows a message, the draft stays stored. */
+function Review({ document, ...props }: ReviewProps & Omit<Parameters<typeof ReviewView>[0], 'document'>) {
+  return (
+    <ErrorBoundary>
+      <ReviewView
+        {...props}
+        document={
+          document && {
+            file: document.file,
+            filename: document.filename,
+            mimeType: document.mimeType,
+            size: document.size,
+          }
+        }
+      />
+    </ErrorBoundary>
+  );
 }

@@ -1,47 +1,148 @@
 /**
- * The operator's documents, kept in the browser (IndexedDB through idb-keyval): the API never returns
- * the file itself, and the review needs it after a reload. One record per job, keyed by job id.
+ * The operator's jobs and their documents, kept in the browser (IndexedDB through idb-keyval): the API
+ * never returns the file itself, the review needs it after a reload, and the job list must survive one.
+ *
+ * One record per job, keyed by job id, holding the file itself (a Blob: IndexedDB stores it as is, and
+ * reading a record back gives a handle, not a copy in memory). A job sent by URL has no file. Records
+ * written by earlier versions (without `mimeType`, `source`, …) still read, with defaults.
+ *
+ * The logic runs over a small key-value interface (`KeyValueBackend`), so it is tested without
+ * IndexedDB; the app uses the idb-keyval store below.
  */
 import { createStore, del, get, set, values } from 'idb-keyval';
 import { z } from 'zod';
 
-const store = createStore('extraction-review', 'documents');
+/** The options a job was sent with, for the list ("raw_text on, data schema replaced"). */
+export const SentOptionsSchema = z.object({
+  alias: z.string().optional(),
+  raw_text: z.boolean().optional(),
+  polygon: z.boolean().optional(),
+  confidence: z.boolean().optional(),
+  rag: z.boolean().optional(),
+  textContext: z.boolean().optional(),
+  webhookIds: z.array(z.string()).optional(),
+  dataSchemaReplaced: z.boolean().optional(),
+});
+export type SentOptions = z.infer<typeof SentOptionsSchema>;
 
-export const StoredDocumentSchema = z.object({
+export const StoredJobSchema = z.object({
   jobId: z.string().min(1),
   modelId: z.string().min(1),
+  /** The model's name when it was sent, for the list (ids are not for people). */
+  modelName: z.string().nullable().default(null),
   filename: z.string(),
-  file: z.instanceof(Blob),
+  /** The document as uploaded; null for a job sent by URL (the browser never had the bytes). */
+  file: z.instanceof(Blob).nullable(),
+  /** Detected from the bytes before sending (`application/pdf`, `image/png`, …); null when unknown. */
+  mimeType: z.string().nullable().default(null),
+  size: z.number().int().min(0).nullable().default(null),
+  source: z.enum(['file', 'url']).default('file'),
+  /** The document's URL, for a job sent by URL. */
+  url: z.string().nullable().default(null),
+  /** When this browser enqueued it (ISO 8601). */
   createdAt: z.iso.datetime(),
+  options: SentOptionsSchema.default({}),
+  /**
+   * The job as the service last reported it, once it can no longer change (final, every webhook
+   * delivered): the list shows it after a reload without asking again. Checked by whoever reads it
+   * (the API's Job schema), as the API's shape is not this store's business.
+   */
+  settledJob: z.unknown().default(null),
 });
+export type StoredJob = z.infer<typeof StoredJobSchema>;
+/** What `saveJob` takes: the defaults may be left out. */
+export type NewStoredJob = z.input<typeof StoredJobSchema>;
 
-export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
+/** A stored job that has its document: what the review opens. */
+export type StoredDocument = StoredJob & { file: Blob };
 
 export const documentStoreKeys = {
   all: ['document-store'] as const,
+  list: () => [...documentStoreKeys.all, 'list'] as const,
   detail: (jobId: string) => [...documentStoreKeys.all, jobId] as const,
 };
 
-export async function saveDocument(doc: StoredDocument): Promise<void> {
-  await set(doc.jobId, StoredDocumentSchema.parse(doc), store);
+/** What the store needs of a key-value store: idb-keyval's four calls. */
+export interface KeyValueBackend {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  del(key: string): Promise<void>;
+  values(): Promise<unknown[]>;
 }
 
-/** The stored document of a job, or null when this browser never saw it (or it was cleared). */
-export async function loadDocument(jobId: string): Promise<StoredDocument | null> {
-  const raw: unknown = await get(jobId, store);
-  if (raw === undefined) return null;
-  const parsed = StoredDocumentSchema.safeParse(raw);
-  return parsed.success ? parsed.data : null;
+export interface DocumentStore {
+  saveJob(job: NewStoredJob): Promise<StoredJob>;
+  /** Every readable job, newest first. */
+  listJobs(): Promise<StoredJob[]>;
+  loadJob(jobId: string): Promise<StoredJob | null>;
+  /** The job with its document, or null when this browser does not hold the document. */
+  loadDocument(jobId: string): Promise<StoredDocument | null>;
+  /** Changes a stored job; nothing when it is not stored (any more). */
+  updateJob(jobId: string, patch: Partial<Pick<StoredJob, 'settledJob'>>): Promise<void>;
+  removeJob(jobId: string): Promise<void>;
 }
 
-export async function listDocuments(): Promise<StoredDocument[]> {
-  const all: unknown[] = await values(store);
-  return all.flatMap((raw) => {
-    const parsed = StoredDocumentSchema.safeParse(raw);
-    return parsed.success ? [parsed.data] : [];
-  });
+export function createDocumentStore(backend: KeyValueBackend): DocumentStore {
+  const read = (raw: unknown): StoredJob | null => {
+    const parsed = StoredJobSchema.safeParse(raw);
+    return parsed.success ? parsed.data : null;
+  };
+  const loadJob = async (jobId: string) => read(await backend.get(jobId));
+  return {
+    async saveJob(job) {
+      const checked = StoredJobSchema.parse(job);
+      await backend.set(checked.jobId, checked);
+      return checked;
+    },
+    async listJobs() {
+      const jobs = (await backend.values()).flatMap((raw) => read(raw) ?? []);
+      // ISO 8601 in UTC sorts as text; the job id breaks ties so the order is stable.
+      return jobs.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.jobId.localeCompare(b.jobId));
+    },
+    loadJob,
+    async loadDocument(jobId) {
+      const job = await loadJob(jobId);
+      return job?.file ? { ...job, file: job.file } : null;
+    },
+    async updateJob(jobId, patch) {
+      const job = await loadJob(jobId);
+      if (job) await backend.set(jobId, StoredJobSchema.parse({ ...job, ...patch }));
+    },
+    removeJob: (jobId) => backend.del(jobId),
+  };
 }
 
-export async function deleteDocument(jobId: string): Promise<void> {
-  await del(jobId, store);
+/** A backend in memory, for tests and for browsers without IndexedDB (private modes of old browsers). */
+export function memoryBackend(): KeyValueBackend {
+  const map = new Map<string, unknown>();
+  return {
+    get: async (key) => map.get(key),
+    set: async (key, value) => void map.set(key, value),
+    del: async (key) => void map.delete(key),
+    values: async () => [...map.values()],
+  };
 }
+
+/** The app's store: IndexedDB database `extraction-review`, object store `documents`. */
+function indexedDbBackend(): KeyValueBackend {
+  const store = createStore('extraction-review', 'documents');
+  return {
+    get: (key) => get(key, store),
+    set: (key, value) => set(key, value, store),
+    del: (key) => del(key, store),
+    values: () => values(store),
+  };
+}
+
+const defaultStore = createDocumentStore(
+  typeof indexedDB === 'undefined' ? memoryBackend() : indexedDbBackend(),
+);
+
+export const saveJob = defaultStore.saveJob;
+export const listJobs = defaultStore.listJobs;
+export const loadJob = defaultStore.loadJob;
+/** The job's stored document, or null when this browser never had it (sent by URL, elsewhere, cleared). */
+export const loadDocument = defaultStore.loadDocument;
+export const updateJob = defaultStore.updateJob;
+/** Removes the job from the list, and its stored document with it. The job stays on the service. */
+export const removeJob = defaultStore.removeJob;

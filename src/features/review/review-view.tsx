@@ -1,10 +1,18 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ExtractionResponse } from '../../api/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
-import { FieldList } from './fields/field-list';
-import { flattenFields } from './fields/flatten-fields';
-import { useCorrections } from './fields/use-corrections';
-import { useViewerState } from './viewer-state';
+import { CorrectionsBar } from './corrections/corrections-bar';
+import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
+import { ReviewPanels, type ReviewTab } from './panels/review-panels';
+import { useFieldActions } from './use-field-actions';
+import { useFieldFocus } from './use-field-focus';
+import { useFieldFromUrl, useFieldUrlSync } from './use-field-url';
+import { useReviewKeys } from './use-review-keys';
+import { isForReview, isStillToReview, useReviewModel } from './use-review-model';
+import { useReviewSelection } from './use-review-selection';
+import { useScrollToSelected } from './use-scroll-to-selected';
+import { ValuesPanel } from './values-panel';
+import { useViewerState, viewerActions } from './viewer-state';
 
 // pdf.js is over a megabyte: it loads only when a document is opened.
 const DocumentViewer = lazy(() => import('./viewer/document-viewer'));
@@ -12,48 +20,124 @@ const DocumentViewer = lazy(() => import('./viewer/document-viewer'));
 interface Props {
   jobId: string;
   result: ExtractionResponse;
-  /** The document as uploaded from this browser, or null when it is not stored here. */
-  file: Blob | null;
+  /** The document as kept in this browser, or null when it is not (uploaded elsewhere, sent by URL). */
+  document: { file: Blob; filename: string; mimeType: string | null; size: number | null } | null;
+  /** A message above the values (the result shown is the draft's copy, say). */
+  notice?: ReactNode;
 }
 
-/** The document with its polygons beside the list of values, linked both ways. */
-export function ReviewView({ jobId, result, file }: Props) {
+/** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
+export function ReviewView({ jobId, result, document: stored, notice }: Props) {
   const { inference } = result;
-  const leaves = useMemo(() => flattenFields(inference.result.fields), [inference.result.fields]);
-  const [viewer, dispatch] = useViewerState();
-  const { corrections, setCorrection } = useCorrections(jobId, leaves);
-  // The page and the list are linked both ways through the same four props.
-  const link = {
-    hovered: viewer.hovered,
-    selected: viewer.selected,
-    onFieldHover: (path: string | null) => dispatch({ type: 'hover', path }),
-    onFieldSelect: (path: string | null) => dispatch({ type: 'select', path }),
+  const model = useReviewModel(jobId, result);
+  const [viewer, dispatchViewer] = useViewerState({ selected: useFieldFromUrl() ?? undefined });
+  const [filter, setFilter] = useState(false);
+  const [tab, setTab] = useState<ReviewTab>('values');
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const valuesRoot = useRef<HTMLDivElement>(null);
+  const focusField = useFieldFocus(valuesRoot);
+
+  const { highlight, select } = useReviewSelection(viewer, dispatchViewer, model.leaves);
+  const filtered = useMemo(() => (filter ? model.values.filter(isForReview) : null), [filter, model.values]);
+  const navFields = useMemo(
+    () => (filtered ?? model.values).map((n) => ({ path: n.path, toReview: isStillToReview(n) })),
+    [filtered, model.values],
+  );
+  const selectAndFocus = (path: string, target: 'row' | 'editor') => {
+    setTab('values');
+    select(path);
+    focusField(path, target);
   };
 
+  useFieldUrlSync(viewer.selected, select);
+  useScrollToSelected(valuesRoot, viewer.selected);
+  useReviewKeys({
+    fields: navFields,
+    selected: viewer.selected,
+    onSelect: selectAndFocus,
+    dispatchViewer,
+    onHelp: () => setHelpOpen(true),
+    onAnnounce: setAnnouncement,
+    enabled: !helpOpen,
+  });
+
+  const actions = useFieldActions({ dispatchViewer, correct: model.correct, select, focusField });
+
+  const schemaNote = model.schema.isError
+    ? "The model's data schema could not be read: classification values are edited as text."
+    : inference.active_options.data_schema.replace
+      ? 'This extraction replaced the data schema: editors follow the values as returned.'
+      : null;
+
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-      <section aria-label="Document" className="min-w-0 overflow-auto rounded-md bg-slate-200 p-4">
-        {file ? (
+    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
+      <section
+        aria-label="Document"
+        className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200"
+      >
+        {stored ? (
           <Suspense fallback={<Spinner label="Loading the viewer…" />}>
-            <DocumentViewer file={file} leaves={leaves} {...link} />
+            <DocumentViewer
+              file={stored.file}
+              mimeType={stored.mimeType ?? inference.file.mime_type}
+              leaves={model.leaves}
+              state={viewer}
+              dispatch={dispatchViewer}
+              pageCount={inference.file.page_count}
+            />
           </Suspense>
         ) : (
-          <p className="p-4 text-sm text-slate-700">
-            This browser does not hold the document of this job (it was uploaded elsewhere, or the browser's
-            storage was cleared), so only the values are shown.
+          <p className="p-4 text-sm text-slate-800">
+            This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or
+            the browser's storage was cleared), so only the values are shown.
           </p>
         )}
       </section>
-      <aside aria-label="Extracted values" className="flex min-h-0 flex-col gap-3 overflow-auto">
-        <header className="text-sm text-slate-700">
-          <p className="font-medium">{inference.file.name}</p>
-          <p>
-            {inference.file.page_count} page{inference.file.page_count === 1 ? '' : 's'} ·{' '}
-            {inference.file.mime_type} · {leaves.length} value{leaves.length === 1 ? '' : 's'}
+      <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-3">
+        {notice}
+        {model.storageError != null && (
+          <p role="alert" className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900">
+            Your corrections cannot be saved in this browser (its storage refused them), so a reload would
+            lose them. Export them as JSON before leaving.
           </p>
-        </header>
-        <FieldList leaves={leaves} corrections={corrections} onFieldChange={setCorrection} {...link} />
+        )}
+        <ReviewPanels
+          tab={tab}
+          onTab={setTab}
+          result={result}
+          modelName={model.schema.data?.name ?? null}
+          stored={stored}
+          onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
+          values={
+            <ValuesPanel
+              rootRef={valuesRoot}
+              nodes={model.nodes}
+              filtered={filtered}
+              onFilterChange={setFilter}
+              forReview={model.values.filter(isForReview).length}
+              stillToReview={navFields.filter((f) => f.toReview).length}
+              total={model.values.length}
+              actions={actions}
+              highlight={highlight}
+              schemaNote={schemaNote}
+              onHelp={() => setHelpOpen(true)}
+            />
+          }
+        />
+        <CorrectionsBar
+          nodes={model.nodes}
+          changes={model.changes}
+          documentName={stored?.filename ?? inference.file.name}
+          inferenceId={inference.id}
+          modelId={inference.model.id}
+          onRevertAll={() => model.correct({ type: 'revertAll' })}
+        />
       </aside>
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
 }

@@ -1,68 +1,125 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import type { JobResponse } from '../../api/v2/schemas';
-import { modelsQueryOptions } from '../../api/v2/queries';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { InvalidRequestError } from '../../api/errors';
+import { describeError } from '../../components/describe-error';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
-import { DropZone } from './drop-zone';
+import { DocumentSource } from './document-source';
+import { EnqueueOptions } from './enqueue-options';
 import { ModelPicker } from './model-picker';
-import { sniffFileType } from './sniff-file';
-import { useEnqueue, type EnqueueRequest } from './use-enqueue';
+import { isSendable } from './selected-files';
+import { UploadList } from './upload-list';
+import { useUploadQueue } from './upload-queue-provider';
+import { useUploadForm } from './use-upload-form';
 
 interface Props {
-  onEnqueued: (job: JobResponse, request: EnqueueRequest) => Promise<void> | void;
+  /** A single document was sent and is now a job: the route opens it. */
+  onSingleEnqueued?: (jobId: string) => void;
 }
 
-export function UploadView({ onEnqueued }: Props) {
-  const models = useQuery(modelsQueryOptions());
-  const [chosenModel, setChosenModel] = useState<string | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const enqueue = useEnqueue(onEnqueued);
+/**
+ * A new extraction: files or a URL, a model, the options; then the uploads, a few at a time, each with
+ * its progress. One document sent alone opens its job; several stay here and in the job list.
+ */
+export function UploadView({ onSingleEnqueued }: Props) {
+  const form = useUploadForm();
+  const queue = useUploadQueue();
+  const [invalid, setInvalid] = useState<InvalidRequestError | null>(null);
+  const [attempted, setAttempted] = useState(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
-  const firstModel = models.data?.models.find((m) => m.model_type === 'extraction')?.id ?? '';
-  const modelId = chosenModel ?? firstModel;
+  const blocker = form.blocker();
+  const checking = form.source === 'files' && form.candidates.some((c) => c.check === null);
+  const count = form.source === 'files' ? form.candidates.filter(isSendable).length : 1;
+  // "Extract" pressed while the files were still being checked: sent as soon as they are.
+  const submitWhenChecked = useRef(false);
 
-  async function onFile(candidate: File) {
-    enqueue.reset();
-    const type = await sniffFileType(candidate);
-    if (type !== 'application/pdf') {
-      setFile(null);
-      setFileProblem(`${candidate.name} is not a PDF (its content does not start like one).`);
-      return;
-    }
-    setFileProblem(null);
-    setFile(candidate);
+  function submit() {
+    setAttempted(true);
+    if (blocker) return;
+    const uploads = form.buildUploads();
+    if (!Array.isArray(uploads)) return setInvalid(uploads);
+    setInvalid(null);
+    setAttempted(false);
+    const added = queue.add(uploads);
+    form.onQueued();
+    const [single] = added;
+    if (added.length === 1 && single && onSingleEnqueued)
+      void single.done.then((item) => {
+        if (item.phase.kind === 'enqueued' && mounted.current) onSingleEnqueued(item.phase.jobId);
+      });
   }
+
+  useEffect(() => {
+    if (!submitWhenChecked.current || checking) return;
+    submitWhenChecked.current = false;
+    submit();
+  });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (file && modelId) enqueue.mutate({ modelId, file });
+    if (checking) submitWhenChecked.current = true;
+    else submit();
   }
 
   return (
-    <main className="mx-auto w-full max-w-2xl p-6">
-      <h1 className="text-2xl font-semibold">New extraction</h1>
-      <p className="mt-1 text-sm text-slate-600">
-        Send a document to a model, follow the job, then review every value on its page.
-      </p>
-      <form onSubmit={onSubmit} className="mt-6 flex flex-col gap-5" aria-label="New extraction">
-        <ModelPicker value={modelId} onChange={setChosenModel} />
-        <DropZone file={file} onFile={(f) => void onFile(f)} accept="application/pdf,.pdf" />
-        {fileProblem && (
-          <p role="alert" className="text-sm text-red-800">
-            {fileProblem}
-          </p>
-        )}
-        {enqueue.isError && <ProblemAlert error={enqueue.error} />}
-        <div className="flex items-center gap-4">
-          <Button type="submit" disabled={!file || !modelId || enqueue.isPending}>
-            Extract
-          </Button>
-          {enqueue.isPending && <Spinner label="Uploading…" />}
+    <main className="mx-auto flex w-full max-w-3xl flex-col gap-8 p-6">
+      <div>
+        <h1 className="text-2xl font-semibold">New extraction</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Send files to a model, follow their jobs, then review every value on its page.
+        </p>
+      </div>
+      <form onSubmit={onSubmit} className="flex flex-col gap-6" aria-label="New extraction" noValidate>
+        <DocumentSource
+          kind={form.source}
+          onKindChange={form.setSource}
+          candidates={form.candidates}
+          onFiles={form.onFiles}
+          onRemove={form.onRemoveCandidate}
+          onOverride={form.onOverride}
+          url={form.url}
+          onUrlChange={form.setUrl}
+          urlProblem={form.urlProblem}
+        />
+        <ModelPicker
+          models={form.extractionModels}
+          listError={form.models.isError ? describeError(form.models.error).title + '.' : null}
+          value={form.modelId}
+          onChange={form.onModelChange}
+        />
+        <details open className="rounded-md border border-slate-200 bg-slate-50 p-4">
+          <summary className="cursor-pointer text-sm font-semibold">Options</summary>
+          <div className="mt-4">
+            <EnqueueOptions
+              state={form.options}
+              onChange={form.onOptionsChange}
+              webhooks={form.webhooks}
+              appWebhookIds={form.appWebhookIds}
+              selectedWebhooks={form.selectedWebhooks}
+              dataSchemaCheck={form.dataSchemaCheck}
+              templates={form.templates}
+            />
+          </div>
+        </details>
+        {invalid && <ProblemAlert error={invalid} />}
+        <div className="flex flex-wrap items-center gap-4">
+          <Button type="submit">Extract</Button>
+          <span
+            role="status"
+            className={`text-sm ${attempted && blocker ? 'text-red-800' : 'text-slate-600'}`}
+          >
+            {blocker ??
+              `${count} ${form.source === 'files' ? `file${count === 1 ? '' : 's'}` : 'URL'} to send`}
+          </span>
         </div>
       </form>
+      <UploadList jobsLink />
     </main>
   );
 }

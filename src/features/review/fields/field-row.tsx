@@ -1,62 +1,75 @@
-import { useId } from 'react';
-import type { CorrectionValue } from '../../../lib/draft-store';
-import { confidenceStyle } from '../confidence';
-import { firstPageOf, type FieldLeaf } from './flatten-fields';
+import { memo, useId } from 'react';
+import { ConfidenceBadge } from './confidence-badge';
+import { sameItemRef, type ItemRef } from './field-actions';
+import { firstPageOf } from './flatten-fields';
+import { ItemButton } from './item-button';
+import { isValidValue, type SimpleNode } from './review-tree';
+import { sameSimpleNode } from './same-node';
+import { useFieldTarget } from './use-field-target';
 import { ValueEditor } from './value-editor';
 
 interface Props {
-  leaf: FieldLeaf;
-  correction: { value: CorrectionValue } | null;
-  hovered: boolean;
-  selected: boolean;
-  onFieldHover: (path: string | null) => void;
-  onFieldSelect: (path: string | null) => void;
-  onFieldChange: (path: string, value: CorrectionValue) => void;
+  node: SimpleNode;
+  /** The value belongs to a removed list item: shown struck through, not editable. */
+  disabled?: boolean | undefined;
+  /** The value is an item of a list of simple values: it gets a remove (or restore) button. */
+  item?: ItemRef | undefined;
 }
 
-export function FieldRow({
-  leaf,
-  correction,
-  hovered,
-  selected,
-  onFieldHover,
-  onFieldSelect,
-  onFieldChange,
-}: Props) {
+/** One simple value: its path, confidence, page, markers, the typed editor and a revert button. */
+export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) {
   const id = useId();
-  const page = firstPageOf(leaf);
-  const value = correction ? correction.value : leaf.value;
+  const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
+  const page = firstPageOf(node);
+  const invalid = !isValidValue(node);
   return (
     <li
-      data-field-path={leaf.path}
-      data-active={hovered || selected ? 'true' : undefined}
-      onMouseEnter={() => onFieldHover(leaf.path)}
-      onMouseLeave={() => onFieldHover(null)}
-      className={`rounded-md border px-3 py-2 ${
-        hovered || selected ? 'border-blue-700 bg-blue-50' : 'border-transparent hover:bg-slate-100'
+      {...targetProps}
+      className={`rounded-md border px-3 py-2 focus:outline-2 focus:outline-blue-700 ${
+        highlight !== '' ? 'border-blue-700 bg-blue-50' : 'border-transparent hover:bg-slate-100'
       }`}
     >
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="font-mono text-xs font-medium break-all text-slate-800">
-          {leaf.path}
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
+        <label
+          htmlFor={id}
+          className={`font-mono text-xs font-medium break-all text-slate-800 ${disabled ? 'line-through' : ''}`}
+        >
+          {node.path}
         </label>
-        <span className="flex shrink-0 items-center gap-2 text-xs text-slate-600">
-          {correction && <span className="font-medium text-violet-800">edited</span>}
+        <span className="flex shrink-0 flex-wrap items-center gap-2 text-xs text-slate-700">
+          {disabled && <span className="font-semibold text-slate-800">removed</span>}
+          {node.edited && <span className="font-semibold text-violet-800">edited</span>}
+          {node.reviewed && !node.edited && <span className="font-semibold text-teal-800">✓ checked</span>}
+          {invalid && <span className="font-semibold text-red-800">not a number</span>}
           {page != null && <span>p. {page + 1}</span>}
-          {leaf.confidence && (
-            <span className={`rounded border px-1.5 py-0.5 ${confidenceStyle[leaf.confidence].badge}`}>
-              {leaf.confidence}
-            </span>
+          {!node.added && <ConfidenceBadge confidence={node.confidence} />}
+          {node.edited && (
+            <button
+              type="button"
+              onClick={() => a.onRevert(node.path)}
+              aria-label={`Revert ${node.path}`}
+              title={`Back to the extracted value: ${node.original ?? 'no value'}`}
+              className="rounded px-1 text-blue-800 underline hover:bg-blue-100"
+            >
+              Revert
+            </button>
           )}
+          {item && <ItemButton item={item} disabled={disabled && !item.removed} />}
         </span>
       </div>
       <ValueEditor
+        node={node}
         id={id}
-        original={leaf.value}
-        value={value}
-        onFocus={() => onFieldSelect(leaf.path)}
-        onChange={(v) => onFieldChange(leaf.path, v)}
+        disabled={disabled}
+        onFocus={() => a.onFieldSelect(node.path)}
+        onChange={(value) => a.onFieldChange(node, value)}
+        onConfirm={() => a.onConfirm(node.path)}
+        onLeave={() => a.onLeaveEditor(node.path)}
       />
     </li>
   );
+}, sameRow);
+
+function sameRow(a: Props, b: Props): boolean {
+  return sameSimpleNode(a.node, b.node) && a.disabled === b.disabled && sameItemRef(a.item, b.item);
 }

@@ -1,72 +1,56 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useReducer, useRef } from 'react';
-import { draftStoreKeys, loadDraft, saveDraft, type CorrectionValue } from '../../../lib/draft-store';
-import type { FieldLeaf } from './flatten-fields';
-
-type Corrections = Record<string, CorrectionValue>;
-
-type Action =
-  | { type: 'loaded'; values: Corrections }
-  | { type: 'set'; path: string; value: CorrectionValue; original: CorrectionValue };
-
-interface State {
-  loaded: boolean;
-  values: Corrections;
-}
-
-export function correctionsReducer(state: State, action: Action): State {
-  switch (action.type) {
-    case 'loaded':
-      // The stored draft loads once; edits made before it arrived win over it.
-      return state.loaded ? state : { loaded: true, values: { ...action.values, ...state.values } };
-    case 'set': {
-      // Typing a value back to what was extracted is not a correction.
-      const { [action.path]: _previous, ...others } = state.values;
-      const values = sameValue(action.value, action.original)
-        ? others
-        : { ...others, [action.path]: action.value };
-      return { ...state, values };
-    }
-  }
-}
-
-function sameValue(a: CorrectionValue, b: CorrectionValue): boolean {
-  return a === b || (a != null && b != null && String(a) === String(b));
-}
-
-const SAVE_DELAY_MS = 250;
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { createDraftWriter, draftStoreKeys, loadDraft } from '../../../lib/draft-store';
+import { correctionsReducer, initialCorrections, type CorrectionsAction } from './corrections-reducer';
 
 /**
- * The operator's corrections for one job, keyed by field path, saved as a draft in IndexedDB as they
- * type so that a reload loses nothing.
+ * The operator's corrections for one job, saved as a draft in IndexedDB as they type, so that a reload
+ * loses nothing. The draft keeps a copy of `result`: a model that deletes its results once fetched
+ * answers 404 after a reload.
  */
-export function useCorrections(jobId: string, leaves: FieldLeaf[]) {
+export function useCorrections(jobId: string, result: unknown) {
   const stored = useQuery({
     queryKey: draftStoreKeys.detail(jobId),
     queryFn: () => loadDraft(jobId),
     staleTime: Infinity,
     gcTime: 0,
+    retry: false,
   });
-  const [state, dispatch] = useReducer(correctionsReducer, { loaded: false, values: {} });
+  const [state, dispatch] = useReducer(correctionsReducer, initialCorrections);
+  const [saveError, setSaveError] = useState<unknown>(null);
   const dirty = useRef(false);
 
   useEffect(() => {
-    if (stored.isSuccess) dispatch({ type: 'loaded', values: stored.data?.values ?? {} });
-  }, [stored.isSuccess, stored.data]);
+    if (stored.isSuccess) dispatch({ type: 'loaded', draft: stored.data });
+    // Storage unavailable (private mode, quota): the review still works, the warning says so.
+    if (stored.isError) dispatch({ type: 'loaded', draft: null });
+  }, [stored.isSuccess, stored.isError, stored.data]);
+
+  // One write at a time, always of the latest state: a reload right after a keystroke finds it stored.
+  const writer = useMemo(() => createDraftWriter(jobId, setSaveError), [jobId]);
 
   useEffect(() => {
     if (!state.loaded || !dirty.current) return;
-    const timer = setTimeout(() => {
-      void saveDraft(jobId, { values: state.values, updatedAt: new Date().toISOString() });
-    }, SAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [jobId, state]);
+    writer.write({
+      values: { ...state.values },
+      removed: [...state.removed],
+      added: { ...state.added },
+      reviewed: [...state.reviewed],
+      result,
+      updatedAt: new Date().toISOString(),
+    });
+  }, [state, result, writer]);
 
-  function setCorrection(path: string, value: CorrectionValue) {
-    const original = leaves.find((l) => l.path === path)?.value ?? null;
+  const act = useCallback((action: CorrectionsAction) => {
+    // Only the operator's own actions write a draft (not loading one).
     dirty.current = true;
-    dispatch({ type: 'set', path, value, original });
-  }
+    dispatch(action);
+  }, []);
 
-  return { corrections: state.values, ready: state.loaded, setCorrection };
+  return {
+    corrections: state,
+    ready: state.loaded,
+    storageError: saveError ?? (stored.isError ? stored.error : null),
+    dispatch: act,
+  };
 }

@@ -1,57 +1,116 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { CorrectionValue } from '../../../lib/draft-store';
-import type { LeafValue } from './flatten-fields';
+import { isValidValue, type SimpleNode } from './review-tree';
 
 interface Props {
-  id: string;
-  /** The extracted value: its type picks the editor. */
-  original: LeafValue;
-  value: CorrectionValue;
+  node: SimpleNode;
+  /** Given when a visible `<label htmlFor>` names the control; else `aria-label` carries the path. */
+  id?: string;
+  disabled?: boolean;
+  compact?: boolean;
   onFocus: () => void;
   onChange: (value: CorrectionValue) => void;
+  onConfirm: () => void;
+  onLeave: () => void;
 }
 
-const inputClass =
-  'mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm focus:border-blue-700 focus:outline-none';
+const base =
+  'w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 focus:border-blue-700 focus:outline-2 focus:outline-blue-700 disabled:bg-slate-100 disabled:text-slate-500';
 
-/** A typed editor for one value; the operator's text is kept as typed until it parses. */
-export function ValueEditor({ id, original, value, onFocus, onChange }: Props) {
-  if (typeof original === 'boolean') {
-    return (
+/**
+ * A typed editor for one value, its accessible name the field's path. Text is kept as typed: a number
+ * that does not parse is flagged (`aria-invalid`), never lost. Enter confirms, Escape leaves.
+ */
+export function ValueEditor({ node, id, disabled, compact, onFocus, onChange, onConfirm, onLeave }: Props) {
+  const naming = id ? { id } : { 'aria-label': node.path };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onLeave();
+    } else if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      onConfirm();
+    }
+  };
+  const common = { ...naming, disabled, onFocus, onKeyDown };
+  const border = compact ? 'border-slate-300 min-w-24' : 'border-slate-300 mt-1';
+
+  switch (node.type) {
+    case 'boolean':
+      return <BooleanEditor {...common} value={node.value} onChange={onChange} />;
+    case 'classification':
+      return (
+        <select
+          {...common}
+          value={node.value == null ? '' : String(node.value)}
+          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+          className={`${base} ${border}`}
+        >
+          <option value="">(none)</option>
+          {node.options?.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+          {node.value != null && !node.options?.includes(String(node.value)) && (
+            <option value={String(node.value)}>{String(node.value)} (not in the schema)</option>
+          )}
+        </select>
+      );
+    case 'date':
+      return (
+        <input
+          {...common}
+          type="date"
+          value={typeof node.value === 'string' ? node.value : ''}
+          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+          className={`${base} ${border} font-mono`}
+        />
+      );
+    default: {
+      const invalid = !isValidValue(node);
+      return (
+        <input
+          {...common}
+          type="text"
+          inputMode={node.type === 'number' ? 'decimal' : undefined}
+          value={node.value == null ? '' : String(node.value)}
+          aria-invalid={invalid || undefined}
+          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+          className={`${base} ${border} ${node.type === 'number' ? 'font-mono' : ''} ${invalid ? 'border-red-700 bg-red-50' : ''}`}
+        />
+      );
+    }
+  }
+}
+
+interface BooleanProps {
+  value: CorrectionValue;
+  onChange: (value: CorrectionValue) => void;
+  onFocus: () => void;
+  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  disabled?: boolean | undefined;
+  id?: string;
+  'aria-label'?: string;
+}
+
+/** A checkbox; an unknown value (null) shows as indeterminate until the operator decides. */
+function BooleanEditor({ value, onChange, ...props }: BooleanProps) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = value == null;
+  }, [value]);
+  return (
+    <span className="mt-1 flex items-center gap-2 text-sm text-slate-800">
       <input
-        id={id}
+        ref={ref}
+        {...props}
         type="checkbox"
         checked={value === true}
-        onFocus={onFocus}
         onChange={(e) => onChange(e.target.checked)}
-        className="mt-1 size-4"
+        className="size-4 accent-blue-800"
       />
-    );
-  }
-  if (typeof original === 'number') {
-    // Kept as typed ("12." on the way to "12.5"); a value that is not a number is flagged, not lost.
-    const text = value == null ? '' : String(value);
-    const invalid = text.trim() !== '' && !Number.isFinite(Number(text));
-    return (
-      <input
-        id={id}
-        type="text"
-        inputMode="decimal"
-        value={text}
-        aria-invalid={invalid || undefined}
-        onFocus={onFocus}
-        onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-        className={`${inputClass} font-mono ${invalid ? 'border-red-600' : ''}`}
-      />
-    );
-  }
-  return (
-    <input
-      id={id}
-      type="text"
-      value={value == null ? '' : String(value)}
-      onFocus={onFocus}
-      onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-      className={inputClass}
-    />
+      <span aria-hidden="true">{value == null ? 'unknown' : value ? 'yes' : 'no'}</span>
+    </span>
   );
 }

@@ -1,68 +1,82 @@
-import { useMemo, useRef, useState } from 'react';
-import { Document, pdfjs } from 'react-pdf';
-import { useElementWidth } from '../../../lib/use-element-width';
+import { useCallback, useLayoutEffect, useMemo, useState, type Dispatch } from 'react';
 import type { FieldLeaf } from '../fields/flatten-fields';
-import { PdfPage, type OverlayHandlers } from './pdf-page';
+import { viewerActions, type ViewerAction, type ViewerState } from '../viewer-state';
+import { confidencePaletteVars } from './confidence-legend';
+import { DocumentSource } from './document-source';
+import { regionsByPage } from './field-regions';
+import { createHighlightStore, HighlightContext } from './highlight-store';
+import { ViewerBody } from './viewer-body';
+import { ViewerErrorBoundary } from './viewer-message';
 
-// The worker, cMaps, fonts and decoders all come from our own origin, never a CDN. The worker
-// must be set in the module that renders <Document> (react-pdf README).
-pdfjs.GlobalWorkerOptions.workerSrc = new URL(
-  'pdfjs-dist/build/pdf.worker.min.mjs',
-  import.meta.url,
-).toString();
-
-// Module-level constant: react-pdf reloads the document whenever `options` changes identity.
-const options = {
-  cMapUrl: '/pdfjs/cmaps/',
-  standardFontDataUrl: '/pdfjs/standard_fonts/',
-  wasmUrl: '/pdfjs/wasm/',
-  iccUrl: '/pdfjs/iccs/',
-};
-
-const MAX_PAGE_WIDTH = 960;
-
-export interface DocumentViewerProps extends OverlayHandlers {
+export interface DocumentViewerProps {
+  /** The document as uploaded. */
   file: Blob;
+  /** Its type, when known (the bytes are checked first). */
+  mimeType?: string | undefined;
   leaves: FieldLeaf[];
+  state: ViewerState;
+  dispatch: Dispatch<ViewerAction>;
+  /** The page count the service reported, shown while the document opens. */
+  pageCount?: number | undefined;
 }
 
-/** Every page of a PDF, each with its field polygons drawn over it. */
-export default function DocumentViewer({ file, leaves, ...overlayProps }: DocumentViewerProps) {
-  const containerRef = useRef<HTMLDivElement>(null);
-  const width = useElementWidth(containerRef);
-  const [pageCount, setPageCount] = useState(0);
-  const [loadError, setLoadError] = useState<Error | null>(null);
-  const pageWidth = width == null ? null : Math.min(width, MAX_PAGE_WIDTH);
-  const pages = useMemo(() => Array.from({ length: pageCount }, (_, i) => i), [pageCount]);
+/**
+ * Every page of a PDF, a picture or a TIFF, with each field's polygons over it, thumbnails, zoom,
+ * rotation and page moves, all driven by the review's viewer state. Lazy-loaded: pdf.js comes
+ * with it.
+ */
+export default function DocumentViewer({
+  file,
+  mimeType,
+  leaves,
+  state,
+  dispatch,
+  pageCount,
+}: DocumentViewerProps) {
+  const [store] = useState(createHighlightStore);
+  // Before paint, so that the highlight shows in the frame after the pointer moved.
+  useLayoutEffect(() => store.set(state.hovered, state.selected), [store, state.hovered, state.selected]);
+  const regionsOn = useMemo(() => regionsByPage(leaves), [leaves]);
+  // From a polygon, the highlight is shown at once: the store's subscribers render synchronously,
+  // within the pointer event, so the highlight is painted in that very frame. The review's state
+  // follows at its own pace (React renders pointer-over updates in a later task) and sets the
+  // store to the same value.
+  const onFieldHover = useCallback(
+    (path: string | null) => {
+      store.set(path, store.current().selected);
+      dispatch(viewerActions.hover(path));
+    },
+    [store, dispatch],
+  );
+  // A clicked polygon is in view already: select without scrolling.
+  const onFieldSelect = useCallback(
+    (path: string) => {
+      store.set(store.current().hovered, path);
+      dispatch(viewerActions.select(path, { reveal: false }));
+    },
+    [store, dispatch],
+  );
 
   return (
-    <div ref={containerRef} className="w-full">
-      {loadError ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-950">
-          The document could not be displayed: {loadError.message}
-        </p>
-      ) : (
-        <Document
-          file={file}
-          options={options}
-          onLoadSuccess={(pdf) => setPageCount(pdf.numPages)}
-          onLoadError={setLoadError}
-          loading={<p className="p-4 text-sm text-slate-600">Opening the document…</p>}
-          className="flex flex-col items-center gap-4"
-        >
-          {pageWidth != null &&
-            pages.map((index) => (
-              <PdfPage
-                key={index}
-                index={index}
-                pageCount={pageCount}
-                width={pageWidth}
+    <HighlightContext value={store}>
+      <div className="document-viewer" style={confidencePaletteVars}>
+        <ViewerErrorBoundary>
+          <DocumentSource file={file} mimeType={mimeType}>
+            {(source) => (
+              <ViewerBody
+                source={source}
+                expectedPageCount={pageCount}
                 leaves={leaves}
-                {...overlayProps}
+                regionsOn={regionsOn}
+                state={state}
+                dispatch={dispatch}
+                onFieldHover={onFieldHover}
+                onFieldSelect={onFieldSelect}
               />
-            ))}
-        </Document>
-      )}
-    </div>
+            )}
+          </DocumentSource>
+        </ViewerErrorBoundary>
+      </div>
+    </HighlightContext>
   );
 }

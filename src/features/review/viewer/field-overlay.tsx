@@ -1,83 +1,136 @@
-import { useEffect, useRef } from 'react';
-import type { FieldLeaf } from '../fields/flatten-fields';
-import { confidenceStyle, unknownConfidenceStroke } from '../confidence';
-import { toSvgPoints, type Polygon } from './geometry';
-
-export interface Region {
-  key: string;
-  leaf: FieldLeaf;
-  polygon: Polygon;
-}
+import { memo, useId, useMemo, type PointerEvent, type MouseEvent } from 'react';
+import { boundingBox, growBox, toSvgPoints } from './geometry';
+import type { Region } from './field-regions';
+import { useHighlight, useHighlighted } from './highlight-store';
 
 interface Props {
-  regions: Region[];
-  hovered: string | null;
-  selected: string | null;
+  regions: readonly Region[];
+  pageLabel: string;
   onFieldHover: (path: string | null) => void;
   onFieldSelect: (path: string) => void;
 }
 
+const pathOf = (target: EventTarget | null): string | null =>
+  target instanceof Element
+    ? (target.closest('[data-field-path]')?.getAttribute('data-field-path') ?? null)
+    : null;
+
 /**
- * The field polygons of one page: an SVG in normalised units laid over the page box, so zoom changes
- * the box and never the points. Each polygon is a DOM node with an accessible name.
+ * The field polygons of one page: one SVG in normalised units over the page box, so zoom and
+ * rotation change the box and never the points. Pointer events are handled once here for every
+ * polygon; each polygon follows its own highlight state (see highlight-store.ts).
+ *
+ * The highlight itself is drawn by a second, small SVG on a compositor layer of its own: a page of
+ * thousands of polygons is then never painted again on hover (changing one polygon's look makes
+ * the browser raster the whole polygon layer again, ~60 ms for 2,000 polygons in software).
  */
-export function FieldOverlay({ regions, hovered, selected, onFieldHover, onFieldSelect }: Props) {
+export const FieldOverlay = memo(function FieldOverlay({
+  regions,
+  pageLabel,
+  onFieldHover,
+  onFieldSelect,
+}: Props) {
+  if (regions.length === 0) return null;
+  const onPointerOver = (e: PointerEvent<SVGSVGElement>) => {
+    const path = pathOf(e.target);
+    if (path !== null) onFieldHover(path);
+  };
+  const onPointerOut = (e: PointerEvent<SVGSVGElement>) => {
+    // Moving straight onto another polygon: its pointerover sets the hover.
+    if (pathOf(e.relatedTarget) === null) onFieldHover(null);
+  };
+  const onClick = (e: MouseEvent<SVGSVGElement>) => {
+    const path = pathOf(e.target);
+    if (path !== null) onFieldSelect(path);
+  };
   return (
-    <svg
-      className="pointer-events-none absolute inset-0 z-10 size-full"
-      viewBox="0 0 1 1"
-      preserveAspectRatio="none"
-      aria-label="Field locations"
-      role="group"
-    >
-      {regions.map((r) => (
-        <FieldPolygon
-          key={r.key}
-          region={r}
-          hovered={hovered === r.leaf.path}
-          selected={selected === r.leaf.path}
-          onFieldHover={onFieldHover}
-          onFieldSelect={onFieldSelect}
-        />
-      ))}
+    <>
+      <svg
+        className="field-overlay"
+        viewBox="0 0 1 1"
+        preserveAspectRatio="none"
+        role="group"
+        aria-label={`Field locations on ${pageLabel}`}
+        onPointerOver={onPointerOver}
+        onPointerOut={onPointerOut}
+        onClick={onClick}
+      >
+        {regions.map((region) => (
+          <FieldPolygon key={region.key} region={region} />
+        ))}
+      </svg>
+      <FieldHighlight regions={regions} />
+    </>
+  );
+});
+
+/**
+ * The hovered and selected fields' polygons, drawn again on top: a light tint inside, and a wide
+ * outline kept outside by a mask, so that the word under a tight polygon stays legible.
+ */
+function FieldHighlight({ regions }: { regions: readonly Region[] }) {
+  const { hovered, selected } = useHighlighted();
+  const id = useId();
+  const shown = useMemo(
+    () => regions.filter((r) => r.leaf.path === hovered || r.leaf.path === selected),
+    [regions, hovered, selected],
+  );
+  return (
+    <svg className="field-highlight" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+      {shown.map((region, i) => {
+        const points = toSvgPoints(region.polygon);
+        const mask = `${id}-${i}`;
+        // The mask only as large as the outline needs: the layer then repaints no more than that.
+        const area = growBox(boundingBox(region.polygon), 0.03);
+        return (
+          <g
+            key={region.key}
+            data-confidence={region.leaf.confidence ?? 'none'}
+            data-hovered={region.leaf.path === hovered ? 'true' : undefined}
+            data-selected={region.leaf.path === selected ? 'true' : undefined}
+          >
+            <mask
+              id={mask}
+              maskUnits="userSpaceOnUse"
+              x={area.x0}
+              y={area.y0}
+              width={area.x1 - area.x0}
+              height={area.y1 - area.y0}
+            >
+              <rect
+                x={area.x0}
+                y={area.y0}
+                width={area.x1 - area.x0}
+                height={area.y1 - area.y0}
+                fill="white"
+              />
+              <polygon points={points} fill="black" />
+            </mask>
+            <polygon className="halo" points={points} mask={`url(#${mask})`} />
+            <polygon className="tint" points={points} />
+          </g>
+        );
+      })}
     </svg>
   );
 }
 
-interface PolygonProps {
-  region: Region;
-  hovered: boolean;
-  selected: boolean;
-  onFieldHover: (path: string | null) => void;
-  onFieldSelect: (path: string) => void;
-}
-
-function FieldPolygon({ region, hovered, selected, onFieldHover, onFieldSelect }: PolygonProps) {
-  const ref = useRef<SVGPolygonElement>(null);
+const FieldPolygon = memo(function FieldPolygon({ region }: { region: Region }) {
   const { leaf } = region;
-  const stroke = leaf.confidence ? confidenceStyle[leaf.confidence].stroke : unknownConfidenceStroke;
-  const active = hovered || selected;
-
-  useEffect(() => {
-    if (selected) ref.current?.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'smooth' });
-  }, [selected]);
-
+  const highlight = useHighlight(leaf.path);
+  const value = leaf.value === null || leaf.value === '' ? 'no value' : String(leaf.value);
+  const confidence = leaf.confidence ? `, confidence ${leaf.confidence}` : '';
   return (
     <polygon
-      ref={ref}
       role="img"
-      aria-label={`${leaf.path}: ${leaf.value ?? 'no value'}`}
+      aria-label={`${leaf.path}: ${value}${confidence}`}
       data-field-path={leaf.path}
-      data-active={active ? 'true' : undefined}
+      data-confidence={leaf.confidence ?? 'none'}
+      data-hovered={highlight.includes('hovered') ? 'true' : undefined}
+      data-selected={highlight.includes('selected') ? 'true' : undefined}
+      data-active={highlight ? 'true' : undefined}
+      className="field-polygon"
       points={toSvgPoints(region.polygon)}
-      className="field-polygon pointer-events-auto cursor-pointer"
-      fill={stroke}
-      fillOpacity={active ? 0.28 : 0.08}
-      stroke={stroke}
-      strokeWidth={active ? 3 : 1.5}
-      onMouseEnter={() => onFieldHover(leaf.path)}
-      onMouseLeave={() => onFieldHover(null)}
-      onClick={() => onFieldSelect(leaf.path)}
     />
   );
-}
+});

@@ -12,6 +12,13 @@
  *   degrees, and all four responses carry identical polygons.
  * - **view** (pixels): the upright page turned by the operator's own view rotation and scaled to
  *   the rendered size, origin top-left of the page box on screen.
+ * - **content** (pixels): the scrolled content of the viewer, where the page boxes (already turned by
+ *   the view rotation) stand one under another, each centred across (`layoutPages`).
+ * - **viewport** (pixels): what the scroll container shows: content minus the scroll offset.
+ *
+ * The viewer never turns polygons: the page box is turned (`pageBoxTransform`) with its bitmap and
+ * its overlay, whose SVG keeps the page frame (`viewBox="0 0 1 1"`). The conversions below serve
+ * scrolling, zoom anchoring and tests, which need to know where a page point lands on screen.
  *
  * Conversions come in pairs (`toX`/`fromX`), in the manner of pdf.js's
  * `convertToViewportPoint`/`convertToPdfPoint`. Rotations other than multiples of 90 are rejected.
@@ -113,6 +120,11 @@ export function boundingBox(polygon: Polygon): Box {
   return { x0, y0, x1, y1 };
 }
 
+/** A box grown by `margin` on every side. */
+export function growBox({ x0, y0, x1, y1 }: Box, margin: number): Box {
+  return { x0: x0 - margin, y0: y0 - margin, x1: x1 + margin, y1: y1 + margin };
+}
+
 /** The `points` attribute of an SVG `<polygon>` drawn in a `0 0 1 1` viewBox. */
 export function toSvgPoints(polygon: Polygon): string {
   return polygon.map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
@@ -152,4 +164,274 @@ export function v1PolygonToUpright(
 
 function round(n: number): number {
   return Math.round(n * 1e6) / 1e6;
+}
+
+/** Area of a polygon (shoelace formula), in the square of its frame's units. */
+export function polygonArea(polygon: Polygon): number {
+  let twice = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const [x0, y0] = polygon[i] ?? [0, 0];
+    const [x1, y1] = polygon[(i + 1) % polygon.length] ?? [0, 0];
+    twice += x0 * y1 - x1 * y0;
+  }
+  return Math.abs(twice) / 2;
+}
+
+// ─── Page box ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * CSS transform of a page box of its own (unturned) size, centred in a slot of its turned size: the
+ * bitmap and the overlay inside turn together, like pdf.js's `data-main-rotation`.
+ */
+export function pageBoxTransform(rotation: Rotation): string {
+  return rotation === 0 ? 'translate(-50%, -50%)' : `translate(-50%, -50%) rotate(${rotation}deg)`;
+}
+
+/**
+ * The device pixels per CSS pixel to draw a bitmap of `size` CSS pixels with: the screen's own
+ * ratio, lowered when the bitmap would exceed `maxPixels` (a zoomed-in page would otherwise ask for a
+ * canvas of hundreds of megabytes; the browser stretches the smaller one).
+ */
+export function renderPixelRatio(size: Size, devicePixelRatio: number, maxPixels: number): number {
+  const area = size.width * size.height;
+  if (area <= 0) return devicePixelRatio;
+  return Math.min(devicePixelRatio, Math.sqrt(maxPixels / area));
+}
+
+/**
+ * A TIFF/EXIF orientation (tag 274, 1..8) as the canvas transform `[a, b, c, d, e, f]` that draws the
+ * stored picture upright, with the upright size. Anything else is taken as 1 (as stored).
+ */
+export function orientationTransform(
+  orientation: number,
+  stored: Size,
+): { size: Size; matrix: readonly [number, number, number, number, number, number] } {
+  const { width: w, height: h } = stored;
+  const turned = { width: h, height: w };
+  switch (orientation) {
+    case 2:
+      return { size: stored, matrix: [-1, 0, 0, 1, w, 0] };
+    case 3:
+      return { size: stored, matrix: [-1, 0, 0, -1, w, h] };
+    case 4:
+      return { size: stored, matrix: [1, 0, 0, -1, 0, h] };
+    case 5:
+      return { size: turned, matrix: [0, 1, 1, 0, 0, 0] };
+    case 6:
+      return { size: turned, matrix: [0, 1, -1, 0, h, 0] };
+    case 7:
+      return { size: turned, matrix: [0, -1, -1, 0, h, w] };
+    case 8:
+      return { size: turned, matrix: [0, -1, 1, 0, 0, w] };
+    default:
+      return { size: stored, matrix: [1, 0, 0, 1, 0, 0] };
+  }
+}
+
+// ─── Layout: pages in the content frame ──────────────────────────────────────────────────────────
+
+export interface PageSlot {
+  /** The turned page box in the content frame, in pixels. */
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+  /** The page box before the view rotation (the size the bitmap is drawn at), in pixels. */
+  box: Size;
+}
+
+export interface PageLayout {
+  rotation: Rotation;
+  /** Pixels per unit of the pages' natural size (PDF points, image pixels). */
+  scale: number;
+  slots: readonly PageSlot[];
+  /** The content's size, in pixels. */
+  width: number;
+  height: number;
+}
+
+export interface LayoutInput {
+  /** Each page's natural size as displayed (PDF `/Rotate` applied, pictures upright). */
+  sizes: readonly Size[];
+  /** The width the widest turned page fills at zoom 1 (the viewport's width less the padding). */
+  fitWidth: number;
+  /** 1 = fit width. */
+  zoom: number;
+  rotation: Rotation;
+  /** Space between pages, and round the content. */
+  gap: number;
+  padding: number;
+}
+
+/**
+ * Pages one under another at one scale: at zoom 1 the widest page (as turned) fills `fitWidth`,
+ * so pages of different sizes keep their proportions; each page is centred across the content.
+ */
+export function layoutPages({ sizes, fitWidth, zoom, rotation, gap, padding }: LayoutInput): PageLayout {
+  const widest = Math.max(0, ...sizes.map((s) => rotateSize(s, rotation).width));
+  const scale = widest > 0 && fitWidth > 0 ? (fitWidth / widest) * zoom : 0;
+  const width = Math.max(fitWidth, widest * scale) + 2 * padding;
+  let top = padding;
+  const slots = sizes.map((size) => {
+    const turned = rotateSize(size, rotation);
+    const slot: PageSlot = {
+      top,
+      left: (width - turned.width * scale) / 2,
+      width: turned.width * scale,
+      height: turned.height * scale,
+      box: { width: size.width * scale, height: size.height * scale },
+    };
+    top += slot.height + gap;
+    return slot;
+  });
+  const height = slots.length > 0 ? top - gap + padding : 2 * padding;
+  return { rotation, scale, slots, width, height };
+}
+
+/** Index of the first slot whose bottom edge is at or below `y` (binary search), or slots.length. */
+function firstEndingAfter(slots: readonly PageSlot[], y: number): number {
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const s = slots[mid];
+    if (s && s.top + s.height < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export interface ViewportRect {
+  /** The scroll offset: the viewport's top-left corner in the content frame. */
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The pages to mount: those meeting the viewport grown by `overscan` pixels above and below, as an
+ * inclusive range, or null when none does (no pages, or an empty viewport).
+ */
+export function pagesInWindow(
+  layout: PageLayout,
+  viewport: Pick<ViewportRect, 'top' | 'height'>,
+  overscan: number,
+): { first: number; last: number } | null {
+  const { slots } = layout;
+  if (slots.length === 0 || viewport.height <= 0) return null;
+  const top = viewport.top - overscan;
+  const bottom = viewport.top + viewport.height + overscan;
+  const first = firstEndingAfter(slots, top);
+  let last = first - 1;
+  while (last + 1 < slots.length && (slots[last + 1]?.top ?? Infinity) <= bottom) last++;
+  return last >= first ? { first, last } : null;
+}
+
+/**
+ * The page the operator is looking at: the one showing the most of its height in the viewport
+ * (the earlier page on a tie); the last page once the content is scrolled to its end.
+ */
+export function pageInView(layout: PageLayout, viewport: Pick<ViewportRect, 'top' | 'height'>): number {
+  const { slots } = layout;
+  if (slots.length === 0) return 0;
+  const bottom = viewport.top + viewport.height;
+  if (bottom >= layout.height - 1 && viewport.top > 0) return slots.length - 1;
+  let best = 0;
+  let bestShown = -1;
+  for (let i = firstEndingAfter(slots, viewport.top); i < slots.length; i++) {
+    const s = slots[i];
+    if (!s || s.top > bottom) break;
+    const shown = Math.min(bottom, s.top + s.height) - Math.max(viewport.top, s.top);
+    if (shown > bestShown + 0.5) {
+      best = i;
+      bestShown = shown;
+    }
+  }
+  return best;
+}
+
+/** An upright normalised point of a page → its pixel in the content frame. */
+export function pageToContentPoint(layout: PageLayout, page: number, point: Point): Point {
+  const slot = layout.slots[page];
+  if (!slot) throw new RangeError(`No page ${page} in a layout of ${layout.slots.length}`);
+  const [x, y] = toViewPoint(point, { rotation: layout.rotation, size: slot });
+  return [slot.left + x, slot.top + y];
+}
+
+/**
+ * A pixel of the content frame → the page it falls on (or the nearest page, for a point between
+ * pages) and its upright normalised point there (outside 0..1 when it is off the page).
+ */
+export function contentToPagePoint(layout: PageLayout, [x, y]: Point): { page: number; point: Point } | null {
+  const { slots } = layout;
+  if (slots.length === 0) return null;
+  let page = Math.min(firstEndingAfter(slots, y), slots.length - 1);
+  const next = slots[page];
+  const previous = slots[page - 1];
+  // In the gap above `next`: take whichever page is nearer.
+  if (next && previous && y < next.top && y - (previous.top + previous.height) < next.top - y) page--;
+  const slot = slots[page];
+  if (!slot) return null;
+  return {
+    page,
+    point: fromViewPoint([x - slot.left, y - slot.top], { rotation: layout.rotation, size: slot }),
+  };
+}
+
+/** The bounding box, in the content frame, of a polygon (upright normalised) on a page. */
+export function polygonContentBox(layout: PageLayout, page: number, polygon: Polygon): Box {
+  return boundingBox(polygon.map((p) => pageToContentPoint(layout, page, p)));
+}
+
+/**
+ * The scroll offset that keeps the content point under `anchor` (a pixel of the viewport) under it
+ * after the layout changes (zoom, rotation, resize, pages measured): the point is carried through its
+ * page's upright frame, so it stays on the same spot of the same page.
+ */
+export function anchoredScroll(
+  before: PageLayout,
+  after: PageLayout,
+  scroll: { left: number; top: number },
+  anchor: Point,
+): { left: number; top: number } {
+  const [ax, ay] = anchor;
+  const found = contentToPagePoint(before, [scroll.left + ax, scroll.top + ay]);
+  if (!found || found.page >= after.slots.length) return scroll;
+  const [x, y] = pageToContentPoint(after, found.page, found.point);
+  return { left: Math.max(0, x - ax), top: Math.max(0, y - ay) };
+}
+
+/**
+ * The scroll offset that shows `box` (content frame): unchanged along an axis where the box is
+ * already in view (with `margin` pixels to spare), centred on it along an axis where it is not.
+ * Null when nothing needs to move.
+ */
+export function revealScroll(
+  box: Box,
+  viewport: ViewportRect,
+  margin: number,
+): { left: number; top: number } | null {
+  const axis = (lo: number, hi: number, start: number, length: number): number => {
+    if (lo >= start + margin && hi <= start + length - margin) return start;
+    return Math.max(0, (lo + hi) / 2 - length / 2);
+  };
+  const left = axis(box.x0, box.x1, viewport.left, viewport.width);
+  const top = axis(box.y0, box.y1, viewport.top, viewport.height);
+  return left === viewport.left && top === viewport.top ? null : { left, top };
+}
+
+/** The scroll offset that puts a page's top edge `margin` pixels below the viewport's top. */
+export function pageTopScroll(layout: PageLayout, page: number, margin: number): number {
+  const slot = layout.slots[page];
+  return slot ? Math.max(0, slot.top - margin) : 0;
+}
+
+/**
+ * The zoom after a ctrl/cmd-wheel turn: exponential in the wheel's travel, so that a trackpad pinch
+ * (many small deltas) and a mouse wheel (a few large ones) zoom alike.
+ */
+export function zoomForWheel(zoom: number, deltaY: number, deltaMode: number): number {
+  const pixels = deltaMode === 1 ? deltaY * 16 : deltaMode === 2 ? deltaY * 800 : deltaY;
+  return zoom * Math.exp(-pixels * 0.002);
 }

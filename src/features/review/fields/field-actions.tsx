@@ -1,0 +1,66 @@
+import { createContext, useContext } from 'react';
+import type { CorrectionValue } from '../../../lib/draft-store';
+import type { ListNode, SimpleNode } from './review-tree';
+
+/**
+ * What a value's control can do, handed down the field tree (objects, lists and tables nest at any
+ * depth) through context rather than through every level's props. The object stays the same from one
+ * render to the next; which field is hovered or selected comes from a highlight store instead
+ * (viewer/highlight-store.ts), so a hover re-renders the two rows concerned, not the whole list.
+ */
+export interface FieldActions {
+  onFieldHover: (path: string | null) => void;
+  /** The operator moved to a value (focused it, clicked its row). */
+  onFieldSelect: (path: string) => void;
+  onFieldChange: (node: SimpleNode, value: CorrectionValue) => void;
+  onRevert: (path: string) => void;
+  /** Enter in the editor: the value is confirmed and the focus goes back to its row. */
+  onConfirm: (path: string) => void;
+  /** Escape in the editor: back to the row, nothing marked. */
+  onLeaveEditor: (path: string) => void;
+  onAddItem: (list: ListNode) => void;
+  onRemoveItem: (item: ItemRef) => void;
+  onRestoreItem: (path: string) => void;
+}
+
+/** A list item, in plain values (rows compare them to skip re-rendering). */
+export interface ItemRef {
+  list: string;
+  index: number;
+  path: string;
+  removed: boolean;
+  /** How many items the service returned: an index below it is an extracted item. */
+  extractedCount: number;
+}
+
+export function itemRef(list: ListNode, item: { index: number; path: string; removed: boolean }): ItemRef {
+  return {
+    list: list.path,
+    index: item.index,
+    path: item.path,
+    removed: item.removed,
+    extractedCount: list.extractedCount,
+  };
+}
+
+export function sameItemRef(a: ItemRef | undefined, b: ItemRef | undefined): boolean {
+  return (
+    a === b ||
+    (a != null &&
+      b != null &&
+      a.path === b.path &&
+      a.removed === b.removed &&
+      a.extractedCount === b.extractedCount)
+  );
+}
+
+export const FieldActionsContext = createContext<FieldActions | null>(null);
+
+export function useFieldActions(): FieldActions {
+  const actions = useContext(FieldActionsContext);
+  if (!actions) throw new Error('useFieldActions needs a FieldActionsContext provider');
+  return actions;
+}
+
+/** The attribute that marks the element of each value the keyboard moves between. */
+export const FIELD_ATTRIBUTE = 'data-field-path';

@@ -1,0 +1,127 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { extractionFixture } from '../testing/fixtures';
+import { FieldActionsContext, type FieldActions } from './field-actions';
+import { FieldList } from './field-list';
+import { buildReviewTree } from './review-tree';
+import { schemaHints } from './schema-hints';
+
+function actions(): FieldActions {
+  return {
+    onFieldHover: vi.fn(),
+    onFieldSelect: vi.fn(),
+    onFieldChange: vi.fn(),
+    onRevert: vi.fn(),
+    onConfirm: vi.fn(),
+    onLeaveEditor: vi.fn(),
+    onAddItem: vi.fn(),
+    onRemoveItem: vi.fn(),
+    onRestoreItem: vi.fn(),
+  };
+}
+
+describe('FieldList', () => {
+  const fields = extractionFixture('standard_field_types.json').inference.result.fields;
+
+  it('names every control by its path, tables included', () => {
+    render(
+      <FieldActionsContext value={actions()}>
+        <FieldList nodes={buildReviewTree(fields)} filtered={null} />
+      </FieldActionsContext>,
+    );
+    expect(screen.getByRole('textbox', { name: 'field_simple_string' })).toHaveValue(
+      'field_simple_string-value',
+    );
+    expect(screen.getByRole('checkbox', { name: 'field_simple_bool' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'field_simple_list[1]' })).toHaveValue(
+      'field_simple_list-1-value',
+    );
+    expect(screen.getByRole('textbox', { name: 'field_object.subfield_2' })).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'field_object_list' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['#', 'subfield_1', 'subfield_2', 'Row actions']);
+    expect(within(table).getByRole('textbox', { name: 'field_object_list[1].subfield_1' })).toHaveValue(
+      'field_object_list-1-subfield_1-value',
+    );
+    expect(screen.getByRole('button', { name: 'Add a row to field_object_list' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove field_object_list[0]' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add an item to field_simple_list' })).toBeInTheDocument();
+    // Confidence is named, not only coloured.
+    expect(screen.getAllByText('Medium').length).toBeGreaterThan(0);
+  });
+
+  it('reports edits, Enter to confirm and Escape to leave, and offers a select for classifications', async () => {
+    const user = userEvent.setup();
+    const a = actions();
+    const hints = schemaHints([
+      { name: 'kind', type: 'classification', classification_values: ['invoice', 'receipt'] },
+    ]);
+    const nodes = buildReviewTree(
+      {
+        kind: { value: 'invoice', locations: [], confidence: 'Low' },
+        note: { value: 'x', locations: [], confidence: 'High' },
+      },
+      undefined,
+      hints,
+    );
+    render(
+      <FieldActionsContext value={a}>
+        <FieldList nodes={nodes} filtered={null} />
+      </FieldActionsContext>,
+    );
+    const select = screen.getByRole('combobox', { name: 'kind' });
+    await user.selectOptions(select, 'receipt');
+    expect(a.onFieldChange).toHaveBeenCalledWith(expect.objectContaining({ path: 'kind' }), 'receipt');
+    const note = screen.getByRole('textbox', { name: 'note' });
+    await user.click(note);
+    expect(a.onFieldSelect).toHaveBeenCalledWith('note');
+    await user.keyboard('{Enter}');
+    expect(a.onConfirm).toHaveBeenCalledWith('note');
+    await user.keyboard('{Escape}');
+    expect(a.onLeaveEditor).toHaveBeenCalledWith('note');
+  });
+
+  it('shows the filtered values as one work list', () => {
+    const nodes = buildReviewTree(fields);
+    render(
+      <FieldActionsContext value={actions()}>
+        <FieldList nodes={nodes} filtered={[]} />
+      </FieldActionsContext>,
+    );
+    expect(screen.getByText(/No value needs review/)).toBeInTheDocument();
+  });
+
+  it('nests tables in objects and objects in table cells (deep_nested_fields.json)', () => {
+    const nodes = buildReviewTree(extractionFixture('deep_nested_fields.json').inference.result.fields);
+    render(
+      <FieldActionsContext value={actions()}>
+        <FieldList nodes={nodes} filtered={null} />
+      </FieldActionsContext>,
+    );
+    const inner = screen.getByRole('table', { name: 'field_object.sub_object_list' });
+    expect(
+      within(inner).getByRole('textbox', {
+        name: 'field_object.sub_object_list[1].sub_object_list_sub_list_object_subobject_2',
+      }),
+    ).toHaveValue('value_5');
+    // The items do not share their sub-fields: a missing one says so rather than offering an editor.
+    expect(within(inner).getAllByText('not returned')).toHaveLength(3);
+    const deep = screen.getByRole('table', {
+      name: 'field_object.sub_object_object.sub_object_object_sub_object_list',
+    });
+    expect(
+      within(deep).getByRole('textbox', {
+        name: 'field_object.sub_object_object.sub_object_object_sub_object_list[0].sub_object_object_sub_object_list_object.sub_object_object_sub_object_list_object_subobject_1',
+      }),
+    ).toHaveValue('value_10');
+    expect(
+      screen.getByRole('button', {
+        name: /field_object\.sub_object_object\.sub_object_object_sub_object_object/,
+      }),
+    ).toHaveAttribute('aria-expanded', 'true');
+  });
+});

@@ -1,0 +1,45 @@
+import { useFieldActions, type ItemRef } from './field-actions';
+import type { ListNode } from './review-tree';
+
+/** Remove a list item, or restore one the operator removed. */
+export function ItemButton({ item, disabled }: { item: ItemRef; disabled?: boolean | undefined }) {
+  const a = useFieldActions();
+  const restore = item.removed;
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      onClick={(event) => {
+        event.stopPropagation();
+        if (restore) a.onRestoreItem(item.path);
+        else a.onRemoveItem(item);
+      }}
+      aria-label={`${restore ? 'Restore' : 'Remove'} ${item.path}`}
+      className="rounded px-1 text-xs text-blue-800 underline hover:bg-blue-100 disabled:text-slate-500"
+    >
+      {restore ? 'Restore' : 'Remove'}
+    </button>
+  );
+}
+
+/** Add an item at the end of a list; in its place, the reason when the item's shape is unknown. */
+export function AddItemButton({ list, disabled }: { list: ListNode; disabled?: boolean | undefined }) {
+  const a = useFieldActions();
+  const what = list.itemKind === 'object' ? 'a row' : 'an item';
+  if (list.template == null) {
+    return (
+      <span className="text-xs text-slate-700">Empty, and the schema does not say what an item holds.</span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      onClick={() => a.onAddItem(list)}
+      aria-label={`Add ${what} to ${list.path}`}
+      className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-900 hover:bg-slate-100 disabled:text-slate-500"
+    >
+      + Add {what}
+    </button>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * What the model's data schema says about each field, reduced to what the editors need: the type
+ * (which editor), whether it is a list, the classification values (a select), and the sub-fields of a
+ * nested object (the columns of a table, even when the list came back empty).
+ *
+ * Read structurally, so any schema with these members fits: the model's schema from the app server
+ * (`modelSchemaQueryOptions`), or a `data_schema` replacement.
+ */
+
+export interface SchemaFieldLike {
+  name: string;
+  type: string;
+  is_array?: boolean | null | undefined;
+  classification_values?: readonly string[] | null | undefined;
+  nested_fields?: readonly SchemaFieldLike[] | null | undefined;
+}
+
+export interface FieldHint {
+  type: string;
+  isArray: boolean;
+  /** Classification values, or null for other types. */
+  options: string[] | null;
+  /** Sub-fields of a nested object, in the schema's order. */
+  nested: Map<string, FieldHint>;
+}
+
+export type SchemaHints = ReadonlyMap<string, FieldHint>;
+
+export const NO_HINTS: SchemaHints = new Map();
+
+export function schemaHints(fields: readonly SchemaFieldLike[] | null | undefined): SchemaHints {
+  const hints = new Map<string, FieldHint>();
+  for (const field of fields ?? []) hints.set(field.name, hintOf(field));
+  return hints;
+}
+
+function hintOf(field: SchemaFieldLike): FieldHint {
+  return {
+    type: field.type,
+    isArray: field.is_array === true,
+    options:
+      field.type === 'classification' && field.classification_values?.length
+        ? [...field.classification_values]
+        : null,
+    nested: schemaHints(field.nested_fields) as Map<string, FieldHint>,
+  };
+}
+
+/** The hint of one item of a list field: the same field, not an array. */
+export function itemHint(hint: FieldHint | undefined): FieldHint | undefined {
+  return hint && { ...hint, isArray: false };
+}

@@ -1,0 +1,65 @@
+import { memo } from 'react';
+import { ConfidenceBadge } from './confidence-badge';
+import { isValidValue, type SimpleNode } from './review-tree';
+import { sameSimpleNode } from './same-node';
+import { useFieldTarget } from './use-field-target';
+import { ValueEditor } from './value-editor';
+
+interface Props {
+  node: SimpleNode;
+  disabled?: boolean | undefined;
+}
+
+/** One value of a table: its confidence symbol, its editor (named by the path), edited and checked marks. */
+export const TableCell = memo(
+  function TableCell({ node, disabled }: Props) {
+    const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
+    const invalid = !isValidValue(node);
+    return (
+      <td
+        {...targetProps}
+        className={`px-1 py-1 focus:outline-2 focus:outline-blue-700 ${highlight !== '' ? 'bg-blue-50' : ''} ${
+          node.edited ? 'border-l-4 border-violet-700' : ''
+        }`}
+      >
+        <div className="flex items-center gap-1">
+          {!node.added && <ConfidenceBadge confidence={node.confidence} compact />}
+          <ValueEditor
+            node={node}
+            compact
+            disabled={disabled}
+            onFocus={() => a.onFieldSelect(node.path)}
+            onChange={(value) => a.onFieldChange(node, value)}
+            onConfirm={() => a.onConfirm(node.path)}
+            onLeave={() => a.onLeaveEditor(node.path)}
+          />
+          {node.edited && (
+            <>
+              <span title="Edited" className="text-violet-800">
+                <span aria-hidden="true">✎</span>
+                <span className="sr-only">edited</span>
+              </span>
+              <button
+                type="button"
+                onClick={() => a.onRevert(node.path)}
+                aria-label={`Revert ${node.path}`}
+                title={`Back to the extracted value: ${node.original ?? 'no value'}`}
+                className="rounded px-1 text-blue-800 hover:bg-blue-100"
+              >
+                <span aria-hidden="true">↺</span>
+              </button>
+            </>
+          )}
+          {node.reviewed && !node.edited && (
+            <span title="Checked" className="text-teal-800">
+              <span aria-hidden="true">✓</span>
+              <span className="sr-only">checked</span>
+            </span>
+          )}
+          {invalid && <span className="sr-only">not a number</span>}
+        </div>
+      </td>
+    );
+  },
+  (a, b) => sameSimpleNode(a.node, b.node) && a.disabled === b.disabled,
+);

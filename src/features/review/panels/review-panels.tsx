@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import type { ExtractionResponse } from '../../../api/v2/schemas';
+import { DetailsPanel } from './details-panel';
+import { JsonPanel } from './json-panel';
+import { RawTextPanel } from './raw-text-panel';
+import { ReviewTabs } from './review-tabs';
+
+export type ReviewTab = 'values' | 'text' | 'details' | 'json';
+
+interface Props {
+  tab: ReviewTab;
+  onTab: (tab: ReviewTab) => void;
+  /** The values tab, composed by the review. */
+  values: ReactNode;
+  result: ExtractionResponse;
+  modelName: string | null;
+  stored: { filename: string; size: number | null; mimeType: string | null } | null;
+  onGoToPage: (page: number) => void;
+}
+
+/** The review's side panels as tabs: values, raw text, details (options, RAG, file), the response JSON. */
+export function ReviewPanels({ tab, onTab, values, result, modelName, stored, onGoToPage }: Props) {
+  const { inference } = result;
+  return (
+    <ReviewTabs<ReviewTab>
+      label="Review panels"
+      selected={tab}
+      onSelect={onTab}
+      tabs={[
+        { id: 'values', label: 'Values', content: values },
+        {
+          id: 'text',
+          label: 'Raw text',
+          content: <RawTextPanel rawText={inference.result.raw_text} onGoToPage={onGoToPage} />,
+        },
+        {
+          id: 'details',
+          label: 'Details',
+          content: <DetailsPanel inference={inference} modelName={modelName} stored={stored} />,
+        },
+        { id: 'json', label: 'JSON', content: <JsonPanel value={result} /> },
+      ]}
+    />
+  );
+}

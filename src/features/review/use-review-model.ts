@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { modelSchemaQueryOptions } from '../../api/v2/model-schema';
+import type { ExtractionResponse } from '../../api/v2/schemas';
+import { needsReview } from './confidence';
+import { countChanges } from './fields/corrections-reducer';
+import { buildReviewTree, leavesOf, NO_EDITS, simpleNodes, type SimpleNode } from './fields/review-tree';
+import { schemaHints } from './fields/schema-hints';
+import { useCorrections } from './fields/use-corrections';
+
+/**
+ * Everything the review derives from the result: the model's schema (for typed editors and the
+ * classification values), the operator's corrections, the field tree with them applied, the leaves the
+ * viewer draws, and which values still need review.
+ */
+export function useReviewModel(jobId: string, result: ExtractionResponse) {
+  const { inference } = result;
+  // A replaced data schema is not the model's: its fields would be typed by the wrong schema.
+  const replaced = inference.active_options.data_schema.replace;
+  const schema = useQuery({ ...modelSchemaQueryOptions(inference.model.id), enabled: !replaced });
+  const hints = useMemo(() => schemaHints(schema.data?.data_schema.fields), [schema.data]);
+  const { corrections, dispatch, storageError, ready } = useCorrections(jobId, result);
+  const fields = inference.result.fields;
+
+  const nodes = useMemo(() => buildReviewTree(fields, corrections, hints), [fields, corrections, hints]);
+  // The viewer redraws when the leaves change: they change with the list items, not with every keystroke.
+  const { removed, added } = corrections;
+  const leaves = useMemo(
+    () => leavesOf(buildReviewTree(fields, { ...NO_EDITS, removed, added }, hints)),
+    [fields, removed, added, hints],
+  );
+  const values = useMemo(() => simpleNodes(nodes), [nodes]);
+
+  return {
+    schema,
+    nodes,
+    leaves,
+    values,
+    corrections,
+    correct: dispatch,
+    ready,
+    storageError,
+    changes: countChanges(corrections),
+  };
+}
+
+/** Extracted values whose confidence calls for a person: Medium, Low, or unknown. */
+export function isForReview(node: SimpleNode): boolean {
+  return !node.added && needsReview(node.confidence);
+}
+
+/** Still to do: for review, and neither corrected nor confirmed yet. */
+export function isStillToReview(node: SimpleNode): boolean {
+  return isForReview(node) && !node.edited && !node.reviewed;
+}

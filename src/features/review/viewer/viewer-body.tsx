@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { FieldLeaf } from '../fields/flatten-fields';
+import { viewerActions, type ViewerDispatch, type ViewerState } from '../viewer-state';
+import type { Region } from './field-regions';
+import type { PageSource } from './page-source';
+import { PageScroller } from './page-scroller';
+import { ThumbnailStrip } from './thumbnail-strip';
+import { ViewerToolbar } from './viewer-toolbar';
+
+interface Props {
+  /** Null while the document opens. */
+  source: PageSource | null;
+  expectedPageCount: number | undefined;
+  leaves: readonly FieldLeaf[];
+  regionsOn: (page: number) => readonly Region[];
+  state: ViewerState;
+  dispatch: ViewerDispatch;
+  onFieldHover: (path: string | null) => void;
+  onFieldSelect: (path: string) => void;
+}
+
+/** The document: toolbar, thumbnails and pages; the frame is there while the document opens. */
+export function ViewerBody(props: Props) {
+  const { source, leaves, regionsOn, state, dispatch, onFieldHover, onFieldSelect } = props;
+  const pageCount = source?.sizes.length ?? props.expectedPageCount ?? 0;
+  const [firstDrawn, setFirstDrawn] = useState(false);
+  const onPageDrawn = useCallback(() => setFirstDrawn(true), []);
+  const onPageSelect = useCallback((page: number) => dispatch(viewerActions.goToPage(page)), [dispatch]);
+
+  const opened = source?.sizes.length;
+  useEffect(() => {
+    if (opened !== undefined) dispatch({ type: 'documentLoaded', pageCount: opened });
+  }, [dispatch, opened]);
+
+  return (
+    <>
+      <ViewerToolbar page={state.page} pageCount={pageCount} zoom={state.zoom} dispatch={dispatch} />
+      <div className="flex min-h-0 flex-1">
+        {source && pageCount > 1 && (
+          <ThumbnailStrip
+            source={source}
+            page={state.page}
+            rotation={state.rotation}
+            enabled={firstDrawn}
+            onPageSelect={onPageSelect}
+          />
+        )}
+        <PageScroller
+          source={source}
+          leaves={leaves}
+          regionsOn={regionsOn}
+          page={state.page}
+          zoom={state.zoom}
+          rotation={state.rotation}
+          request={state.request}
+          dispatch={dispatch}
+          onFieldHover={onFieldHover}
+          onFieldSelect={onFieldSelect}
+          onPageDrawn={onPageDrawn}
+        />
+      </div>
+    </>
+  );
+}

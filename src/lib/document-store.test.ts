@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createDocumentStore, memoryBackend, type NewStoredJob } from './document-store';
+
+const MODEL = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
+
+const job = (jobId: string, createdAt: string, extra: Partial<NewStoredJob> = {}): NewStoredJob => ({
+  jobId,
+  modelId: MODEL,
+  filename: `${jobId}.pdf`,
+  file: new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
+  mimeType: 'application/pdf',
+  size: 8,
+  createdAt,
+  ...extra,
+});
+
+describe('the document store', () => {
+  it('keeps a job with its file and the detected type, and gives the document back', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z', { options: { raw_text: true } }));
+    const doc = await store.loadDocument('J1');
+    expect(doc).toMatchObject({
+      jobId: 'J1',
+      modelId: MODEL,
+      filename: 'J1.pdf',
+      mimeType: 'application/pdf',
+      source: 'file',
+      options: { raw_text: true },
+    });
+    expect(await doc?.file.text()).toBe('%PDF-1.7');
+    expect(await store.loadDocument('nope')).toBeNull();
+  });
+
+  it('lists jobs newest first', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('A', '2025-01-01T10:00:00.000Z'));
+    await store.saveJob(job('C', '2025-01-03T10:00:00.000Z'));
+    await store.saveJob(job('B', '2025-01-02T10:00:00.000Z'));
+    expect((await store.listJobs()).map((j) => j.jobId)).toEqual(['C', 'B', 'A']);
+  });
+
+  it('lists a job sent by URL, which has no document to review', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(
+      job('U', '2025-01-01T10:00:00.000Z', {
+        file: null,
+        mimeType: null,
+        size: null,
+        source: 'url',
+        url: 'https://example.com/invoice.pdf',
+      }),
+    );
+    expect(await store.loadJob('U')).toMatchObject({ source: 'url', url: 'https://example.com/invoice.pdf' });
+    expect(await store.loadDocument('U')).toBeNull();
+  });
+
+  it('reads records of the first version, and skips unreadable ones', async () => {
+    const backend = memoryBackend();
+    await backend.set('OLD', {
+      jobId: 'OLD',
+      modelId: MODEL,
+      filename: 'old.pdf',
+      file: new Blob(['x']),
+      createdAt: '2024-12-01T00:00:00.000Z',
+    });
+    await backend.set('BROKEN', { jobId: 'BROKEN' });
+    const store = createDocumentStore(backend);
+    expect(await store.listJobs()).toHaveLength(1);
+    expect(await store.loadDocument('OLD')).toMatchObject({
+      jobId: 'OLD',
+      mimeType: null,
+      source: 'file',
+      modelName: null,
+      options: {},
+    });
+    expect(await store.loadJob('BROKEN')).toBeNull();
+  });
+
+  it('removes a job and its file', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z'));
+    await store.removeJob('J1');
+    expect(await store.loadDocument('J1')).toBeNull();
+    expect(await store.listJobs()).toEqual([]);
+  });
+
+  it('keeps the settled job with the record, and never brings a removed record back', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z'));
+    expect((await store.loadJob('J1'))?.settledJob).toBeNull();
+    await store.updateJob('J1', { settledJob: { id: 'J1', status: 'Processed' } });
+    expect((await store.loadJob('J1'))?.settledJob).toEqual({ id: 'J1', status: 'Processed' });
+    expect(await (await store.loadDocument('J1'))?.file.text()).toBe('%PDF-1.7');
+    await store.removeJob('J1');
+    await store.updateJob('J1', { settledJob: null });
+    expect(await store.loadJob('J1')).toBeNull();
+  });
+
+  it('refuses to save a record that would not read back', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await expect(store.saveJob(job('J1', 'yesterday'))).rejects.toThrow();
+  });
+});

@@ -67,6 +67,17 @@ export default defineConfig({
       UPSTREAM_V2_API_KEY: '',
       UPSTREAM_V1_URL: '',
       UPSTREAM_V1_API_KEY: '',
+      // Job events: the embedded reference service gets a webhook to this app server on every model,
+      // with a secret made at start (server/main.ts); nothing to set, and nothing inherited.
+      WEBHOOK_V2_SECRET: '',
+      WEBHOOK_V2_IDS: '',
+      // Rate limits in 2-second windows, so that a journey meets 429s, and the app's waiting for
+      // Retry-After, within seconds: 6 POSTs (enqueues, RAG documents) per window and key, which
+      // one journey's single upload never reaches and several files sent at once do. GETs (polling,
+      // results) stay far from their budget: 300 per window is 9,000 a minute.
+      REFERENCE_RATE_LIMIT_WINDOW_MS: '2000',
+      REFERENCE_RATE_LIMIT_POST_PER_MINUTE: '6',
+      REFERENCE_RATE_LIMIT_GET_PER_MINUTE: '300',
     },
   },
 });

@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { keepScreenshot } from './support/artifacts';
+import { invoicePdfFile } from './support/upload-documents';
+import { chooseFiles, extract, jobRow, openUploadForm, uploadRow } from './support/upload-steps';
+
+test('the webhook reaches the app server, which pushes the job to the browser before the next poll', async ({
+  page,
+}) => {
+  const files = [
+    await invoicePdfFile('live-1.pdf', { invoiceNumber: 'INV-L-0001' }),
+    await invoicePdfFile('live-2.pdf', { invoiceNumber: 'INV-L-0002' }),
+  ];
+  const polls: { url: string; at: number }[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/v2\/jobs\/[^/?]+/.test(request.url())) polls.push({ url: request.url(), at: Date.now() });
+  });
+  const events = page.waitForRequest((request) => request.url().endsWith('/api/events'));
+
+  await openUploadForm(page);
+  await events;
+  // This app's webhook is ticked by default, so the service calls the app server when each job ends.
+  await expect(page.getByRole('checkbox', { name: /extraction-review/ })).toBeChecked();
+  await chooseFiles(page, files);
+  await extract(page);
+  for (const file of files)
+    await expect(uploadRow(page, file.name)).toHaveAttribute('data-phase', 'enqueued', { timeout: 30_000 });
+
+  await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+  await expect(page.getByText('Live updates on')).toBeVisible();
+  for (const file of files) {
+    const row = jobRow(page, file.name);
+    await expect(row).toHaveAttribute('data-status', 'Processed', { timeout: 30_000 });
+    // The final status came from the fetch the event triggered, not from a poll: the first poll is due
+    // 2 s after the enqueue and a small PDF is read well before.
+    await expect(row).toHaveAttribute('data-updated-by', 'event');
+    // The delivery itself is reported by the service in job.webhooks.
+    await expect(row.locator('[data-webhook-status="Processed"]')).toContainText('Delivered');
+  }
+  await keepScreenshot(page, 'jobs-live', { fullPage: true });
+
+  // Once the deliveries are known, nothing polls these jobs any more.
+  const settled = polls.length;
+  await page.waitForTimeout(4_000);
+  expect(polls.slice(settled)).toEqual([]);
+});

@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { keepScreenshot } from './support/artifacts';
+import { openInvoiceReview, valueOf } from './support/review-journey';
+
+test('a review without the mouse: next field to review, edit, confirm, pages, zoom, help', async ({
+  page,
+}) => {
+  await openInvoiceReview(page);
+  // Start from nowhere in particular: the body.
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+
+  // n: the first value needing review (Medium, Low or unknown): due_date, Low, not printed.
+  await page.keyboard.press('n');
+  const current = page.locator('[aria-current="true"][data-field-path]');
+  await expect(current).toHaveAttribute('data-field-path', 'due_date');
+  await expect(current).toBeFocused();
+  await expect(current).toContainText('Low');
+  await expect(page).toHaveURL(/[?&]field=due_date/);
+
+  // Enter edits (a date input: typed month, day, year), Enter again confirms and goes back to the row.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toBeFocused();
+  await page.keyboard.type('04132024');
+  await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toHaveValue('2024-04-13');
+  await page.keyboard.press('Enter');
+  await expect(current).toBeFocused();
+  await expect(current).toContainText('edited');
+
+  // n again: the next one still to check. While typing in it, j and n type letters, nothing moves.
+  await page.keyboard.press('n');
+  await expect(current).toHaveAttribute('data-field-path', 'supplier_name');
+  await page.keyboard.press('Enter');
+  const supplier = page.getByRole('textbox', { name: 'supplier_name', exact: true });
+  await expect(supplier).toBeFocused();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' jn');
+  await expect(supplier).toHaveValue('ACME Supplies Ltd jn');
+  await expect(current).toHaveAttribute('data-field-path', 'supplier_name');
+  await page.keyboard.press('Enter');
+  await expect(current).toContainText('edited');
+
+  // k and j move one field at a time, in the order shown.
+  await page.keyboard.press('k');
+  await expect(current).toHaveAttribute('data-field-path', 'due_date');
+  await page.keyboard.press('j');
+  await expect(current).toHaveAttribute('data-field-path', 'supplier_name');
+  await page.keyboard.press('ArrowDown');
+  await expect(current).toHaveAttribute('data-field-path', 'supplier_address.street_number');
+
+  // Escape leaves an editor without confirming.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('[aria-current="true"][data-field-path]')).toBeFocused();
+
+  // Pages, zoom and rotation.
+  await page.keyboard.press('PageDown');
+  await expect(page.getByText('Page 2 of 2')).toBeVisible();
+  await page.keyboard.press('[');
+  await expect(page.getByText('Page 1 of 2')).toBeVisible();
+  await page.keyboard.press(']');
+  await expect(page.getByText('Page 2 of 2')).toBeVisible();
+  await page.keyboard.press('+');
+  await expect(page.getByText('125%')).toBeVisible();
+  await page.keyboard.press('0');
+  await expect(page.getByText('100%')).toBeVisible();
+  await page.keyboard.press('r');
+
+  // ?: the help overlay, a modal dialog that keeps the focus and closes on Escape.
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Next field needing review');
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await keepScreenshot(page, 'review-keyboard-help');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // What was typed with the keyboard is kept.
+  await expect(valueOf(page, 'due_date')).toHaveValue('2024-04-13');
+  await expect(page.getByText('2 values corrected')).toBeVisible();
+});

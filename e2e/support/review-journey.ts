@@ -1,0 +1,71 @@
+/**
+ * Shared steps of the review journeys: a generated invoice sent through the upload form to the real
+ * reference service, the review opened on its result; values found by their accessible name (the path);
+ * downloads read; axe-core scans. Nothing is mocked.
+ */
+import { expect, type Download, type Page } from '@playwright/test';
+import { makeReviewInvoicePdf, REVIEW_INVOICE } from './review-invoice';
+
+/** A value's control by its path; `exact`, as polygons carry the path in their names too. */
+export function valueOf(page: Page, path: string) {
+  return page.getByRole('textbox', { name: path, exact: true });
+}
+
+/** Sends the generated invoice from the upload form and waits for its review. */
+export async function openInvoiceReview(page: Page, filename = 'invoice-0077.pdf'): Promise<string> {
+  const bytes = await makeReviewInvoicePdf();
+  await page.goto('/');
+  await page.getByLabel('Document').setInputFiles({
+    name: filename,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(bytes),
+  });
+  await page.getByRole('button', { name: 'Extract' }).click();
+  await expect(page).toHaveURL(/\/jobs\/[^/?]+/);
+  await expect(valueOf(page, 'invoice_number')).toHaveValue(REVIEW_INVOICE.invoiceNumber, {
+    timeout: 45_000,
+  });
+  // The draft is read once the review opens; wait for the document too, so screenshots show it.
+  await expect(page.locator('[data-page-index="0"]')).toHaveAttribute('data-rendered', 'true', {
+    timeout: 30_000,
+  });
+  return new URL(page.url()).pathname;
+}
+
+export async function readDownload(download: Download): Promise<string> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** RFC 4180 parsing, enough to check our own export (quoted cells, doubled quotes, CRLF). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (quoted) {
+      if (c === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && body[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { JobStatus } from '../features/jobs/job-status';
 import { ResultUnavailable } from '../features/review/result-unavailable';
 import { ReviewView } from '../features/review/review-view';
+import { preloadDocumentViewer } from '../features/review/viewer/preload';
 import { documentStoreKeys, loadDocument, type StoredDocument } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
 
@@ -18,6 +20,8 @@ export function JobRoute({ jobId }: { jobId: string }) {
   });
   const current = job.data?.job;
   const document = stored.data ?? null;
+  // A job's page leads to its review: the viewer and pdf.js load while the job and result are fetched.
+  useEffect(preloadDocumentViewer, []);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">

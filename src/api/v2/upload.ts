@@ -14,7 +14,6 @@ import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter } from '../retry';
 import { ENQUEUE_PATH, toEnqueueForm } from './endpoints';
 import { EnqueueExtractionInput, JobResponse } from './schemas';
 
-
 export interface UploadProgress {
   /** Bytes of the request body sent so far. */
   loaded: number;

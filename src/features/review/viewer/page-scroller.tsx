@@ -58,7 +58,8 @@ interface Props {
 export const PageScroller = memo(function PageScroller(props: Props) {
   const { source, page, zoom, rotation, request, dispatch } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const viewport = useElementSize(scroller);
+  // Measured again before paint when the document opens: the thumbnail column appears beside it then.
+  const viewport = useElementSize(scroller, source);
   const [scroll, setScroll] = useState({ left: 0, top: 0 });
   // Where a ctrl-wheel zoom was aimed (viewport pixels), for the zoom it asked for.
   const wheelAnchor = useRef<{ zoom: number; point: Point } | null>(null);

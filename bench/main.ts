@@ -4,11 +4,14 @@
  *
  *   npm run bench                 every suite
  *   npm run bench -- reference    only the reference service
+ *   npm run bench -- viewer       only the document viewer (Chromium, production build)
  */
 import { benchReferenceService } from './reference-service';
+import { benchViewer } from './viewer';
 
 const suites: Record<string, () => Promise<void>> = {
   reference: benchReferenceService,
+  viewer: benchViewer,
 };
 
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));

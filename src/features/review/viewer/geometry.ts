@@ -5,6 +5,8 @@
  * - **page** (normalised): `[x, y]` in 0..1 with the origin at the top-left corner of the page as
  *   the API describes it. v2 `FieldLocation.polygon` is in this frame, for the page as the service
  *   displays it (PDF `/Rotate` and the crop box already applied).
+ * - **raw** (normalised): the page as the stored file has it, before any v1 orientation turn. v1
+ *   polygons are in this frame when `is_rotation_applied` is false.
  * - **upright** (normalised): the page turned clockwise by its orientation so that its text reads
  *   upright. v1 `pages[].orientation.value` is the clockwise rotation that makes the page upright;
  *   with `is_rotation_applied: true` v1 polygons are already in this frame. The proof is in the
@@ -23,6 +25,8 @@
  * Conversions come in pairs (`toX`/`fromX`), in the manner of pdf.js's
  * `convertToViewportPoint`/`convertToPdfPoint`. Rotations other than multiples of 90 are rejected.
  */
+
+import type { V1Inference, V1Page } from '../../../api/v1/schemas';
 
 export type Point = readonly [number, number];
 export type Polygon = readonly Point[];
@@ -160,6 +164,45 @@ export function v1PolygonToUpright(
 ): Polygon {
   if (isRotationApplied !== false || orientation == null) return polygon;
   return rotatePolygon(polygon, toRotation(orientation));
+}
+
+/**
+ * The clockwise turn that shows a v1 page's stored image upright: `orientation.value`, except when
+ * `is_rotation_applied` is null (or absent, which the schema reads as null). The spec defines null as
+ * "no orientation information", and every recorded response with null also has `orientation.value:
+ * null` on every page (41 of them in the corpus; the 5 without the flag have 0 or null). So the page
+ * is shown as stored, the frame in which `v1PolygonToUpright` leaves such polygons: page and
+ * polygons stay together even if a response ever paired null with a turn.
+ */
+export function v1UprightRotation(
+  orientation: V1Page['orientation']['value'] | undefined,
+  isRotationApplied: V1Inference['is_rotation_applied'] | undefined,
+): Rotation {
+  if (isRotationApplied == null || orientation == null) return 0;
+  return toRotation(orientation);
+}
+
+/** Size of a v1 page as shown upright, from the size of its stored image. */
+export function v1UprightSize(
+  stored: Size,
+  orientation: V1Page['orientation']['value'] | undefined,
+  isRotationApplied: V1Inference['is_rotation_applied'] | undefined,
+): Size {
+  return rotateSize(stored, v1UprightRotation(orientation, isRotationApplied));
+}
+
+/**
+ * The inverse of `v1PolygonToUpright`: an upright polygon in the frame the response itself uses, for
+ * a polygon drawn by the operator to sit beside the service's own.
+ */
+export function v1PolygonFromUpright(
+  polygon: Polygon,
+  orientation: V1Page['orientation']['value'] | undefined,
+  isRotationApplied: V1Inference['is_rotation_applied'] | undefined,
+): Polygon {
+  if (isRotationApplied !== false || orientation == null) return polygon;
+  const rotation = toRotation(orientation);
+  return rotation === 0 ? polygon : polygon.map((p) => unrotatePoint(p, rotation));
 }
 
 function round(n: number): number {

@@ -6,6 +6,7 @@ import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
 import { JobRoute } from './job-route';
 import { JobsRoute } from './jobs-route';
+import { OpenSavedRoute, SavedRoute } from './saved-route';
 import { createQueryClient } from './query-client';
 import { UploadRoute } from './upload-route';
 
@@ -24,6 +25,7 @@ export function App() {
                 </Link>
                 <NavLink href="/">New extraction</NavLink>
                 <NavLink href="/jobs">Jobs</NavLink>
+                <NavLink href="/open">Open saved</NavLink>
               </nav>
             </header>
             <ErrorBoundary>
@@ -31,6 +33,10 @@ export function App() {
                 <Route path="/" component={UploadRoute} />
                 <Route path="/jobs" component={JobsRoute} />
                 <Route path="/jobs/:jobId">{(params) => <JobRoute jobId={params.jobId} />}</Route>
+                <Route path="/open" component={OpenSavedRoute} />
+                <Route path="/saved/:key">
+                  {(params) => <SavedRoute savedKey={decodeURIComponent(params.key)} />}
+                </Route>
                 <Route>
                   <main className="mx-auto max-w-2xl p-8">
                     <h1 className="text-xl font-semibold">Page not found</h1>

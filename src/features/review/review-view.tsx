@@ -24,12 +24,14 @@ interface Props {
   document: { file: Blob; filename: string; mimeType: string | null; size: number | null } | null;
   /** A message above the values (the result shown is the draft's copy, say). */
   notice?: ReactNode;
+  /** A saved result opened from files: the review makes no request (no model schema, no RAG). */
+  offline?: boolean | undefined;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
-export function ReviewView({ jobId, result, document: stored, notice }: Props) {
+export function ReviewView({ jobId, result, document: stored, notice, offline = false }: Props) {
   const { inference } = result;
-  const model = useReviewModel(jobId, result);
+  const model = useReviewModel(jobId, result, { offline });
   const [viewer, dispatchViewer] = useViewerState({ selected: useFieldFromUrl() ?? undefined });
   const [filter, setFilter] = useState(false);
   const [tab, setTab] = useState<ReviewTab>('values');
@@ -131,6 +133,7 @@ export function ReviewView({ jobId, result, document: stored, notice }: Props) {
           documentName={stored?.filename ?? inference.file.name}
           inferenceId={inference.id}
           modelId={inference.model.id}
+          offline={offline}
           onRevertAll={() => model.correct({ type: 'revertAll' })}
         />
       </aside>

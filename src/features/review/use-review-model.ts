@@ -13,11 +13,12 @@ import { useCorrections } from './fields/use-corrections';
  * classification values), the operator's corrections, the field tree with them applied, the leaves the
  * viewer draws, and which values still need review.
  */
-export function useReviewModel(jobId: string, result: ExtractionResponse) {
+export function useReviewModel(jobId: string, result: ExtractionResponse, { offline = false } = {}) {
   const { inference } = result;
   // A replaced data schema is not the model's: its fields would be typed by the wrong schema.
   const replaced = inference.active_options.data_schema.replace;
-  const schema = useQuery({ ...modelSchemaQueryOptions(inference.model.id), enabled: !replaced });
+  // Offline (a saved result opened from files): no request at all, the values are typed as returned.
+  const schema = useQuery({ ...modelSchemaQueryOptions(inference.model.id), enabled: !replaced && !offline });
   const hints = useMemo(() => schemaHints(schema.data?.data_schema.fields), [schema.data]);
   const { corrections, dispatch, storageError, ready } = useCorrections(jobId, result);
   const fields = inference.result.fields;

@@ -14,6 +14,8 @@ interface Props {
   documentName: string;
   inferenceId: string;
   modelId: string;
+  /** No service behind the review (a saved result opened from files): nothing can be sent. */
+  offline?: boolean | undefined;
   onRevertAll: () => void;
 }
 
@@ -21,7 +23,15 @@ interface Props {
  * The count of changes; the exports (JSON in the API's shape, CSV one row per table row); "Send to RAG"
  * (the corrected fields and the inference id, to the reference service's extension); revert all.
  */
-export function CorrectionsBar({ nodes, changes, documentName, inferenceId, modelId, onRevertAll }: Props) {
+export function CorrectionsBar({
+  nodes,
+  changes,
+  documentName,
+  inferenceId,
+  modelId,
+  offline = false,
+  onRevertAll,
+}: Props) {
   const [confirming, setConfirming] = useState(false);
   const helpId = useId();
   const send = useSendToRag(modelId);
@@ -59,12 +69,14 @@ export function CorrectionsBar({ nodes, changes, documentName, inferenceId, mode
         <Button variant="secondary" onClick={() => download('csv')} aria-describedby={helpId}>
           Export CSV
         </Button>
-        <Button
-          onClick={() => send.mutate({ inference_id: inferenceId, fields: correctedFields(nodes) })}
-          disabled={invalid.length > 0 || send.isPending}
-        >
-          Send to RAG
-        </Button>
+        {!offline && (
+          <Button
+            onClick={() => send.mutate({ inference_id: inferenceId, fields: correctedFields(nodes) })}
+            disabled={invalid.length > 0 || send.isPending}
+          >
+            Send to RAG
+          </Button>
+        )}
         {send.isPending && <Spinner label="Sending…" />}
         {confirming ? (
           <span className="flex items-center gap-2 text-sm">
@@ -91,6 +103,7 @@ export function CorrectionsBar({ nodes, changes, documentName, inferenceId, mode
       <p id={helpId} className="text-xs text-slate-700">
         JSON: the fields with your corrections, in the API&rsquo;s shape. CSV: one row per table row, the
         document&rsquo;s own values repeated on each; lists of plain values in one cell.
+        {offline && ' Opened from saved files: nothing is sent to a service, export the corrections instead.'}
       </p>
       <RagOutcome data={send.data} error={send.error} />
     </section>

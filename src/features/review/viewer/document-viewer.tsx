@@ -7,6 +7,7 @@ import { regionsByPage } from './field-regions';
 import { createHighlightStore, HighlightContext } from './highlight-store';
 import { ViewerBody } from './viewer-body';
 import { ViewerErrorBoundary } from './viewer-message';
+import type { Rotation } from './geometry';
 
 export interface DocumentViewerProps {
   /** The document as uploaded. */
@@ -18,6 +19,8 @@ export interface DocumentViewerProps {
   dispatch: Dispatch<ViewerAction>;
   /** The page count the service reported, shown while the document opens. */
   pageCount?: number | undefined;
+  /** The clockwise turn that shows each stored page upright (v1 orientation); polygons are upright. */
+  pageTurns?: readonly Rotation[] | undefined;
 }
 
 /**
@@ -32,6 +35,7 @@ export default function DocumentViewer({
   state,
   dispatch,
   pageCount,
+  pageTurns,
 }: DocumentViewerProps) {
   const [store] = useState(createHighlightStore);
   // Before paint, so that the highlight shows in the frame after the pointer moved.
@@ -66,6 +70,7 @@ export default function DocumentViewer({
               <ViewerBody
                 source={source}
                 expectedPageCount={pageCount}
+                pageTurns={pageTurns}
                 leaves={leaves}
                 regionsOn={regionsOn}
                 state={state}

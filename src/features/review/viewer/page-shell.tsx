@@ -4,6 +4,7 @@ import { FieldOverlay } from './field-overlay';
 import type { Region } from './field-regions';
 import { PageBitmap } from './page-bitmap';
 import type { PageSource } from './page-source';
+import { storedDrawSize, turnedBoxProps, turnOf } from './turned-bitmap';
 
 /** Canvas pixels per page at most (16 M ≈ 64 MB): a zoomed page is drawn coarser, then stretched. */
 const MAX_BITMAP_PIXELS = 16 * 1024 * 1024;
@@ -46,10 +47,18 @@ export const PageShell = memo(function PageShell(props: Props) {
 
   const label = `Page ${index + 1} of ${pageCount}`;
   const drawSize = { width: natural.width * renderScale, height: natural.height * renderScale };
+  const turn = turnOf(source, index);
+  const turned = turnedBoxProps(slot.box, turn);
+  const stored = storedDrawSize(drawSize, turn);
   const error = typeof drawing === 'object' && 'error' in drawing ? drawing.error : null;
   // Drawn at another size than the page box's (zoom, rotation): stretched until drawn again.
   const drawn = typeof drawing === 'object' && 'width' in drawing && drawing.width === slot.box.width;
-  const boxStyle = { width: slot.box.width, height: slot.box.height, transform: pageBoxTransform(rotation) };
+  const boxStyle = {
+    ...turned.style,
+    width: slot.box.width,
+    height: slot.box.height,
+    transform: pageBoxTransform(rotation),
+  };
   const overlay = (
     <FieldOverlay
       regions={props.regions}
@@ -73,13 +82,13 @@ export const PageShell = memo(function PageShell(props: Props) {
         </div>
       )}
       {mounted && !error && (
-        <div className="page-box" style={boxStyle}>
+        <div className="page-box" data-turn={turned['data-turn']} style={boxStyle}>
           <PageBitmap
             key={attempt}
             source={source}
             index={index}
-            width={drawSize.width}
-            height={drawSize.height}
+            width={stored.width}
+            height={stored.height}
             pixelRatio={renderPixelRatio(drawSize, window.devicePixelRatio || 1, MAX_BITMAP_PIXELS)}
             onDrawn={() => {
               // The same state when nothing changed: a bitmap told twice must not render the page again.

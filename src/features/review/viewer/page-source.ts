@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { Size } from './geometry';
+import type { Rotation, Size } from './geometry';
 import type { TiffDocument } from './decode-tiff';
 
 /**
@@ -12,7 +12,15 @@ import type { TiffDocument } from './decode-tiff';
  * box) is laid out and measured by then.
  */
 export type SourceChildren = (source: PageSource | null) => ReactNode;
+interface SourcePages {
+  sizes: readonly Size[];
+  /**
+   * The clockwise turn that shows each stored page upright (v1 `orientation.value`), when the result
+   * says so: `sizes` are then the upright sizes, and the bitmaps are drawn turned (turned-bitmap.ts).
+   */
+  turns?: readonly Rotation[];
+}
 export type PageSource =
-  | { kind: 'pdf'; sizes: readonly Size[]; pdf: PDFDocumentProxy }
-  | { kind: 'image'; sizes: readonly Size[]; url: string }
-  | { kind: 'tiff'; sizes: readonly Size[]; tiff: TiffDocument };
+  | (SourcePages & { kind: 'pdf'; pdf: PDFDocumentProxy })
+  | (SourcePages & { kind: 'image'; url: string })
+  | (SourcePages & { kind: 'tiff'; tiff: TiffDocument });

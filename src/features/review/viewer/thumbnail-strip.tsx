@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { layoutPages, pageBoxTransform, pagesInWindow, revealScroll, type Rotation } from './geometry';
 import { PageBitmap } from './page-bitmap';
 import type { PageSource } from './page-source';
+import { storedDrawSize, turnedBoxProps, turnOf } from './turned-bitmap';
 import { useElementSize } from './use-element-size';
 
 const THUMB_WIDTH = 88;
@@ -88,7 +89,9 @@ export const ThumbnailStrip = memo(function ThumbnailStrip({
               {range && index >= range.first && index <= range.last && (
                 <span
                   className="page-box"
+                  data-turn={turnedBoxProps(slot.box, turnOf(source, index))['data-turn']}
                   style={{
+                    ...turnedBoxProps(slot.box, turnOf(source, index)).style,
                     width: slot.box.width,
                     height: slot.box.height,
                     transform: pageBoxTransform(rotation),
@@ -97,8 +100,7 @@ export const ThumbnailStrip = memo(function ThumbnailStrip({
                   <PageBitmap
                     source={source}
                     index={index}
-                    width={slot.box.width}
-                    height={slot.box.height}
+                    {...storedDrawSize(slot.box, turnOf(source, index))}
                     pixelRatio={window.devicePixelRatio || 1}
                   />
                 </span>

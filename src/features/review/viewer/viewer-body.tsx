@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FieldLeaf } from '../fields/flatten-fields';
 import { viewerActions, type ViewerDispatch, type ViewerState } from '../viewer-state';
 import type { Region } from './field-regions';
+import type { Rotation } from './geometry';
+import { withTurns } from './turned-bitmap';
 import type { PageSource } from './page-source';
 import { PageScroller } from './page-scroller';
 import { ThumbnailStrip } from './thumbnail-strip';
@@ -11,6 +13,7 @@ interface Props {
   /** Null while the document opens. */
   source: PageSource | null;
   expectedPageCount: number | undefined;
+  pageTurns?: readonly Rotation[] | undefined;
   leaves: readonly FieldLeaf[];
   regionsOn: (page: number) => readonly Region[];
   state: ViewerState;
@@ -21,7 +24,9 @@ interface Props {
 
 /** The document: toolbar, thumbnails and pages; the frame is there while the document opens. */
 export function ViewerBody(props: Props) {
-  const { source, leaves, regionsOn, state, dispatch, onFieldHover, onFieldSelect } = props;
+  const { leaves, regionsOn, state, dispatch, onFieldHover, onFieldSelect, pageTurns } = props;
+  // Laid out upright; one object per source and turns, as the pages are memoised on it.
+  const source = useMemo(() => props.source && withTurns(props.source, pageTurns), [props.source, pageTurns]);
   const pageCount = source?.sizes.length ?? props.expectedPageCount ?? 0;
   const [firstDrawn, setFirstDrawn] = useState(false);
   const onPageDrawn = useCallback(() => setFirstDrawn(true), []);

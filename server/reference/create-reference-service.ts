@@ -36,6 +36,8 @@ import { serviceUrls } from './routes/service-urls';
 import { trustedPeers } from './routes/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
+import { V1JobService } from './v1/v1-job-service';
+import { V1Store } from './v1/v1-store';
 import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
@@ -170,6 +172,14 @@ export async function openReferenceService(
     onInferenceDeleted: (inference) => rag.store.forgetInference(inference.id),
     rag: rag.store,
   });
+  const v1Jobs = new V1JobService({
+    store: new V1Store(store.database),
+    files,
+    models,
+    reader: extractor,
+    concurrency,
+    processingTimeoutMs: options.processingTimeoutMs,
+  });
   const app = createReferenceApp({
     apiKey: options.apiKey,
     jobs,
@@ -193,10 +203,15 @@ export async function openReferenceService(
       windowMs: options.rateLimits?.windowMs,
     },
     extendV2: rag.extendV2,
+    v1Jobs,
   });
   const { resumed, failed } = jobs.resumeInterrupted();
   if (resumed + failed > 0) {
     console.log(`[reference] interrupted jobs from the previous run: ${resumed} resumed, ${failed} failed`);
+  }
+  const v1 = v1Jobs.resumeInterrupted();
+  if (v1.resumed + v1.failed > 0) {
+    console.log(`[reference] interrupted v1 jobs: ${v1.resumed} resumed, ${v1.failed} failed`);
   }
   return {
     app,
@@ -204,6 +219,7 @@ export async function openReferenceService(
     close: async () => {
       // The extraction threads are the process's (see processExtractor), not this service's.
       await jobs.close();
+      await v1Jobs.close();
       await webhooks.close();
       store.close();
     },

@@ -13,10 +13,12 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export const problemCatalog = {
   '400-001': { status: 400, title: 'Malformed request' },
+  '400-002': { status: 400, title: 'Invalid document input' },
   '401-001': { status: 401, title: 'Invalid API key' },
   '401-008': { status: 401, title: 'Missing credentials' },
   '401-009': { status: 401, title: 'Missing signature' },
   '401-010': { status: 401, title: 'Invalid signature' },
+  '403-001': { status: 403, title: 'Mode not supported' },
   '404-001': { status: 404, title: 'Job not found' },
   '404-002': { status: 404, title: 'Inference not found' },
   '404-003': { status: 404, title: 'Route not found' },
@@ -24,6 +26,8 @@ export const problemCatalog = {
   '404-005': { status: 404, title: 'Webhook not found' },
   '404-006': { status: 404, title: 'Document not found' },
   '404-007': { status: 404, title: 'Webhooks not configured' },
+  '404-008': { status: 404, title: 'Product not found' },
+  '404-009': { status: 404, title: 'Prediction not found' },
   '405-001': { status: 405, title: 'Method not allowed' },
   '413-001': { status: 413, title: 'Payload too large' },
   '415-001': { status: 415, title: 'Unsupported media type' },

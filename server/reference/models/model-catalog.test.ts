@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS_FILE } from '../create-reference-service';
-import { loadModelCatalog, parseModels } from './model-catalog';
+import { loadModelCatalog, parseModels, parseV1Products } from './model-catalog';
 
 const MODEL_ID = '5d3b0c0e-6f0f-4b59-9a57-1e3f2a5c7d01';
 const HOOK_ID = 'a2286ed9-aa11-4a11-bdc5-2f8496c5641a';
@@ -106,5 +106,65 @@ describe('models file', () => {
     expect(() => parseModels(twice, {})).toThrow(/webhook ids must be unique/);
     const first = file({}).models[0];
     expect(() => parseModels({ models: [first, first] }, {})).toThrow(/model ids must be unique/);
+  });
+});
+
+describe('v1 products of the models file', () => {
+  const product = (over: Record<string, unknown> = {}) => ({
+    account: 'acme',
+    name: 'orders',
+    version: '1',
+    model_id: MODEL_ID,
+    sync: false,
+    async: true,
+    fields: [{ name: 'total_amount', from: 'total' }],
+    ...over,
+  });
+  const withProducts = (...products: unknown[]) => ({ ...file({}), v1_products: products });
+
+  it('seeds mindee/invoices/v4, mindee/expense_receipts/v5 and a custom async-only product', async () => {
+    const catalog = await loadModelCatalog(DEFAULT_MODELS_FILE);
+    expect(catalog.findProduct('mindee', 'invoices', '4')).toMatchObject({
+      sync: true,
+      async: true,
+      feedback: true,
+    });
+    expect(catalog.findProduct('mindee', 'expense_receipts', '5')).toMatchObject({ type: 'standard' });
+    expect(catalog.findProduct('acme-corp', 'purchase_orders', '1')).toMatchObject({
+      sync: false,
+      async: true,
+      feedback: false,
+      type: 'custom',
+    });
+    expect(catalog.findProduct('mindee', 'invoices', '3')).toBeUndefined();
+  });
+
+  it('reads a product with its defaults', () => {
+    expect(parseV1Products(withProducts(product()))).toEqual([
+      {
+        ...product(),
+        type: 'custom',
+        feedback: false,
+        fields: [{ name: 'total_amount', from: 'total', percent: [] }],
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'an unknown model',
+      product({ model_id: '5d3b0c0e-6f0f-4b59-9a57-1e3f2a5c7d09' }),
+      'no model has this id',
+    ],
+    ['a field the model lacks', product({ fields: [{ name: 'x', from: 'nope' }] }), 'has no field nope'],
+    ['neither mode', product({ async: false }), 'sync, async or both'],
+  ])('refuses %s', (_, entry, message) => {
+    expect(() => parseModels(withProducts(entry), {})).toThrow(message);
+  });
+
+  it('refuses a product defined twice', () => {
+    expect(() => parseModels(withProducts(product(), product({ version: '1' })), {})).toThrow(
+      'defined twice',
+    );
   });
 });

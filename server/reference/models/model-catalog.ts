@@ -50,26 +50,107 @@ const ModelEntry = z.strictObject({
   data_schema: z.unknown(),
 });
 
-const ModelsFile = z.strictObject({ models: z.array(ModelEntry).min(1) }).superRefine((file, ctx) => {
-  const seen = new Set<string>();
-  file.models.forEach((model, i) => {
-    if (seen.has(model.id.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: 'model ids must be unique' });
-    }
-    seen.add(model.id.toLowerCase());
-    const hooks = new Set<string>();
-    model.webhooks.forEach((hook, j) => {
-      if (hooks.has(hook.id.toLowerCase())) {
+/**
+ * How one field of a v1 product is read from its model's (v2) field: `from` names the model field;
+ * `keys` maps the v1 keys of an object field or of a list's items to the model's sub-fields (v1
+ * writes `value` for a tax's amount, `total_amount` for a line's total price); `percent` lists the
+ * keys v1 gives in percent where the model answers fractions (rates); `values` maps classification
+ * values to v1's (`invoice` → `INVOICE`).
+ */
+const V1FieldEntry = z.strictObject({
+  name: z.string().regex(/^[a-z0-9_]+$/),
+  from: z.string().min(1),
+  keys: z.record(z.string().regex(/^[a-z0-9_]+$/), z.string().min(1)).optional(),
+  percent: z.array(z.string()).default([]),
+  values: z.record(z.string(), z.string()).optional(),
+});
+
+/** A product of the earlier API (`/v1/products/<account>/<name>/v<version>/...`). */
+const V1ProductEntry = z.strictObject({
+  account: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/),
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/),
+  /** Major version, as the path writes it without its `v` (`4`). */
+  version: z.string().regex(/^\d+$/),
+  /** The `product.version` the document bodies report (`4.11`); default `<version>.0`. */
+  full_version: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .optional(),
+  /** The model whose field finding reads the documents. */
+  model_id: z.uuid(),
+  /** `standard` for the ready-made APIs, `custom` for an account's own. */
+  type: z.enum(['standard', 'custom']).default('custom'),
+  sync: z.boolean(),
+  async: z.boolean(),
+  feedback: z.boolean().default(false),
+  fields: z.array(V1FieldEntry).min(1),
+});
+
+const ModelsFile = z
+  .strictObject({ models: z.array(ModelEntry).min(1), v1_products: z.array(V1ProductEntry).default([]) })
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.models.forEach((model, i) => {
+      if (seen.has(model.id.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: 'model ids must be unique' });
+      }
+      seen.add(model.id.toLowerCase());
+      const hooks = new Set<string>();
+      model.webhooks.forEach((hook, j) => {
+        if (hooks.has(hook.id.toLowerCase())) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', i, 'webhooks', j, 'id'],
+            message: 'webhook ids must be unique within a model',
+          });
+        }
+        hooks.add(hook.id.toLowerCase());
+      });
+    });
+    const products = new Set<string>();
+    file.v1_products.forEach((product, i) => {
+      const key = v1ProductKey(product);
+      if (products.has(key)) {
+        ctx.addIssue({ code: 'custom', path: ['v1_products', i], message: `${key} is defined twice` });
+      }
+      products.add(key);
+      const model = file.models.find((m) => m.id.toLowerCase() === product.model_id.toLowerCase());
+      if (!model) {
         ctx.addIssue({
           code: 'custom',
-          path: ['models', i, 'webhooks', j, 'id'],
-          message: 'webhook ids must be unique within a model',
+          path: ['v1_products', i, 'model_id'],
+          message: 'no model has this id',
+        });
+      } else {
+        // Read loosely: the data schema itself is checked afterwards, with its own messages.
+        const schema = model.data_schema as { fields?: { name?: unknown }[] } | null;
+        const names = new Set((schema?.fields ?? []).map((f) => f.name));
+        product.fields.forEach((field, j) => {
+          if (!names.has(field.from)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['v1_products', i, 'fields', j, 'from'],
+              message: `the model ${model.id} has no field ${field.from}`,
+            });
+          }
         });
       }
-      hooks.add(hook.id.toLowerCase());
+      if (!product.sync && !product.async) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['v1_products', i],
+          message: 'a product supports sync, async or both',
+        });
+      }
     });
   });
-});
+
+export type V1Field = z.infer<typeof V1FieldEntry>;
+export type V1Product = z.infer<typeof V1ProductEntry>;
+
+/** `account/name/version` in lower case: how a product is looked up. */
+export const v1ProductKey = (p: { account: string; name: string; version: string }): string =>
+  `${p.account}/${p.name}/${p.version}`.toLowerCase();
 
 export interface ModelWebhook {
   id: string;
@@ -93,13 +174,23 @@ export interface Model {
 
 export class ModelCatalog {
   private readonly byId: Map<string, Model>;
+  private readonly productsByKey: Map<string, V1Product>;
 
-  constructor(readonly models: readonly Model[]) {
+  constructor(
+    readonly models: readonly Model[],
+    readonly products: readonly V1Product[] = [],
+  ) {
     this.byId = new Map(models.map((m) => [m.id.toLowerCase(), m]));
+    this.productsByKey = new Map(products.map((p) => [v1ProductKey(p), p]));
   }
 
   find(id: string): Model | undefined {
     return this.byId.get(id.toLowerCase());
+  }
+
+  /** A v1 product; `version` without its `v`. */
+  findProduct(account: string, name: string, version: string): V1Product | undefined {
+    return this.productsByKey.get(v1ProductKey({ account, name, version }));
   }
 }
 
@@ -117,7 +208,12 @@ export async function loadModelCatalog(
   } catch (error) {
     throw new Error(`Cannot read the models file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return new ModelCatalog(parseModels(json, env, file));
+  return new ModelCatalog(parseModels(json, env, file), parseV1Products(json));
+}
+
+/** The v1 products of a models file already checked by `parseModels`. */
+export function parseV1Products(json: unknown): V1Product[] {
+  return ModelsFile.parse(json).v1_products;
 }
 
 /** The models of a parsed models file, or an Error listing every problem (`where` names the file). */
@@ -214,5 +310,6 @@ export function withExtraWebhooks(catalog: ModelCatalog, extra: readonly ExtraWe
       }
       return { ...model, webhooks: [...model.webhooks, ...hooks] };
     }),
+    catalog.products,
   );
 }

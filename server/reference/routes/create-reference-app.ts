@@ -2,7 +2,8 @@
  * The reference service's HTTP surface as a Hono app, with no socket: `startReferenceService` serves
  * it, and tests can call `app.request()` directly.
  *
- * Every /v2 request: API key (401) → per-key budget (429) → route.
+ * Every /v2 request: API key (401) → per-key budget (429) → route. /v1 does the same with
+ * `Authorization: Token <key>` and answers in the v1 envelope (v1/v1-routes.ts).
  */
 import { Hono } from 'hono';
 import { notFound, renderError } from '../../shared/problem';
@@ -16,6 +17,8 @@ import { MODEL_SCHEMA_ROUTE, modelSchemaHandler } from './model-schema';
 import { rateLimit, type RateLimits } from './rate-limit';
 import { resultHandler } from './results';
 import { searchModelsHandler } from './search-models';
+import type { V1JobService } from '../v1/v1-job-service';
+import { createV1App } from '../v1/v1-routes';
 import type { UrlsForRequest } from './service-urls';
 
 export interface ReferenceAppDeps {
@@ -34,6 +37,8 @@ export interface ReferenceAppDeps {
    * endpoints).
    */
   extendV2?: (v2: Hono) => void;
+  /** The earlier API's jobs: with them, /v1 is served beside /v2 (v1/v1-routes.ts). */
+  v1Jobs?: V1JobService;
 }
 
 export function createReferenceApp(deps: ReferenceAppDeps): Hono {
@@ -53,6 +58,7 @@ export function createReferenceApp(deps: ReferenceAppDeps): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.route('/v2', v2);
+  if (deps.v1Jobs) app.route('/v1', createV1App({ ...deps, v1Jobs: deps.v1Jobs }));
   app.onError(renderError);
   app.notFound(notFound);
   return app;

@@ -16,6 +16,8 @@ import type { Context } from 'hono';
 import { forwardedOrigin, isPlainHost, type PeerCheck } from './trusted-proxy';
 
 export interface ServiceUrls {
+  /** The base itself, without a trailing slash (`https://host:port`): the v1 routes build on it. */
+  base(): string;
   job(jobId: string): string;
   result(inferenceId: string): string;
 }
@@ -40,6 +42,7 @@ export function serviceUrls(options: UrlBaseOptions): UrlsForRequest {
 export function urlsUnder(base: () => string): ServiceUrls {
   const root = (): string => base().replace(/\/+$/, '');
   return {
+    base: root,
     job: (jobId) => `${root()}/v2/jobs/${jobId}`,
     result: (inferenceId) => `${root()}/v2/products/extraction/results/${inferenceId}`,
   };

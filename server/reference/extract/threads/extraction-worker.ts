@@ -8,6 +8,7 @@ import { ProblemError } from '../../../shared/problem';
 import { readDocumentInfo } from '../document-info';
 import { createDocumentExtractor } from '../extract-document-text';
 import { readFields, type FieldQuery } from '../extract-result';
+import { detectPageOrientations } from '../page-orientations';
 import { loadMupdf } from '../pdf-document';
 import type { WorkerReply, WorkerRequest } from './messages';
 
@@ -41,6 +42,8 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
         if (request.scope === 'inspect') await loadMupdf();
         else await extractor.warmUp?.();
         return { id: request.id, done: true };
+      case 'orient':
+        return { id: request.id, orientations: await detectPageOrientations(request.file) };
       case 'inspect':
         return { id: request.id, info: await readDocumentInfo(request.path) };
       case 'extract':

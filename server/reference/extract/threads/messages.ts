@@ -3,12 +3,15 @@ import type { ProblemBody } from '../../../shared/problem';
 import type { DocumentInfo } from '../document-info';
 import type { FieldQuery, FieldReading } from '../extract-result';
 import type { DocumentText, StoredFile } from '../extractor';
+import type { Orientation } from '../ocr/orientation';
 
 export type WorkerTask =
   | { type: 'extract'; file: StoredFile }
   /** Extraction and field finding in one: see `FieldReader` in extract-result.ts. */
   | { type: 'read'; file: StoredFile; query: FieldQuery }
   | { type: 'inspect'; path: string }
+  /** The clockwise rotation that makes each page upright (page-orientations.ts). */
+  | { type: 'orient'; file: StoredFile }
   /** `extract`: pdf.js, MuPDF and the OCR engine; `inspect`: only what inspection needs (MuPDF). */
   | { type: 'warmUp'; scope: 'extract' | 'inspect' };
 
@@ -18,6 +21,7 @@ export type WorkerReply =
   | { id: number; document: DocumentText }
   | { id: number; reading: FieldReading }
   | { id: number; info: DocumentInfo }
+  | { id: number; orientations: (Orientation | null)[] }
   | { id: number; done: true }
   /** A `ProblemError` thrown in the thread, rebuilt as one on the main thread. */
   | { id: number; problem: ProblemBody }

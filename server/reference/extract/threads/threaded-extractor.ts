@@ -13,6 +13,7 @@ import { ProblemError } from '../../../shared/problem';
 import type { DocumentInfo } from '../document-info';
 import type { FieldQuery, FieldReader, FieldReading } from '../extract-result';
 import type { DocumentText, Extractor, StoredFile } from '../extractor';
+import type { Orientation } from '../ocr/orientation';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
@@ -58,6 +59,13 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     const reply = await this.request({ type: 'read', file, query }, signal);
     if (!('reading' in reply)) throw new Error('The extraction thread answered out of turn.');
     return reply.reading;
+  }
+
+  /** The clockwise rotation that makes each page upright; null for a page not looked at. */
+  async detectOrientations(file: StoredFile, signal?: AbortSignal): Promise<(Orientation | null)[]> {
+    const reply = await this.request({ type: 'orient', file }, signal);
+    if (!('orientations' in reply)) throw new Error('The extraction thread answered out of turn.');
+    return reply.orientations;
   }
 
   /** Type and page count, or the problem that makes the file unreadable (document-info.ts). */

@@ -1,0 +1,73 @@
+/** A finished reading → the v1 `document` body (spec §2.2), stored with the job once completed. */
+import type { FieldResult } from '../api-types';
+import type { Orientation } from '../extract/ocr/orientation';
+import type { V1Product } from '../models/model-catalog';
+import { pagePrediction, toV1Prediction, type V1PredictionJson } from './v1-prediction';
+import { v1Timestamp } from './v1-envelope';
+
+export interface V1DocumentJson {
+  id: string;
+  name: string;
+  n_pages: number;
+  inference: {
+    started_at: string;
+    finished_at: string;
+    processing_time: number;
+    is_rotation_applied: boolean;
+    extras: Record<string, never>;
+    prediction: V1PredictionJson;
+    pages: {
+      id: number;
+      orientation: { value: Orientation | null };
+      extras: Record<string, never>;
+      prediction: V1PredictionJson;
+    }[];
+    product: { name: string; version: string; features: string[]; type: string };
+  };
+}
+
+export interface V1Reading {
+  pageCount: number;
+  fields: Record<string, FieldResult>;
+  orientations: (Orientation | null)[];
+}
+
+export function v1Document(input: {
+  documentId: string;
+  filename: string;
+  product: V1Product;
+  reading: V1Reading;
+  startedAt: Date;
+  finishedAt: Date;
+}): V1DocumentJson {
+  const { product, reading } = input;
+  const orientations = Array.from({ length: reading.pageCount }, (_, i) => reading.orientations[i] ?? null);
+  const prediction = toV1Prediction(product, reading.fields, { orientations });
+  return {
+    id: input.documentId,
+    name: input.filename,
+    n_pages: reading.pageCount,
+    inference: {
+      started_at: v1Timestamp(input.startedAt),
+      finished_at: v1Timestamp(input.finishedAt),
+      processing_time: Math.round(input.finishedAt.getTime() - input.startedAt.getTime()) / 1000,
+      // Every polygon is written in its page's upright frame (v1-prediction.ts). Only here, as in the
+      // recorded bodies: the document itself has no such key.
+      is_rotation_applied: true,
+      extras: {},
+      prediction,
+      pages: orientations.map((value, id) => ({
+        id,
+        orientation: { value },
+        extras: {},
+        prediction: pagePrediction(prediction, id),
+      })),
+      product: {
+        name: `${product.account}/${product.name}`,
+        version: product.full_version ?? `${product.version}.0`,
+        features: product.fields.map((field) => field.name),
+        type: product.type,
+      },
+    },
+  };
+}

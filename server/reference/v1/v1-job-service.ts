@@ -1,0 +1,224 @@
+/**
+ * v1 jobs from `predict`/`predict_async` to `completed` or `failed`. Kept apart from the v2
+ * JobService because the v1 job has its own states (`waiting` before a worker takes it, then
+ * `processing`), its own document, and one more reading step (page orientation); what is shared is
+ * reused: the work queue, the file store, the extraction threads' field finding, the database.
+ *
+ * - Time-out: as in v2, a job must be final within `processingTimeoutMs` of being issued.
+ * - Restart: unfinished jobs are queued again; one whose processing started `MAX_ATTEMPTS` times
+ *   without ending (the process died each time) is failed rather than tried forever.
+ * - `predict` (synchronous) enqueues and waits for the job's end with `waitFor`.
+ */
+import { randomUUID } from 'node:crypto';
+import { ProblemError } from '../../shared/problem';
+import type { FieldQuery, FieldReader } from '../extract/extract-result';
+import type { StoredFile } from '../extract/extractor';
+import type { Orientation } from '../extract/ocr/orientation';
+import { DEFAULT_PROCESSING_TIMEOUT_MS, MAX_ATTEMPTS } from '../jobs/job-service';
+import { WorkQueue } from '../jobs/work-queue';
+import type { ModelCatalog, V1Product } from '../models/model-catalog';
+import type { FileStore } from '../store/file-store';
+import { v1Document } from './v1-document';
+import type { V1JobError, V1JobRecord, V1Store } from './v1-store';
+
+/** Field finding and page orientation, both in the extraction threads (ThreadedExtractor). */
+export interface V1Reader extends FieldReader {
+  detectOrientations(file: StoredFile, signal?: AbortSignal): Promise<(Orientation | null)[]>;
+}
+
+export interface V1JobServiceOptions {
+  store: V1Store;
+  files: FileStore;
+  models: ModelCatalog;
+  reader: V1Reader;
+  concurrency: number;
+  processingTimeoutMs?: number;
+}
+
+export interface NewV1Job {
+  id: string;
+  product: V1Product;
+  filename: string;
+  mimeType: string;
+}
+
+class ServiceClosing extends Error {}
+
+export class V1JobService {
+  private readonly queue: WorkQueue;
+  private readonly timeoutMs: number;
+  private readonly running = new Map<string, AbortController>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+  private closed = false;
+
+  constructor(private readonly deps: V1JobServiceOptions) {
+    this.queue = new WorkQueue(2 * deps.concurrency);
+    this.timeoutMs = deps.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+  }
+
+  /** The uploaded file must already be committed to the FileStore under `input.id`. */
+  enqueue(input: NewV1Job): V1JobRecord {
+    const job: V1JobRecord = {
+      id: input.id,
+      account: input.product.account,
+      name: input.product.name,
+      version: input.product.version,
+      documentId: randomUUID(),
+      filename: input.filename,
+      mimeType: input.mimeType,
+      issuedAt: new Date().toISOString(),
+      startedAt: null,
+      availableAt: null,
+      status: 'waiting',
+      error: null,
+      document: null,
+      attempts: 0,
+    };
+    this.deps.store.insert(job);
+    this.schedule(job.id);
+    return job;
+  }
+
+  find(id: string): V1JobRecord | undefined {
+    return this.deps.store.find(id);
+  }
+
+  findByDocument(documentId: string): V1JobRecord | undefined {
+    return this.deps.store.findByDocument(documentId);
+  }
+
+  /** Resolves with the job once it is final (at once when it already is). */
+  async waitFor(id: string): Promise<V1JobRecord> {
+    for (;;) {
+      const job = this.deps.store.find(id);
+      if (!job) throw new Error(`no v1 job ${id}`);
+      if (job.status === 'completed' || job.status === 'failed') return job;
+      await new Promise<void>((resolve) => this.waiters.set(id, [...(this.waiters.get(id) ?? []), resolve]));
+    }
+  }
+
+  /** Queues again the jobs a previous run left unfinished (see the header). */
+  resumeInterrupted(): { resumed: number; failed: number } {
+    let resumed = 0;
+    let failed = 0;
+    for (const job of this.deps.store.unfinished()) {
+      let details: string | undefined;
+      if (!this.deps.files.exists(job.id)) {
+        details =
+          'The reference service stopped while this job was processing, and its uploaded file is gone.';
+      } else if (job.attempts >= MAX_ATTEMPTS) {
+        details = `The reference service stopped ${job.attempts} times while processing this job; it is not tried again.`;
+      }
+      if (details === undefined) {
+        this.schedule(job.id);
+        resumed++;
+      } else {
+        this.fail(job, { code: '500-004', message: 'Processing interrupted', details });
+        failed++;
+      }
+    }
+    return { resumed, failed };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.running.values()) controller.abort(new ServiceClosing());
+    await this.queue.close();
+  }
+
+  private schedule(id: string): void {
+    if (!this.closed) this.queue.push(() => this.process(id));
+  }
+
+  private async process(id: string): Promise<void> {
+    if (this.closed) return;
+    const waiting = this.deps.store.find(id);
+    if (!waiting) return;
+    const remaining = Date.parse(waiting.issuedAt) + this.timeoutMs - Date.now();
+    const startedAt = new Date();
+    const job = remaining > 0 ? this.deps.store.start(id, startedAt) : waiting;
+    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    const controller = new AbortController();
+    const deadline = AbortSignal.timeout(Math.max(1, remaining));
+    const signal = AbortSignal.any([controller.signal, deadline]);
+    this.running.set(id, controller);
+    try {
+      if (remaining <= 0) throw deadline.reason;
+      const document = await untilAborted(this.read(job, startedAt, signal), signal);
+      this.finish({ ...job, status: 'completed', availableAt: new Date().toISOString(), document });
+    } catch (error) {
+      if (error instanceof ServiceClosing || controller.signal.reason instanceof ServiceClosing) {
+        // A clean stop is not the job's fault: it resumes at the next start.
+        this.deps.store.release(id);
+        return;
+      }
+      this.fail(job, this.errorOf(error, deadline));
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  private async read(job: V1JobRecord, startedAt: Date, signal: AbortSignal): Promise<unknown> {
+    const product = this.deps.models.findProduct(job.account, job.name, job.version);
+    const model = product && this.deps.models.find(product.model_id);
+    if (!product || !model) {
+      throw new ProblemError(
+        '500-002',
+        `The product ${job.account}/${job.name}/v${job.version} is no longer in the models file.`,
+      );
+    }
+    const file: StoredFile = { path: this.deps.files.pathOf(job.id), mimeType: job.mimeType };
+    const query: FieldQuery = { schema: model.data_schema.fields };
+    const [reading, orientations] = await Promise.all([
+      this.deps.reader.readFields(file, query, signal),
+      this.deps.reader.detectOrientations(file, signal),
+    ]);
+    return v1Document({
+      documentId: job.documentId,
+      filename: job.filename,
+      product,
+      reading: { pageCount: reading.pageCount, fields: reading.fields, orientations },
+      startedAt,
+      finishedAt: new Date(),
+    });
+  }
+
+  private errorOf(error: unknown, deadline: AbortSignal): V1JobError {
+    if (deadline.aborted) {
+      return {
+        code: '500-003',
+        message: 'Processing timed out',
+        details: `Processing did not finish within ${Math.round(this.timeoutMs / 1000)} s.`,
+      };
+    }
+    if (error instanceof ProblemError)
+      return { code: error.code, message: error.title, details: error.message };
+    console.error('[reference] v1 extraction failed:', error);
+    return {
+      code: '500-002',
+      message: 'Processing failed',
+      details: `The extraction failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+
+  private fail(job: V1JobRecord, error: V1JobError): void {
+    this.finish({ ...job, status: 'failed', availableAt: new Date().toISOString(), error });
+  }
+
+  private finish(job: V1JobRecord): void {
+    this.deps.store.finish(job);
+    const waiters = this.waiters.get(job.id) ?? [];
+    this.waiters.delete(job.id);
+    for (const wake of waiters) wake();
+  }
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it is aborted. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { ReviewView } from '../features/review/review-view';
+import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
 import { OpenSavedForm } from '../features/saved/open-saved-form';
 import { parseSavedResult } from '../features/saved/parse-saved-result';
 import { loadSavedResult, savedResultKeys } from '../features/saved/saved-result-store';
@@ -33,6 +34,15 @@ export function SavedRoute({ savedKey }: { savedKey: string }) {
     staleTime: Infinity,
   });
   const parsed = useMemo(() => (saved.data ? parseSavedResult(saved.data.resultText) : null), [saved.data]);
+  // A v1 document is shown in the same review: fields in the v2 shape, polygons upright, each page
+  // turned upright by its orientation.
+  const review = useMemo(() => {
+    if (!parsed?.ok) return null;
+    const { content } = parsed;
+    if (content.version === 'v2') return { response: content.response, pageTurns: undefined };
+    const { response, pageRotations } = v1DocumentToReview(content.document);
+    return { response, pageTurns: pageRotations };
+  }, [parsed]);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
@@ -63,11 +73,12 @@ export function SavedRoute({ savedKey }: { savedKey: string }) {
           action="Open the files again with a result this app can read."
         />
       )}
-      {saved.data && parsed?.ok && parsed.content.version === 'v2' && (
+      {saved.data && review && (
         <ErrorBoundary>
           <ReviewView
             jobId={`saved:${savedKey}`}
-            result={parsed.content.response}
+            result={review.response}
+            pageTurns={review.pageTurns}
             document={{
               file: saved.data.file,
               filename: saved.data.filename,

@@ -13,6 +13,7 @@ import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
 import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
+import type { Rotation } from './viewer/geometry';
 
 // pdf.js is over a megabyte: it loads only when a document is opened.
 const DocumentViewer = lazy(() => import('./viewer/document-viewer'));
@@ -26,10 +27,12 @@ interface Props {
   notice?: ReactNode;
   /** A saved result opened from files: the review makes no request (no model schema, no RAG). */
   offline?: boolean | undefined;
+  /** v1 pages stored turned: the clockwise turn that shows each upright (polygons are upright). */
+  pageTurns?: readonly Rotation[] | undefined;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
-export function ReviewView({ jobId, result, document: stored, notice, offline = false }: Props) {
+export function ReviewView({ jobId, result, document: stored, notice, offline = false, pageTurns }: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, { offline });
   const [viewer, dispatchViewer] = useViewerState({ selected: useFieldFromUrl() ?? undefined });
@@ -87,6 +90,7 @@ export function ReviewView({ jobId, result, document: stored, notice, offline = 
               state={viewer}
               dispatch={dispatchViewer}
               pageCount={inference.file.page_count}
+              pageTurns={pageTurns}
             />
           </Suspense>
         ) : (

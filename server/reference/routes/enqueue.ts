@@ -24,6 +24,7 @@ import { inspectUpload } from './inspect-upload';
 import { readUploadForm, type UploadedFile } from './multipart-upload';
 import { jobJson } from './present';
 import type { UrlsForRequest } from './service-urls';
+import { readJsonObject } from './read-json-body';
 
 /** The hosted service's limit (API-FACTS). */
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -161,26 +162,13 @@ async function store(
  * not an object: 400-001 / 422-001.
  */
 async function readJsonBag(request: Request, maxBytes: number, maxFileBytes: number): Promise<ParameterBag> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > maxBytes) throw tooLarge(maxFileBytes, '#/file_base64');
-      chunks.push(chunk);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (error) {
-    throw new ProblemError('400-001', `The JSON body could not be read: ${(error as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProblemError('422-001', 'One or more fields failed validation.', {
-      errors: [{ pointer: '#', detail: 'the body must be a JSON object' }],
-    });
-  }
+  const value = await readJsonObject(request, maxBytes, {
+    tooLarge: () => tooLarge(maxFileBytes, '#/file_base64'),
+    notAnObject: () =>
+      new ProblemError('422-001', 'One or more fields failed validation.', {
+        errors: [{ pointer: '#', detail: 'the body must be a JSON object' }],
+      }),
+  });
   return {
     encoding: 'json',
     values: new Map(Object.entries(value).map(([name, v]) => [name, [v]])),

@@ -14,6 +14,7 @@ import { decodeBase64 } from '../routes/enqueue-params';
 import { inspectUpload } from '../routes/inspect-upload';
 import { readUploadForm } from '../routes/multipart-upload';
 import type { FileStore } from '../store/file-store';
+import { readJsonObject } from '../routes/read-json-body';
 
 export interface V1InputDeps {
   files: FileStore;
@@ -102,28 +103,13 @@ async function inspected(id: string, deps: V1InputDeps, filename: string, signal
   return { filename, mimeType: info.mimeType };
 }
 
-async function readJson(
+function readJson(
   request: Request,
   maxBytes: number,
   maxFileBytes: number,
 ): Promise<Record<string, unknown>> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > maxBytes) throw tooLarge(maxFileBytes, '#/document');
-      chunks.push(chunk);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (error) {
-    throw new ProblemError('400-001', `The JSON body could not be read: ${(error as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid('The body must be a JSON object with a "document" member.');
-  }
-  return value as Record<string, unknown>;
+  return readJsonObject(request, maxBytes, {
+    tooLarge: () => tooLarge(maxFileBytes, '#/document'),
+    notAnObject: () => invalid('The body must be a JSON object with a "document" member.'),
+  });
 }

@@ -38,6 +38,7 @@ import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
 import { V1JobService } from './v1/v1-job-service';
 import { V1Store } from './v1/v1-store';
+import { announceV1Job } from './v1/v1-webhooks';
 import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
@@ -179,6 +180,13 @@ export async function openReferenceService(
     reader: extractor,
     concurrency,
     processingTimeoutMs: options.processingTimeoutMs,
+    // Endpoints read at the job's end: a product's webhooks as the models file has them then.
+    onFinished: (job) =>
+      announceV1Job(
+        webhooks.dispatcher,
+        (j) => models.findProduct(j.account, j.name, j.version)?.webhooks ?? [],
+        job,
+      ),
   });
   const app = createReferenceApp({
     apiKey: options.apiKey,

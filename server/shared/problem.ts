@@ -14,11 +14,13 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 export const problemCatalog = {
   '400-001': { status: 400, title: 'Malformed request' },
   '400-002': { status: 400, title: 'Invalid document input' },
+  '400-003': { status: 400, title: 'Invalid feedback' },
   '401-001': { status: 401, title: 'Invalid API key' },
   '401-008': { status: 401, title: 'Missing credentials' },
   '401-009': { status: 401, title: 'Missing signature' },
   '401-010': { status: 401, title: 'Invalid signature' },
   '403-001': { status: 403, title: 'Mode not supported' },
+  '403-002': { status: 403, title: 'Feedback not enabled' },
   '404-001': { status: 404, title: 'Job not found' },
   '404-002': { status: 404, title: 'Inference not found' },
   '404-003': { status: 404, title: 'Route not found' },

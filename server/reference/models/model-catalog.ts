@@ -83,6 +83,12 @@ const V1ProductEntry = z.strictObject({
   sync: z.boolean(),
   async: z.boolean(),
   feedback: z.boolean().default(false),
+  /**
+   * v1 webhooks: v1 has no `webhook_ids`, so every endpoint here is called when a `predict_async` job
+   * of the product ends (as the hosted service's per-API webhook setting does); same entries as a
+   * model's `webhooks`.
+   */
+  webhooks: z.array(WebhookEntry).default([]),
   fields: z.array(V1FieldEntry).min(1),
 });
 
@@ -114,6 +120,17 @@ const ModelsFile = z
         ctx.addIssue({ code: 'custom', path: ['v1_products', i], message: `${key} is defined twice` });
       }
       products.add(key);
+      const hooks = new Set<string>();
+      product.webhooks.forEach((hook, j) => {
+        if (hooks.has(hook.id.toLowerCase())) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['v1_products', i, 'webhooks', j, 'id'],
+            message: 'webhook ids must be unique within a product',
+          });
+        }
+        hooks.add(hook.id.toLowerCase());
+      });
       const model = file.models.find((m) => m.id.toLowerCase() === product.model_id.toLowerCase());
       if (!model) {
         ctx.addIssue({
@@ -146,7 +163,8 @@ const ModelsFile = z
   });
 
 export type V1Field = z.infer<typeof V1FieldEntry>;
-export type V1Product = z.infer<typeof V1ProductEntry>;
+/** A v1 product, its webhooks' secrets resolved as a model's are. */
+export type V1Product = Omit<z.infer<typeof V1ProductEntry>, 'webhooks'> & { webhooks: ModelWebhook[] };
 
 /** `account/name/version` in lower case: how a product is looked up. */
 export const v1ProductKey = (p: { account: string; name: string; version: string }): string =>
@@ -188,6 +206,11 @@ export class ModelCatalog {
     return this.byId.get(id.toLowerCase());
   }
 
+  /** A v1 product by its `v1ProductKey`. */
+  findProductByKey(key: string): V1Product | undefined {
+    return this.productsByKey.get(key.toLowerCase());
+  }
+
   /** A v1 product; `version` without its `v`. */
   findProduct(account: string, name: string, version: string): V1Product | undefined {
     return this.productsByKey.get(v1ProductKey({ account, name, version }));
@@ -208,12 +231,44 @@ export async function loadModelCatalog(
   } catch (error) {
     throw new Error(`Cannot read the models file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return new ModelCatalog(parseModels(json, env, file), parseV1Products(json));
+  return new ModelCatalog(parseModels(json, env, file), parseV1Products(json, env, file));
 }
 
-/** The v1 products of a models file already checked by `parseModels`. */
-export function parseV1Products(json: unknown): V1Product[] {
-  return ModelsFile.parse(json).v1_products;
+/** The v1 products of a models file already checked by `parseModels`, webhook secrets resolved. */
+export function parseV1Products(
+  json: unknown,
+  env: Readonly<Record<string, string | undefined>> = {},
+  where = 'models file',
+): V1Product[] {
+  const problems: string[] = [];
+  const products = ModelsFile.parse(json).v1_products.map((product, i) => ({
+    ...product,
+    webhooks: product.webhooks.map((hook, j) =>
+      resolveWebhook(hook, env, `v1_products[${i}].webhooks[${j}]`, problems),
+    ),
+  }));
+  if (problems.length > 0) throw new Error(`Invalid models file ${where}:\n${problems.join('\n')}`);
+  return products;
+}
+
+/** A webhook entry with its secret read (from `secret_env` when it names a variable). */
+function resolveWebhook(
+  hook: z.infer<typeof WebhookEntry>,
+  env: Readonly<Record<string, string | undefined>>,
+  at: string,
+  problems: string[],
+): ModelWebhook {
+  let secret = hook.secret ?? '';
+  if (hook.secret_env !== undefined) {
+    secret = env[hook.secret_env] ?? '';
+    if (secret === '') {
+      problems.push(
+        `  ✖ the environment variable ${hook.secret_env} (the webhook's signing secret) is not set\n` +
+          `    → at ${at}.secret_env`,
+      );
+    }
+  }
+  return { id: hook.id, name: hook.name, url: hook.url, secret };
 }
 
 /** The models of a parsed models file, or an Error listing every problem (`where` names the file). */
@@ -233,19 +288,9 @@ export function parseModels(
         problems.push(`  ✖ ${issue.message}\n    → at models[${i}].data_schema${pathSuffix(issue.path)}`);
       }
     }
-    const webhooks = entry.webhooks.map((hook, j): ModelWebhook => {
-      let secret = hook.secret ?? '';
-      if (hook.secret_env !== undefined) {
-        secret = env[hook.secret_env] ?? '';
-        if (secret === '') {
-          problems.push(
-            `  ✖ the environment variable ${hook.secret_env} (the webhook's signing secret) is not set\n` +
-              `    → at models[${i}].webhooks[${j}].secret_env`,
-          );
-        }
-      }
-      return { id: hook.id, name: hook.name, url: hook.url, secret };
-    });
+    const webhooks = entry.webhooks.map((hook, j) =>
+      resolveWebhook(hook, env, `models[${i}].webhooks[${j}]`, problems),
+    );
     return {
       id: entry.id,
       name: entry.name,

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { ProblemError } from '../../shared/problem';
+import type { V1JobRecord } from './v1-store';
 
 export interface ApiRequestJson {
   error: Record<string, never> | { code: string; message: string; details: string };
@@ -40,5 +41,16 @@ export function v1ErrorBody(problem: ProblemError, url: string): { api_request: 
       status_code: problem.status,
       url,
     },
+  };
+}
+
+/** The v1 job as the queue and the documents answer it (spec §2.2 Job). */
+export function jobJson(job: V1JobRecord) {
+  return {
+    id: job.id,
+    issued_at: v1Timestamp(job.issuedAt),
+    available_at: job.availableAt && v1Timestamp(job.availableAt),
+    status: job.status,
+    error: job.error ?? {},
   };
 }

@@ -19,6 +19,7 @@ import { WorkQueue } from '../jobs/work-queue';
 import type { ModelCatalog, V1Product } from '../models/model-catalog';
 import type { FileStore } from '../store/file-store';
 import { v1Document } from './v1-document';
+import type { StoredFeedback } from './v1-feedback';
 import type { V1JobError, V1JobRecord, V1Store } from './v1-store';
 
 /** Field finding and page orientation, both in the extraction threads (ThreadedExtractor). */
@@ -33,6 +34,8 @@ export interface V1JobServiceOptions {
   reader: V1Reader;
   concurrency: number;
   processingTimeoutMs?: number;
+  /** Told once of each job that became final with `announce` set (v1 webhooks, v1-webhooks.ts). */
+  onFinished?: (job: V1JobRecord) => void;
 }
 
 export interface NewV1Job {
@@ -40,6 +43,8 @@ export interface NewV1Job {
   product: V1Product;
   filename: string;
   mimeType: string;
+  /** Announce its end to the product's webhooks (`predict_async`). */
+  announce: boolean;
 }
 
 class ServiceClosing extends Error {}
@@ -73,6 +78,7 @@ export class V1JobService {
       error: null,
       document: null,
       attempts: 0,
+      announce: input.announce,
     };
     this.deps.store.insert(job);
     this.schedule(job.id);
@@ -85,6 +91,15 @@ export class V1JobService {
 
   findByDocument(documentId: string): V1JobRecord | undefined {
     return this.deps.store.findByDocument(documentId);
+  }
+
+  /** The feedback stored for a document (v1-feedback.ts), undefined when none was sent. */
+  findFeedback(documentId: string): StoredFeedback | undefined {
+    return this.deps.store.findFeedback(documentId) as StoredFeedback | undefined;
+  }
+
+  saveFeedback(documentId: string, feedback: StoredFeedback): void {
+    this.deps.store.saveFeedback(documentId, feedback, new Date());
   }
 
   /** Resolves with the job once it is final (at once when it already is). */
@@ -206,7 +221,15 @@ export class V1JobService {
   }
 
   private finish(job: V1JobRecord): void {
-    this.deps.store.finish(job);
+    // Announced once: only by the writer whose final state was stored.
+    if (this.deps.store.finish(job) && job.announce) {
+      try {
+        this.deps.onFinished?.(job);
+      } catch (error) {
+        // The job's own outcome stands; only its announcement is lost (a broken database).
+        console.error(`[reference] v1 webhooks of job ${job.id} not recorded:`, error);
+      }
+    }
     const waiters = this.waiters.get(job.id) ?? [];
     this.waiters.delete(job.id);
     for (const wake of waiters) wake();

@@ -18,6 +18,7 @@ const product: V1Product = {
   sync: true,
   async: true,
   feedback: true,
+  webhooks: [],
   fields: [
     { name: 'total_amount', from: 'total_amount', percent: [] },
     { name: 'due_date', from: 'due_date', percent: [] },

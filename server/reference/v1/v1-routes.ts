@@ -11,7 +11,8 @@ import type { ModelCatalog } from '../models/model-catalog';
 import { rateLimit, type RateLimits } from '../routes/rate-limit';
 import type { UrlsForRequest } from '../routes/service-urls';
 import { storeV1Document, type V1InputDeps } from './v1-document-input';
-import { apiRequest, calledUrl, v1ErrorBody, v1Timestamp } from './v1-envelope';
+import { combineFeedback, feedbackJson, parseFeedback } from './v1-feedback';
+import { apiRequest, calledUrl, jobJson, v1ErrorBody } from './v1-envelope';
 import type { V1JobService } from './v1-job-service';
 import type { V1JobRecord } from './v1-store';
 
@@ -45,12 +46,12 @@ export function createV1App(deps: V1RoutesDeps): Hono {
     `${base(c)}/v1/products/${job.account}/${job.name}/v${job.version}/documents/${job.documentId}`;
 
   /** Stores the request's document and queues its job. */
-  const enqueue = async (c: Context, product: V1Product): Promise<V1JobRecord> => {
+  const enqueue = async (c: Context, product: V1Product, announce: boolean): Promise<V1JobRecord> => {
     const id = randomUUID();
     try {
       const stored = await storeV1Document(c.req.raw, id, deps);
       await deps.files.commit(id);
-      return deps.v1Jobs.enqueue({ id, product, ...stored });
+      return deps.v1Jobs.enqueue({ id, product, announce, ...stored });
     } catch (error) {
       await deps.files.discard(id);
       throw error;
@@ -64,7 +65,8 @@ export function createV1App(deps: V1RoutesDeps): Hono {
         title: 'This product does not support asynchronous mode',
       });
     }
-    const job = await enqueue(c, product);
+    // Only an asynchronous job's end is announced to the product's webhooks (v1-webhooks.ts).
+    const job = await enqueue(c, product, true);
     return c.json(
       {
         api_request: apiRequest(url(c), 202, ['job']),
@@ -81,7 +83,7 @@ export function createV1App(deps: V1RoutesDeps): Hono {
         title: 'This product does not support synchronous mode',
       });
     }
-    const job = await deps.v1Jobs.waitFor((await enqueue(c, product)).id);
+    const job = await deps.v1Jobs.waitFor((await enqueue(c, product, false)).id);
     if (job.status === 'failed' && job.error) {
       const status = Number(job.error.code.slice(0, 3));
       return c.json(
@@ -130,21 +132,49 @@ export function createV1App(deps: V1RoutesDeps): Hono {
     });
   });
 
+  // Feedback (v1-feedback.ts): PUT replaces, PATCH merges; GET is an extension of ours.
+  const FEEDBACK = '/documents/:document_id/feedback';
+  const feedbackTarget = (c: Context): { job: V1JobRecord; product: V1Product } => {
+    const documentId = c.req.param('document_id') ?? '';
+    const job = UUID.test(documentId) ? deps.v1Jobs.findByDocument(documentId) : undefined;
+    const product = job && deps.models.findProduct(job.account, job.name, job.version);
+    if (!job || job.status !== 'completed' || !product) {
+      throw new ProblemError('404-009', `No document ${documentId} is available.`);
+    }
+    if (!product.feedback) {
+      throw new ProblemError(
+        '403-002',
+        `Feedback is not enabled for ${product.account}/${product.name}/v${product.version}.`,
+      );
+    }
+    return { job, product };
+  };
+  const feedbackAnswer = (c: Context, job: V1JobRecord, product: V1Product) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      api_request: apiRequest(url(c), 200, ['feedback']),
+      feedback: feedbackJson(product, deps.v1Jobs.findFeedback(job.documentId)),
+    });
+  };
+  const saveFeedback = (method: 'PUT' | 'PATCH') => async (c: Context) => {
+    const { job, product } = feedbackTarget(c);
+    // Read as text: the official client sends the JSON without a Content-Type.
+    const sent = parseFeedback(await c.req.text(), product);
+    const stored = deps.v1Jobs.findFeedback(job.documentId);
+    deps.v1Jobs.saveFeedback(job.documentId, combineFeedback(method, stored, sent));
+    return feedbackAnswer(c, job, product);
+  };
+  v1.put(FEEDBACK, saveFeedback('PUT'));
+  v1.patch(FEEDBACK, saveFeedback('PATCH'));
+  v1.get(FEEDBACK, (c) => {
+    const { job, product } = feedbackTarget(c);
+    return feedbackAnswer(c, job, product);
+  });
+
   v1.all('*', (c) => {
     throw new ProblemError('404-003', `No route for ${c.req.method} ${c.req.path}.`);
   });
   return v1;
-}
-
-/** The v1 job as the queue and the documents answer it (spec §2.2 Job). */
-export function jobJson(job: V1JobRecord) {
-  return {
-    id: job.id,
-    issued_at: v1Timestamp(job.issuedAt),
-    available_at: job.availableAt && v1Timestamp(job.availableAt),
-    status: job.status,
-    error: job.error ?? {},
-  };
 }
 
 /** The product named in the path; the version written `v4` or `4`. */

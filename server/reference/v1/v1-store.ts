@@ -32,6 +32,8 @@ export interface V1JobRecord {
   document: unknown;
   /** Starts of processing (a crash in between counts); see V1JobService. */
   attempts: number;
+  /** Whether its end goes to the product's webhooks: `predict_async` jobs only (v1-webhooks.ts). */
+  announce: boolean;
 }
 
 const MIGRATIONS: readonly string[] = [
@@ -57,6 +59,8 @@ const MIGRATIONS: readonly string[] = [
      feedback    TEXT NOT NULL,
      updated_at  TEXT NOT NULL
    );`,
+  // Jobs stored before v1 webhooks existed are final or synchronous-era: not announced.
+  `ALTER TABLE v1_jobs ADD COLUMN announce INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 interface Row {
@@ -74,6 +78,7 @@ interface Row {
   error: string | null;
   document: string | null;
   attempts: number;
+  announce: 0 | 1;
 }
 
 const toRow = (job: V1JobRecord): Row => ({
@@ -91,6 +96,7 @@ const toRow = (job: V1JobRecord): Row => ({
   error: job.error ? JSON.stringify(job.error) : null,
   document: job.document === null || job.document === undefined ? null : JSON.stringify(job.document),
   attempts: job.attempts,
+  announce: job.announce ? 1 : 0,
 });
 
 const fromRow = (row: Row): V1JobRecord => ({
@@ -108,6 +114,7 @@ const fromRow = (row: Row): V1JobRecord => ({
   error: row.error ? (JSON.parse(row.error) as V1JobError) : null,
   document: row.document ? (JSON.parse(row.document) as unknown) : null,
   attempts: row.attempts,
+  announce: row.announce === 1,
 });
 
 export class V1Store {
@@ -118,9 +125,9 @@ export class V1Store {
     this.statements = {
       insert: db.prepare<Row>(
         `INSERT INTO v1_jobs (id, account, name, version, document_id, filename, mime_type, issued_at,
-                              started_at, available_at, status, error, document, attempts)
+                              started_at, available_at, status, error, document, attempts, announce)
          VALUES (@id, @account, @name, @version, @document_id, @filename, @mime_type, @issued_at,
-                 @started_at, @available_at, @status, @error, @document, @attempts)`,
+                 @started_at, @available_at, @status, @error, @document, @attempts, @announce)`,
       ),
       start: db.prepare<[string, string], Row>(
         `UPDATE v1_jobs SET status = 'processing', started_at = ?, attempts = attempts + 1

@@ -14,6 +14,7 @@ import { failedJob, MODEL_ID, processedJob } from '../testing/webhooks-fixtures'
 import { startReceiver, type AnswerScript, type TestReceiver } from '../testing/webhooks-receiver';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from './dispatcher';
+import { V1_SIGNATURE_HEADERS, v1WebhookOwner } from '../v1/v1-webhooks';
 import { catalogEndpoints, openWebhooks } from './webhooks-extension';
 
 const SECRET = 'whsec_reference_test';
@@ -485,6 +486,21 @@ describe('webhooks extension', () => {
     });
     expect(resolve(MODEL_ID, randomUUID())).toBeUndefined();
     expect(resolve(randomUUID(), hook.id)).toBeUndefined();
+  });
+
+  it("reads a v1 product's endpoints under its owner key, signed in the v1 headers", () => {
+    const hook = { id: 'b2286ed9-aa11-4a11-bdc5-2f8496c5641a', url: 'https://hooks.test/v1', secret: 's1' };
+    const owner = v1WebhookOwner({ account: 'Mindee', name: 'invoices', version: '4' });
+    const resolve = catalogEndpoints({
+      find: () => ({ webhooks: [{ ...hook, secret: 'a v2 model' }] }),
+      findProductByKey: (key) => (key === 'mindee/invoices/4' ? { webhooks: [hook] } : undefined),
+    });
+    expect(resolve(owner, hook.id)).toEqual({ ...hook, signatureHeaders: V1_SIGNATURE_HEADERS });
+    expect(
+      resolve(v1WebhookOwner({ account: 'mindee', name: 'invoices', version: '3' }), hook.id),
+    ).toBeUndefined();
+    // A v2 model id still resolves as before, with the v2 header.
+    expect(resolve(MODEL_ID, hook.id)).toEqual({ ...hook, secret: 'a v2 model' });
   });
 
   it('resumes at opening what the previous run left in progress', async () => {

@@ -26,6 +26,11 @@ export interface WebhookEndpoint {
   url: string;
   /** The endpoint's signing secret (the models file's `secret`, or the environment variable it names). */
   secret: string;
+  /**
+   * The headers that carry the signature; default `X-Signature` (v2). The v1 endpoints name theirs
+   * (v1/v1-webhooks.ts): the signing is the same, only the header differs.
+   */
+  signatureHeaders?: readonly string[];
 }
 
 /** The endpoint `endpointId` configured on model `modelId`, or undefined when there is none. */
@@ -84,7 +89,17 @@ export class WebhookDispatcher {
     job: FinishedJob & { webhookIds: readonly string[] },
     inference?: { body: ExtractionInference },
   ): void {
-    const ids = [...new Set(job.webhookIds.map((id) => id.trim().toLowerCase()))].filter((id) => id !== '');
+    if (job.webhookIds.length === 0) return;
+    this.announce(job, job.webhookIds, webhookPayload(job, inference));
+  }
+
+  /**
+   * Records and starts the deliveries of `payload` (the exact bytes to send) to the endpoints
+   * `endpointIds` of `job.modelId`: what `jobFinished` does with the v2 payload, for any owner of
+   * endpoints the resolver knows (v1 products too, v1/v1-webhooks.ts).
+   */
+  announce(job: { id: string; modelId: string }, endpointIds: readonly string[], payload: string): void {
+    const ids = [...new Set(endpointIds.map((id) => id.trim().toLowerCase()))].filter((id) => id !== '');
     if (ids.length === 0) return;
     const deliveries = ids.map((endpointId): NewDelivery => {
       const target = this.target(job.modelId, endpointId);
@@ -93,7 +108,7 @@ export class WebhookDispatcher {
         : { endpointId, status: 'Processing', error: null };
     });
     // Told twice of one job (a repeated hook), the first call's deliveries stand.
-    if (!this.store.record(job, deliveries, webhookPayload(job, inference), new Date())) return;
+    if (!this.store.record(job, deliveries, payload, new Date())) return;
     // Stopping: recorded all the same, for resumeInterrupted at the next start.
     if (this.stopping.signal.aborted) return;
     for (const delivery of deliveries) {
@@ -171,11 +186,13 @@ export class WebhookDispatcher {
       const { endpoint, url } = target;
 
       const attempt = this.store.startAttempt(jobId, endpointId, new Date());
+      const signature = signPayload(endpoint.secret, payload);
+      const signed = (endpoint.signatureHeaders ?? [SIGNATURE_HEADER]).map((name) => [name, signature]);
       const outcome = await postWebhook(url, Buffer.from(payload, 'utf8'), {
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': this.options.userAgent ?? WEBHOOK_USER_AGENT,
-          [SIGNATURE_HEADER]: signPayload(endpoint.secret, payload),
+          ...Object.fromEntries(signed),
         },
         timeoutMs: this.policy.attemptTimeoutMs,
         signal,

@@ -8,19 +8,31 @@ import type { ExtractionInference, WebhookResponse } from '../api-types';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';
 import type { FinishedJob } from './payload';
+import { V1_SIGNATURE_HEADERS, v1ProductKeyOf } from '../v1/v1-webhooks';
+
+interface WebhookOwner {
+  webhooks: readonly { id: string; url: string; secret: string }[];
+}
 
 /** The part of the model catalogue webhooks read (a `ModelCatalog` is one). */
 export interface WebhookCatalog {
-  find(modelId: string): { webhooks: readonly { id: string; url: string; secret: string }[] } | undefined;
+  find(modelId: string): WebhookOwner | undefined;
+  /** v1 products, which own endpoints too (v1/v1-webhooks.ts). */
+  findProductByKey?(key: string): WebhookOwner | undefined;
 }
 
-/** Endpoints as the models file configures them, looked up again at each call. */
+/**
+ * Endpoints as the models file configures them, looked up again at each call: a v2 model's by its id,
+ * a v1 product's by its owner key (v1-webhooks.ts), signed in the v1 headers.
+ */
 export function catalogEndpoints(models: WebhookCatalog): EndpointResolver {
-  return (modelId, endpointId) => {
-    const hook = models
-      .find(modelId)
-      ?.webhooks.find((candidate) => candidate.id.toLowerCase() === endpointId.toLowerCase());
-    return hook && { id: hook.id.toLowerCase(), url: hook.url, secret: hook.secret };
+  return (ownerId, endpointId) => {
+    const productKey = v1ProductKeyOf(ownerId);
+    const owner = productKey === undefined ? models.find(ownerId) : models.findProductByKey?.(productKey);
+    const hook = owner?.webhooks.find((candidate) => candidate.id.toLowerCase() === endpointId.toLowerCase());
+    if (!hook) return undefined;
+    const endpoint = { id: hook.id.toLowerCase(), url: hook.url, secret: hook.secret };
+    return productKey === undefined ? endpoint : { ...endpoint, signatureHeaders: V1_SIGNATURE_HEADERS };
   };
 }
 

@@ -9,6 +9,7 @@ import { JobsRoute } from './jobs-route';
 import { OpenSavedRoute, SavedRoute } from './saved-route';
 import { createQueryClient } from './query-client';
 import { UploadRoute } from './upload-route';
+import { V1JobRoute } from './v1-job-route';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -33,6 +34,7 @@ export function App() {
                 <Route path="/" component={UploadRoute} />
                 <Route path="/jobs" component={JobsRoute} />
                 <Route path="/jobs/:jobId">{(params) => <JobRoute jobId={params.jobId} />}</Route>
+                <Route path="/v1/jobs/:jobId">{(params) => <V1JobRoute jobId={params.jobId} />}</Route>
                 <Route path="/open" component={OpenSavedRoute} />
                 <Route path="/saved/:key">
                   {(params) => <SavedRoute savedKey={decodeURIComponent(params.key)} />}

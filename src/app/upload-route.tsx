@@ -3,5 +3,5 @@ import { UploadView } from '../features/upload/upload-view';
 
 export function UploadRoute() {
   const [, navigate] = useLocation();
-  return <UploadView onSingleEnqueued={(jobId) => navigate(`/jobs/${encodeURIComponent(jobId)}`)} />;
+  return <UploadView onSingleEnqueued={navigate} />;
 }

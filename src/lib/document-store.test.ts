@@ -100,4 +100,24 @@ describe('the document store', () => {
     const store = createDocumentStore(memoryBackend());
     await expect(store.saveJob(job('J1', 'yesterday'))).rejects.toThrow();
   });
+
+  it('reads older records as v2, and keeps a v1 prediction with its product and mode', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('OLD', '2025-01-01T10:00:00.000Z'));
+    await store.saveJob(
+      job('V1', '2025-01-02T10:00:00.000Z', {
+        api: 'v1',
+        modelId: 'mindee/invoices/v4',
+        v1: { account: 'mindee', name: 'invoices', version: '4', mode: 'async' },
+      }),
+    );
+    expect(await store.loadJob('OLD')).toMatchObject({ api: 'v2', v1: null });
+    expect(await store.loadJob('V1')).toMatchObject({
+      api: 'v1',
+      v1: { account: 'mindee', name: 'invoices', version: '4', mode: 'async' },
+    });
+    await expect(store.saveJob(job('BAD', '2025-01-03T10:00:00.000Z', { api: 'v1' }))).rejects.toThrow(
+      /v1 record needs its product/,
+    );
+  });
 });

@@ -25,30 +25,48 @@ export const SentOptionsSchema = z.object({
 });
 export type SentOptions = z.infer<typeof SentOptionsSchema>;
 
-export const StoredJobSchema = z.object({
-  jobId: z.string().min(1),
-  modelId: z.string().min(1),
-  /** The model's name when it was sent, for the list (ids are not for people). */
-  modelName: z.string().nullable().default(null),
-  filename: z.string(),
-  /** The document as uploaded; null for a job sent by URL (the browser never had the bytes). */
-  file: z.instanceof(Blob).nullable(),
-  /** Detected from the bytes before sending (`application/pdf`, `image/png`, …); null when unknown. */
-  mimeType: z.string().nullable().default(null),
-  size: z.number().int().min(0).nullable().default(null),
-  source: z.enum(['file', 'url']).default('file'),
-  /** The document's URL, for a job sent by URL. */
-  url: z.string().nullable().default(null),
-  /** When this browser enqueued it (ISO 8601). */
-  createdAt: z.iso.datetime(),
-  options: SentOptionsSchema.default({}),
-  /**
-   * The job as the service last reported it, once it can no longer change (final, every webhook
-   * delivered): the list shows it after a reload without asking again. Checked by whoever reads it
-   * (the API's Job schema), as the API's shape is not this store's business.
-   */
-  settledJob: z.unknown().default(null),
+/** The v1 API a prediction was sent to, and how: what its page needs to ask for it again. */
+export const StoredV1Schema = z.object({
+  account: z.string().min(1),
+  name: z.string().min(1),
+  version: z.string().min(1),
+  /** `sync`: `jobId` is the document's id (predict answers the document); `async`: the queue's job id. */
+  mode: z.enum(['sync', 'async']),
 });
+export type StoredV1 = z.infer<typeof StoredV1Schema>;
+
+export const StoredJobSchema = z
+  .object({
+    /** Which API the document was sent to; records written before v1 uploads existed are v2's. */
+    api: z.enum(['v1', 'v2']).default('v2'),
+    /** The v1 product and mode, for a v1 record (null for v2). */
+    v1: StoredV1Schema.nullable().default(null),
+    jobId: z.string().min(1),
+    /** The v2 model's id; for a v1 record, the product as `account/name/vN` (what the list shows). */
+    modelId: z.string().min(1),
+    /** The model's name when it was sent, for the list (ids are not for people). */
+    modelName: z.string().nullable().default(null),
+    filename: z.string(),
+    /** The document as uploaded; null for a job sent by URL (the browser never had the bytes). */
+    file: z.instanceof(Blob).nullable(),
+    /** Detected from the bytes before sending (`application/pdf`, `image/png`, …); null when unknown. */
+    mimeType: z.string().nullable().default(null),
+    size: z.number().int().min(0).nullable().default(null),
+    source: z.enum(['file', 'url']).default('file'),
+    /** The document's URL, for a job sent by URL. */
+    url: z.string().nullable().default(null),
+    /** When this browser enqueued it (ISO 8601). */
+    createdAt: z.iso.datetime(),
+    options: SentOptionsSchema.default({}),
+    /**
+     * The job as the service last reported it, once it can no longer change (final, every webhook
+     * delivered): the list shows it after a reload without asking again. Checked by whoever reads it
+     * (the API's Job schema), as the API's shape is not this store's business.
+     */
+    settledJob: z.unknown().default(null),
+  })
+  // A v1 record without its product could never be asked for again.
+  .refine((job) => job.api === 'v2' || job.v1 !== null, { error: 'A v1 record needs its product' });
 export type StoredJob = z.infer<typeof StoredJobSchema>;
 /** What `saveJob` takes: the defaults may be left out. */
 export type NewStoredJob = z.input<typeof StoredJobSchema>;

@@ -39,14 +39,16 @@ export interface V1PredictOptions {
   includeWords?: boolean;
 }
 
-function productPath(product: V1ProductRef): string {
+/** `/v1/products/{account}/{name}/v{version}`, checked; exported for the upload with progress (upload.ts). */
+export function productPath(product: V1ProductRef): string {
   const checked = check(V1ProductRef, product);
   if (!checked.success) throw new InvalidRequestError(checked.issues, { endpoint: 'v1 product' });
   const { account, name, version } = checked.data;
   return `/v1/products/${segment(account)}/${segment(name)}/v${segment(version)}`;
 }
 
-function predictBody(input: V1DocumentInput, options: V1PredictOptions) {
+/** The request body: a multipart form for a file, JSON otherwise; exported for upload.ts. */
+export function predictBody(input: V1DocumentInput, options: V1PredictOptions) {
   if ('file' in input) {
     const form = new FormData();
     if (options.includeWords) form.append('include_mvision', 'true');

@@ -7,6 +7,7 @@
  * `Retry-After` — the service refused before doing any work, so a retry cannot enqueue a second job
  * (retry.ts). A network failure or a 5xx is not repeated: the document may have been queued already.
  */
+import type { z } from 'zod';
 import { InvalidRequestError, NetworkError, type ApiError } from '../errors';
 import { ACCEPT, api, errorFromResponse, notifyRetryWait, parseSuccess, type ApiClient } from '../http';
 import { check } from '../issues';
@@ -73,6 +74,31 @@ export const UPLOAD_MAX_RETRIES = 8;
  */
 export async function uploadExtraction(
   input: EnqueueExtractionInput,
+  options: UploadOptions = {},
+): Promise<JobResponse> {
+  const checked = check(EnqueueExtractionInput, input);
+  if (!checked.success) throw new InvalidRequestError(checked.issues, { endpoint: `POST ${ENQUEUE_PATH}` });
+  return uploadForm(
+    { path: ENQUEUE_PATH, makeForm: () => toEnqueueForm(checked.data), schema: JobResponse },
+    options,
+  );
+}
+
+export interface FormUpload<S extends z.ZodType> {
+  /** Under the API base, as http.ts takes paths. */
+  path: string;
+  /** The body, already checked by the caller; built again for each attempt. */
+  makeForm: () => FormData;
+  /** The success answer's schema. */
+  schema: S;
+}
+
+/**
+ * POST a multipart form with upload progress and the 429 waits described above; shared by v2 enqueue
+ * and v1 predict / predict_async (v1/upload.ts), whose only differences are the path, form and answer.
+ */
+export async function uploadForm<S extends z.ZodType>(
+  { path, makeForm, schema }: FormUpload<S>,
   {
     signal,
     onProgress,
@@ -82,17 +108,14 @@ export async function uploadExtraction(
     maxRetries = UPLOAD_MAX_RETRIES,
     maxRetryAfterMs = DEFAULT_RETRY_POLICY.maxRetryAfterMs,
   }: UploadOptions = {},
-): Promise<JobResponse> {
-  const endpoint = `POST ${ENQUEUE_PATH}`;
-  const checked = check(EnqueueExtractionInput, input);
-  if (!checked.success) throw new InvalidRequestError(checked.issues, { endpoint });
-  const url = client.resolve({ path: ENQUEUE_PATH }).href;
+): Promise<z.output<S>> {
+  const url = client.resolve({ path }).href;
   const fullEndpoint = `POST ${new URL(url).pathname}`;
 
   for (let retry = 1; ; retry++) {
     signal?.throwIfAborted();
     // A new form each time: a FormData can be sent again, but a fresh one costs nothing.
-    const form = toEnqueueForm(checked.data);
+    const form = makeForm();
     let answer: TransportResponse;
     try {
       answer = await transport({ url, form, signal, onProgress: (p) => onProgress?.(p) });
@@ -101,7 +124,7 @@ export async function uploadExtraction(
       throw new NetworkError({ endpoint: fullEndpoint, cause: error });
     }
     const response = toResponse(answer);
-    if (response.ok) return parseSuccess(response, JobResponse, fullEndpoint, signal);
+    if (response.ok) return parseSuccess(response, schema, fullEndpoint, signal);
 
     const error = await errorFromResponse(response, fullEndpoint, signal);
     const after = parseRetryAfter(answer.headers.get('retry-after'));

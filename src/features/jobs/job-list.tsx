@@ -9,6 +9,7 @@ import { deleteDraft, draftStoreKeys } from '../../lib/draft-store';
 import { useJobEvents, type LiveState } from './job-events';
 import { JobRow } from './job-row';
 import { RateLimitNotice } from './rate-limit-notice';
+import { V1JobRow } from './v1-job-row';
 
 const LIVE_TEXT: Record<LiveState, string> = {
   open: 'Live updates on: finished jobs show at once.',
@@ -67,14 +68,18 @@ export function JobList() {
       )}
       {stored.data && stored.data.length > 0 && (
         <ul className="flex flex-col gap-2" aria-label="Your jobs">
-          {stored.data.map((job) => (
-            <JobRow
-              key={job.jobId}
-              stored={job}
-              updatedByEvent={events.updatedByEvent.has(job.jobId)}
-              onRemove={(id) => void onRemove(id)}
-            />
-          ))}
+          {stored.data.map((job) =>
+            job.api === 'v1' && job.v1 ? (
+              <V1JobRow key={job.jobId} stored={job} product={job.v1} onRemove={(id) => void onRemove(id)} />
+            ) : (
+              <JobRow
+                key={job.jobId}
+                stored={job}
+                updatedByEvent={events.updatedByEvent.has(job.jobId)}
+                onRemove={(id) => void onRemove(id)}
+              />
+            ),
+          )}
         </ul>
       )}
     </div>

@@ -14,6 +14,8 @@ interface Props {
   url: string;
   onUrlChange: (url: string) => void;
   urlProblem: string | null;
+  /** Only files can be sent (the v1 form): no choice shown. */
+  filesOnly?: boolean;
 }
 
 /** What to extract from: files from this computer (several at once), or a public HTTPS URL. */
@@ -24,7 +26,7 @@ export function DocumentSource(props: Props) {
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="sr-only">Send</legend>
-      <div className="flex gap-4 text-sm">
+      <div className={`flex gap-4 text-sm ${props.filesOnly ? 'hidden' : ''}`}>
         {(
           [
             ['files', 'Files from this computer'],

@@ -127,7 +127,7 @@ function UploadRow({
         )}
         {phase.kind === 'enqueued' && (
           <Link
-            href={`/jobs/${encodeURIComponent(phase.jobId)}`}
+            href={phase.href ?? `/jobs/${encodeURIComponent(phase.jobId)}`}
             className="text-xs font-medium text-blue-800 underline"
           >
             Open job

@@ -15,7 +15,7 @@ export type UploadPhase =
   | { kind: 'sending'; loaded: number; total: number }
   | { kind: 'rate-limited'; until: number; retry: number }
   /** `warning`: the job was queued, but something after it went wrong (it could not be stored here). */
-  | { kind: 'enqueued'; jobId: string; warning?: string }
+  | { kind: 'enqueued'; jobId: string; warning?: string; href?: string }
   | { kind: 'failed'; error: unknown }
   | { kind: 'cancelled' };
 
@@ -43,6 +43,8 @@ export interface SendReport {
 export interface Sent {
   jobId: string;
   warning?: string;
+  /** The job's page when it is not `/jobs/<jobId>` (a v1 prediction's). */
+  href?: string;
 }
 
 /** Sends one upload; resolves with the job id. */

@@ -3,6 +3,7 @@ import type { InvalidRequestError } from '../../api/errors';
 import { describeError } from '../../components/describe-error';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
+import { ApiChoice } from './api-choice';
 import { DocumentSource } from './document-source';
 import { EnqueueOptions } from './enqueue-options';
 import { ModelPicker } from './model-picker';
@@ -10,10 +11,11 @@ import { isSendable } from './selected-files';
 import { UploadList } from './upload-list';
 import { useUploadQueue } from './upload-queue-provider';
 import { useUploadForm } from './use-upload-form';
+import { V1ProductPicker } from './v1-product-picker';
 
 interface Props {
-  /** A single document was sent and is now a job: the route opens it. */
-  onSingleEnqueued?: (jobId: string) => void;
+  /** A single document was sent and is now a job (or a v1 document): the route opens its page. */
+  onSingleEnqueued?: (href: string) => void;
 }
 
 /**
@@ -51,7 +53,8 @@ export function UploadView({ onSingleEnqueued }: Props) {
     const [single] = added;
     if (added.length === 1 && single && onSingleEnqueued)
       void single.done.then((item) => {
-        if (item.phase.kind === 'enqueued' && mounted.current) onSingleEnqueued(item.phase.jobId);
+        if (item.phase.kind === 'enqueued' && mounted.current)
+          onSingleEnqueued(item.phase.href ?? `/jobs/${encodeURIComponent(item.phase.jobId)}`);
       });
   }
 
@@ -76,8 +79,10 @@ export function UploadView({ onSingleEnqueued }: Props) {
         </p>
       </div>
       <form onSubmit={onSubmit} className="flex flex-col gap-6" aria-label="New extraction" noValidate>
+        <ApiChoice value={form.api} onChange={form.setApi} />
         <DocumentSource
           kind={form.source}
+          filesOnly={form.api === 'v1'}
           onKindChange={form.setSource}
           candidates={form.candidates}
           onFiles={form.onFiles}
@@ -87,26 +92,37 @@ export function UploadView({ onSingleEnqueued }: Props) {
           onUrlChange={form.setUrl}
           urlProblem={form.urlProblem}
         />
-        <ModelPicker
-          models={form.extractionModels}
-          listError={form.models.isError ? describeError(form.models.error).title + '.' : null}
-          value={form.modelId}
-          onChange={form.onModelChange}
-        />
-        <details open className="rounded-md border border-slate-200 bg-slate-50 p-4">
-          <summary className="cursor-pointer text-sm font-semibold">Options</summary>
-          <div className="mt-4">
-            <EnqueueOptions
-              state={form.options}
-              onChange={form.onOptionsChange}
-              webhooks={form.webhooks}
-              appWebhookIds={form.appWebhookIds}
-              selectedWebhooks={form.selectedWebhooks}
-              dataSchemaCheck={form.dataSchemaCheck}
-              templates={form.templates}
+        {form.api === 'v1' ? (
+          <V1ProductPicker
+            state={form.v1Product}
+            onChange={form.onV1ProductChange}
+            checked={form.v1Check}
+            showProblem={attempted}
+          />
+        ) : (
+          <>
+            <ModelPicker
+              models={form.extractionModels}
+              listError={form.models.isError ? describeError(form.models.error).title + '.' : null}
+              value={form.modelId}
+              onChange={form.onModelChange}
             />
-          </div>
-        </details>
+            <details open className="rounded-md border border-slate-200 bg-slate-50 p-4">
+              <summary className="cursor-pointer text-sm font-semibold">Options</summary>
+              <div className="mt-4">
+                <EnqueueOptions
+                  state={form.options}
+                  onChange={form.onOptionsChange}
+                  webhooks={form.webhooks}
+                  appWebhookIds={form.appWebhookIds}
+                  selectedWebhooks={form.selectedWebhooks}
+                  dataSchemaCheck={form.dataSchemaCheck}
+                  templates={form.templates}
+                />
+              </div>
+            </details>
+          </>
+        )}
         {invalid && <ProblemAlert error={invalid} />}
         <div className="flex flex-wrap items-center gap-4">
           <Button type="submit">Extract</Button>

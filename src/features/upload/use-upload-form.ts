@@ -21,6 +21,8 @@ import { INITIAL_OPTIONS, buildEnqueueOptions, splitIds, type OptionsState } fro
 import { isSendable, type Candidate } from './selected-files';
 import type { UploadPayload } from './upload-queue-provider';
 import type { NewUpload } from './upload-queue';
+import type { ApiVersion } from './api-choice';
+import { INITIAL_V1_PRODUCT, checkV1Product, type V1ProductState } from './v1-product';
 
 const ENDPOINT = 'POST /api/v2/products/extraction/enqueue';
 
@@ -32,6 +34,11 @@ export function useUploadForm() {
   const [candidates, setCandidates] = useState<Candidate[]>([]);
   const [url, setUrl] = useState('');
   const [options, setOptions] = useState<OptionsState>(INITIAL_OPTIONS);
+  const [api, setApi] = useState<ApiVersion>('v2');
+  const [v1Product, setV1Product] = useState<V1ProductState>(INITIAL_V1_PRODUCT);
+  const v1Check = useMemo(() => checkV1Product(v1Product), [v1Product]);
+  // v1 here sends files only (its URL input exists, but this form keeps v1 to what the review can show).
+  const effectiveSource: SourceKind = api === 'v1' ? 'files' : source;
 
   const extractionModels = useMemo(
     () => models.data?.models.filter((m) => m.model_type === 'extraction'),
@@ -113,11 +120,14 @@ export function useUploadForm() {
 
   /** Why the form cannot be sent yet, in words; null when it can. */
   function blocker(): string | null {
+    if (api === 'v1') {
+      if (!v1Check.ok) return v1Check.message;
+      return filesBlocker();
+    }
     if (!modelIdValid) return modelId === '' ? 'Choose a model.' : 'The model id is not a valid id.';
     if (source === 'files') {
-      if (candidates.some((c) => c.check === null)) return 'Checking the files…';
-      if (candidates.length === 0) return 'Add the files to send.';
-      if (!candidates.some(isSendable)) return 'None of these files can be sent: see why next to each.';
+      const files = filesBlocker();
+      if (files) return files;
     } else if (url.trim() === '' || urlProblem) return 'Give a public https:// URL.';
     if (dataSchemaCheck && !dataSchemaCheck.ok) return 'Correct the data schema first.';
     if (splitIds(options.extraWebhookIds).some((id) => !Uuid.safeParse(id).success))
@@ -125,8 +135,16 @@ export function useUploadForm() {
     return null;
   }
 
+  function filesBlocker(): string | null {
+    if (candidates.some((c) => c.check === null)) return 'Checking the files…';
+    if (candidates.length === 0) return 'Add the files to send.';
+    if (!candidates.some(isSendable)) return 'None of these files can be sent: see why next to each.';
+    return null;
+  }
+
   /** The uploads to queue, each checked with the request schema; an InvalidRequestError if one fails. */
   function buildUploads(): NewUpload<UploadPayload>[] | InvalidRequestError {
+    if (api === 'v1') return buildV1Uploads();
     const dataSchema = dataSchemaCheck?.ok ? dataSchemaCheck.value : undefined;
     const { options: sent, summary } = buildEnqueueOptions(options, selectedWebhooks, dataSchema);
     const common = { modelId, modelName: model?.name ?? null, options: summary };
@@ -136,6 +154,7 @@ export function useUploadForm() {
             label: file.name,
             size: file.size,
             payload: {
+              api: 'v2' as const,
               input: { model_id: modelId, file, ...sent },
               record: {
                 ...common,
@@ -151,6 +170,7 @@ export function useUploadForm() {
               label: url.trim(),
               size: null,
               payload: {
+                api: 'v2' as const,
                 input: { model_id: modelId, url: url.trim(), ...sent },
                 record: {
                   ...common,
@@ -162,11 +182,43 @@ export function useUploadForm() {
               },
             },
           ];
-    for (const upload of uploads) {
-      const checked = check(EnqueueExtractionInput, upload.payload.input);
+    for (const { payload } of uploads) {
+      if (payload.api !== 'v2') continue;
+      const checked = check(EnqueueExtractionInput, payload.input);
       if (!checked.success) return new InvalidRequestError(checked.issues, { endpoint: ENDPOINT });
     }
     return uploads;
+  }
+
+  /** v1: each sendable file to the product; the product was checked by `blocker`, the file by v1/upload.ts. */
+  function buildV1Uploads(): NewUpload<UploadPayload>[] | InvalidRequestError {
+    if (!v1Check.ok)
+      return new InvalidRequestError(
+        [{ path: v1Check.field, pointer: `#/${v1Check.field}`, message: v1Check.message }],
+        {
+          endpoint: 'v1 product',
+        },
+      );
+    const { product, label } = v1Check;
+    return candidates.filter(isSendable).map(({ file, check: result }) => ({
+      label: file.name,
+      size: file.size,
+      payload: {
+        api: 'v1' as const,
+        product,
+        file,
+        record: {
+          api: 'v1' as const,
+          v1: product,
+          modelId: label,
+          modelName: label,
+          filename: file.name,
+          file,
+          mimeType: result?.mimeType ?? null,
+          size: file.size,
+        },
+      },
+    }));
   }
 
   /** Once queued: the sent files leave the form, those that could not be sent stay with their reason. */
@@ -180,8 +232,14 @@ export function useUploadForm() {
     extractionModels,
     modelId,
     onModelChange,
-    source,
+    source: effectiveSource,
     setSource,
+    api,
+    setApi,
+    v1Product,
+    onV1ProductChange: (patch: Partial<V1ProductState>) =>
+      setV1Product((current) => ({ ...current, ...patch })),
+    v1Check,
     candidates,
     onFiles,
     onRemoveCandidate: (id: string) => setCandidates((current) => current.filter((c) => c.id !== id)),

@@ -103,7 +103,7 @@ export function CorrectionsBar({
       <p id={helpId} className="text-xs text-slate-700">
         JSON: the fields with your corrections, in the API&rsquo;s shape. CSV: one row per table row, the
         document&rsquo;s own values repeated on each; lists of plain values in one cell.
-        {offline && ' Opened from saved files: nothing is sent to a service, export the corrections instead.'}
+        {offline && ' RAG takes v2 extractions from the service only: export the corrections instead.'}
       </p>
       <RagOutcome data={send.data} error={send.error} />
     </section>

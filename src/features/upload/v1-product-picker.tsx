@@ -1,0 +1,93 @@
+import { useId } from 'react';
+import type { V1Mode } from '../../api/v1/upload';
+import { SEEDED_V1_PRODUCTS, knownV1Product, type CheckedV1Product, type V1ProductState } from './v1-product';
+
+interface Props {
+  state: V1ProductState;
+  onChange: (patch: Partial<V1ProductState>) => void;
+  checked: CheckedV1Product;
+  /** Show the check's message: the operator has tried to send. */
+  showProblem: boolean;
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+/**
+ * The v1 product (account, name, version: free text, the reference's seeded products suggested) and
+ * whether to predict synchronously (the document in the answer) or through the queue.
+ */
+export function V1ProductPicker({ state, onChange, checked, showProblem }: Props) {
+  const ids = { account: useId(), name: useId(), version: useId(), hint: useId(), lists: useId() };
+  const known = knownV1Product(state);
+  const modeRefused = known && !known.modes.includes(state.mode);
+  const problem = !checked.ok && showProblem ? checked : null;
+  const fields = [
+    ['account', 'Account', unique(SEEDED_V1_PRODUCTS.map((p) => p.account))],
+    ['name', 'Product name', unique(SEEDED_V1_PRODUCTS.map((p) => p.name))],
+    ['version', 'Version', unique(SEEDED_V1_PRODUCTS.map((p) => p.version))],
+  ] as const;
+
+  return (
+    <fieldset className="flex flex-col gap-3" aria-describedby={ids.hint}>
+      <legend className="text-sm font-medium">v1 product</legend>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_6rem]">
+        {fields.map(([key, label, suggestions]) => (
+          <div key={key} className="flex flex-col gap-1">
+            <label htmlFor={ids[key]} className="text-sm">
+              {label}
+            </label>
+            <input
+              id={ids[key]}
+              value={state[key]}
+              list={`${ids.lists}-${key}`}
+              onChange={(e) => onChange({ [key]: e.target.value })}
+              aria-invalid={problem?.field === key}
+              spellCheck={false}
+              autoComplete="off"
+              className="rounded-md border border-slate-300 px-3 py-2 font-mono text-sm aria-invalid:border-red-700"
+            />
+            <datalist id={`${ids.lists}-${key}`}>
+              {suggestions.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+          </div>
+        ))}
+      </div>
+      <p id={ids.hint} className={`text-xs ${problem ? 'text-red-800' : 'text-slate-600'}`}>
+        {problem?.message ??
+          `Seeded on the reference service: ${SEEDED_V1_PRODUCTS.map(
+            (p) =>
+              `${p.account}/${p.name}/v${p.version}${p.modes.length === 1 ? ` (${p.modes[0]} only)` : ''}`,
+          ).join(', ')}.`}
+      </p>
+      <fieldset className="flex flex-col gap-1">
+        <legend className="text-sm">Mode</legend>
+        <div className="flex flex-wrap gap-4 text-sm">
+          {(
+            [
+              ['async', 'Asynchronous: queued, then followed'],
+              ['sync', 'Synchronous: the answer waits for the prediction'],
+            ] as const satisfies readonly (readonly [V1Mode, string])[]
+          ).map(([mode, label]) => (
+            <label key={mode} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="v1-mode"
+                value={mode}
+                checked={state.mode === mode}
+                onChange={() => onChange({ mode })}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        {modeRefused && (
+          <p className="text-xs text-amber-900">
+            This product does not take {state.mode} predictions: the service will refuse them (403).
+          </p>
+        )}
+      </fieldset>
+    </fieldset>
+  );
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  INITIAL_V1_PRODUCT,
+  checkV1Product,
+  knownV1Product,
+  v1JobHref,
+  v1ProductLabel,
+  v1Ref,
+} from './v1-product';
+
+describe('the v1 product of an upload', () => {
+  it('is checked as the request will be, its version normalised', () => {
+    expect(checkV1Product({ ...INITIAL_V1_PRODUCT, version: ' v4 ', mode: 'sync' })).toEqual({
+      ok: true,
+      product: { account: 'mindee', name: 'invoices', version: '4', mode: 'sync' },
+      label: 'mindee/invoices/v4',
+    });
+  });
+
+  it('says which field is missing or wrong', () => {
+    expect(checkV1Product({ ...INITIAL_V1_PRODUCT, name: '' })).toMatchObject({
+      ok: false,
+      field: 'name',
+      message: "Give the product's name.",
+    });
+    expect(checkV1Product({ ...INITIAL_V1_PRODUCT, account: 'a/b' })).toMatchObject({
+      ok: false,
+      field: 'account',
+    });
+    expect(checkV1Product({ ...INITIAL_V1_PRODUCT, version: 'four' })).toMatchObject({
+      ok: false,
+      field: 'version',
+      message: expect.stringMatching(/^The version: /),
+    });
+  });
+
+  it('knows the modes of the seeded products only', () => {
+    expect(
+      knownV1Product({ account: 'acme-corp', name: 'purchase_orders', version: 'v1', mode: 'sync' })?.modes,
+    ).toEqual(['async']);
+    expect(knownV1Product({ ...INITIAL_V1_PRODUCT, account: 'someone' })).toBeUndefined();
+  });
+
+  it('names products and their pages', () => {
+    expect(v1ProductLabel({ account: 'mindee', name: 'invoices', version: 'v4' })).toBe('mindee/invoices/v4');
+    expect(v1JobHref('a b')).toBe('/v1/jobs/a%20b');
+    // The endpoints' product schema is strict: the mode stays out of it.
+    expect(v1Ref({ account: 'mindee', name: 'invoices', version: '4', mode: 'sync' })).toEqual({
+      account: 'mindee',
+      name: 'invoices',
+      version: '4',
+    });
+  });
+});

@@ -150,7 +150,7 @@ function V1Review({
   product: StoredV1;
 }) {
   // The document in the review's shape, pages turned upright by their orientation; `offline`: a v1
-  // document has no v2 model whose schema or RAG could be asked for.
+  // document has no v2 model whose schema or RAG could be asked for; its feedback goes to v1 instead.
   const review = useMemo(
     () => v1DocumentToReview(document, { jobId, modelId: v1ProductLabel(product) }),
     [document, jobId, product],
@@ -168,6 +168,7 @@ function V1Review({
           size: record.size,
         }}
         offline
+        v1Feedback={{ documentId: document.id, product: v1ProductLabel(product) }}
       />
     </ErrorBoundary>
   );

@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react
 import type { ExtractionResponse } from '../../api/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
+import { FeedbackPanel } from './feedback/feedback-panel';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
 import { useFieldActions } from './use-field-actions';
@@ -29,10 +30,20 @@ interface Props {
   offline?: boolean | undefined;
   /** v1 pages stored turned: the clockwise turn that shows each upright (polygons are upright). */
   pageTurns?: readonly Rotation[] | undefined;
+  /** A v1 prediction: its document and product, to send feedback for (instead of "Send to RAG"). */
+  v1Feedback?: { documentId: string; product: string } | undefined;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
-export function ReviewView({ jobId, result, document: stored, notice, offline = false, pageTurns }: Props) {
+export function ReviewView({
+  jobId,
+  result,
+  document: stored,
+  notice,
+  offline = false,
+  pageTurns,
+  v1Feedback,
+}: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, { offline });
   const [viewer, dispatchViewer] = useViewerState({ selected: useFieldFromUrl() ?? undefined });
@@ -138,6 +149,15 @@ export function ReviewView({ jobId, result, document: stored, notice, offline = 
           inferenceId={inference.id}
           modelId={inference.model.id}
           offline={offline}
+          feedback={
+            v1Feedback && (
+              <FeedbackPanel
+                nodes={model.nodes}
+                documentId={v1Feedback.documentId}
+                product={v1Feedback.product}
+              />
+            )
+          }
           onRevertAll={() => model.correct({ type: 'revertAll' })}
         />
       </aside>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { ReviewNode } from '../fields/review-tree';
@@ -16,6 +16,8 @@ interface Props {
   modelId: string;
   /** No service behind the review (a saved result opened from files): nothing can be sent. */
   offline?: boolean | undefined;
+  /** v1: the feedback panel, shown instead of "Send to RAG" (which takes v2 extractions only). */
+  feedback?: ReactNode;
   onRevertAll: () => void;
 }
 
@@ -30,6 +32,7 @@ export function CorrectionsBar({
   inferenceId,
   modelId,
   offline = false,
+  feedback,
   onRevertAll,
 }: Props) {
   const [confirming, setConfirming] = useState(false);
@@ -69,7 +72,7 @@ export function CorrectionsBar({
         <Button variant="secondary" onClick={() => download('csv')} aria-describedby={helpId}>
           Export CSV
         </Button>
-        {!offline && (
+        {!offline && !feedback && (
           <Button
             onClick={() => send.mutate({ inference_id: inferenceId, fields: correctedFields(nodes) })}
             disabled={invalid.length > 0 || send.isPending}
@@ -103,9 +106,12 @@ export function CorrectionsBar({
       <p id={helpId} className="text-xs text-slate-700">
         JSON: the fields with your corrections, in the API&rsquo;s shape. CSV: one row per table row, the
         document&rsquo;s own values repeated on each; lists of plain values in one cell.
-        {offline && ' RAG takes v2 extractions from the service only: export the corrections instead.'}
+        {offline &&
+          !feedback &&
+          ' RAG takes v2 extractions from the service only: export the corrections instead.'}
       </p>
       <RagOutcome data={send.data} error={send.error} />
+      {feedback}
     </section>
   );
 }

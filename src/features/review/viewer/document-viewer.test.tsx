@@ -66,7 +66,7 @@ class FixedResizeObserver {
 }
 
 // The machine may be busy: give the async steps (file read, document load) room.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   vi.stubGlobal('ResizeObserver', FixedResizeObserver);

@@ -145,6 +145,7 @@ describe('v1 products of the models file', () => {
         ...product(),
         type: 'custom',
         feedback: false,
+        rotation_applied: true,
         webhooks: [],
         fields: [{ name: 'total_amount', from: 'total', percent: [] }],
       },

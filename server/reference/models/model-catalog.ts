@@ -84,6 +84,12 @@ const V1ProductEntry = z.strictObject({
   async: z.boolean(),
   feedback: z.boolean().default(false),
   /**
+   * `true`: polygons are written in each page's upright frame (`is_rotation_applied: true`, as the
+   * hosted ready-made APIs do); `false`: in the frame of the page as stored, left for the client to
+   * turn by `orientation.value` (`is_rotation_applied: false`).
+   */
+  rotation_applied: z.boolean().default(true),
+  /**
    * v1 webhooks: v1 has no `webhook_ids`, so every endpoint here is called when a `predict_async` job
    * of the product ends (as the hosted service's per-API webhook setting does); same entries as a
    * model's `webhooks`.

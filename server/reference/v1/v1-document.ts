@@ -42,7 +42,11 @@ export function v1Document(input: {
 }): V1DocumentJson {
   const { product, reading } = input;
   const orientations = Array.from({ length: reading.pageCount }, (_, i) => reading.orientations[i] ?? null);
-  const prediction = toV1Prediction(product, reading.fields, { orientations });
+  // Polygons are turned upright only when the product says so; the orientations are reported either way.
+  const applied = product.rotation_applied;
+  const prediction = toV1Prediction(product, reading.fields, {
+    orientations: applied ? orientations : orientations.map(() => null),
+  });
   return {
     id: input.documentId,
     name: input.filename,
@@ -51,9 +55,9 @@ export function v1Document(input: {
       started_at: v1Timestamp(input.startedAt),
       finished_at: v1Timestamp(input.finishedAt),
       processing_time: Math.round(input.finishedAt.getTime() - input.startedAt.getTime()) / 1000,
-      // Every polygon is written in its page's upright frame (v1-prediction.ts). Only here, as in the
-      // recorded bodies: the document itself has no such key.
-      is_rotation_applied: true,
+      // Whether the polygons are in their page's upright frame (v1-prediction.ts). Only here, as in
+      // the recorded bodies: the document itself has no such key.
+      is_rotation_applied: applied,
       extras: {},
       prediction,
       pages: orientations.map((value, id) => ({

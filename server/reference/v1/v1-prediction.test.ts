@@ -7,6 +7,7 @@ import { V1Prediction } from '../../../src/api/v1/schemas';
 import type { FieldResult } from '../api-types';
 import type { V1Product } from '../models/model-catalog';
 import { turnPoint } from './upright-polygons';
+import { v1Document } from './v1-document';
 import { pagePrediction, toV1Prediction } from './v1-prediction';
 
 const product: V1Product = {
@@ -18,6 +19,7 @@ const product: V1Product = {
   sync: true,
   async: true,
   feedback: true,
+  rotation_applied: true,
   webhooks: [],
   fields: [
     { name: 'total_amount', from: 'total_amount', percent: [] },
@@ -100,5 +102,38 @@ describe('turnPoint', () => {
     expect(turnPoint([0, 0], 180)).toEqual([1, 1]);
     expect(turnPoint([0, 0], 270)).toEqual([0, 1]);
     expect(turnPoint([0.25, 0.5], 0)).toEqual([0.25, 0.5]);
+  });
+});
+
+describe('v1Document and is_rotation_applied', () => {
+  const reading = { pageCount: 2, fields, orientations: [0, 90] as const };
+  const at = new Date('2026-11-21T10:00:00Z');
+  const document = (rotationApplied: boolean) =>
+    v1Document({
+      documentId: 'd',
+      filename: 'f.pdf',
+      product: { ...product, rotation_applied: rotationApplied },
+      reading: { ...reading, orientations: [...reading.orientations] },
+      startedAt: at,
+      finishedAt: at,
+    });
+
+  it('writes polygons in the upright frame, and says so, by default', () => {
+    const body = document(true);
+    expect(body.inference.is_rotation_applied).toBe(true);
+    expect(body.inference.pages.map((p) => p.orientation.value)).toEqual([0, 90]);
+    const total = V1Prediction.parse(body.inference.prediction).total_amount;
+    if (!total || Array.isArray(total)) throw new Error('total_amount');
+    expect(total.polygon?.[0]).toEqual(turnPoint([0.6, 0.8], 90));
+  });
+
+  it('leaves them in the frame of the page as stored for a product configured so, and says so', () => {
+    const body = document(false);
+    expect(body.inference.is_rotation_applied).toBe(false);
+    // The orientation is still reported: it is what a client turns the polygons by.
+    expect(body.inference.pages.map((p) => p.orientation.value)).toEqual([0, 90]);
+    const total = V1Prediction.parse(body.inference.prediction).total_amount;
+    if (!total || Array.isArray(total)) throw new Error('total_amount');
+    expect(total.polygon?.[0]).toEqual([0.6, 0.8]);
   });
 });

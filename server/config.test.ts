@@ -28,3 +28,25 @@ describe('webhook settings', () => {
     expect(() => readEnv({ WEBHOOK_V2_IDS: ID_A })).toThrow(/WEBHOOK_V2_SECRET.*WEBHOOK_V2_IDS is set/s);
   });
 });
+
+describe('v1 confidence thresholds', () => {
+  it("are the app's defaults (null) when unset or empty", () => {
+    expect(readEnv({}).V1_CONFIDENCE_THRESHOLDS).toBeNull();
+    expect(readEnv({ V1_CONFIDENCE_THRESHOLDS: ' ' }).V1_CONFIDENCE_THRESHOLDS).toBeNull();
+  });
+
+  it('read three scores, highest first', () => {
+    expect(readEnv({ V1_CONFIDENCE_THRESHOLDS: '0.9, 0.75,0.5' }).V1_CONFIDENCE_THRESHOLDS).toEqual({
+      certain: 0.9,
+      high: 0.75,
+      medium: 0.5,
+    });
+  });
+
+  it('refuse anything else, saying what is expected', () => {
+    for (const value of ['0.5,0.75,0.9', '0.9,0.8', '0.9,0.8,0.7,0.6', '1.5,0.8,0.5', 'high,medium,low'])
+      expect(() => readEnv({ V1_CONFIDENCE_THRESHOLDS: value }), value).toThrow(
+        /V1_CONFIDENCE_THRESHOLDS: expected three scores in 0..1/,
+      );
+  });
+});

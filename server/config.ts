@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfidenceThresholds } from '../src/api/v2/app-events';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z
@@ -104,6 +105,30 @@ const EnvSchema = z.object({
   WEBHOOK_V2_IDS: list.refine((ids) => ids.every((id) => UUID.test(id)), {
     message: 'expected a comma-separated list of webhook ids (UUIDs)',
   }),
+  /**
+   * How the review grades a v1 numeric confidence: the lowest score of Certain, High and Medium,
+   * comma-separated (`0.95,0.8,0.55`); below the last is Low. Empty: the app's defaults.
+   */
+  V1_CONFIDENCE_THRESHOLDS: optionalString.pipe(
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return null;
+        const [certain, high, medium, ...rest] = text.split(',').map((part) => Number(part.trim()));
+        const checked = ConfidenceThresholds.safeParse({ certain, high, medium });
+        if (rest.length > 0 || !checked.success) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected three scores in 0..1, highest first, e.g. 0.95,0.8,0.55 (${
+              checked.success ? 'too many' : (checked.error.issues[0]?.message ?? 'invalid')
+            })`,
+          });
+          return z.NEVER;
+        }
+        return checked.data;
+      }),
+  ),
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z

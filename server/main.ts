@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     upstreamTimeoutMs,
     webhooks: { v2: hookV2 },
     events,
+    v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
   });
 
   let server: RunningServer;

@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { Hono } from 'hono';
-import type { AppConfig } from '../../src/api/v2/app-events';
+import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-events';
 import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
@@ -67,6 +67,8 @@ export interface AppOptions {
   };
   /** The job events' hub; default a new one. Pass one to close it at shutdown (it ends the streams). */
   events?: AppEventHub;
+  /** The operator's v1 confidence thresholds (V1_CONFIDENCE_THRESHOLDS), advertised to the review. */
+  v1ConfidenceThresholds?: ConfidenceThresholds | null;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -114,7 +116,11 @@ export function createApp(options: AppOptions): Hono {
   const api = new Hono();
   api.get('/app-config', (c) =>
     c.json(
-      { v2: { webhookIds: [...(hookV2?.ids ?? [])] }, events: hookV2 !== undefined } satisfies AppConfig,
+      {
+        v2: { webhookIds: [...(hookV2?.ids ?? [])] },
+        events: hookV2 !== undefined,
+        v1: { confidenceThresholds: options.v1ConfidenceThresholds ?? null },
+      } satisfies AppConfig,
       200,
       { 'Cache-Control': 'no-store' },
     ),

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { ReviewView } from '../features/review/review-view';
+import { useV1Thresholds } from '../features/review/v1/use-v1-thresholds';
 import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
 import { OpenSavedForm } from '../features/saved/open-saved-form';
 import { parseSavedResult } from '../features/saved/parse-saved-result';
@@ -36,13 +37,15 @@ export function SavedRoute({ savedKey }: { savedKey: string }) {
   const parsed = useMemo(() => (saved.data ? parseSavedResult(saved.data.resultText) : null), [saved.data]);
   // A v1 document is shown in the same review: fields in the v2 shape, polygons upright, each page
   // turned upright by its orientation.
+  const { ready: thresholdsKnown, thresholds } = useV1Thresholds();
   const review = useMemo(() => {
     if (!parsed?.ok) return null;
     const { content } = parsed;
     if (content.version === 'v2') return { response: content.response, pageTurns: undefined };
-    const { response, pageRotations } = v1DocumentToReview(content.document);
+    if (!thresholdsKnown) return null;
+    const { response, pageRotations } = v1DocumentToReview(content.document, { thresholds });
     return { response, pageTurns: pageRotations };
-  }, [parsed]);
+  }, [parsed, thresholdsKnown, thresholds]);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">

@@ -9,6 +9,7 @@ import { Spinner } from '../components/ui/spinner';
 import { StatusBadge } from '../features/jobs/job-state-parts';
 import { v1BadgeStatus, v1JobOutcome, type V1JobOutcome } from '../features/jobs/v1-job-state';
 import { ReviewView } from '../features/review/review-view';
+import { useV1Thresholds } from '../features/review/v1/use-v1-thresholds';
 import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
 import { preloadDocumentViewer } from '../features/review/viewer/preload';
 import { v1ProductLabel, v1Ref } from '../features/upload/v1-product';
@@ -151,10 +152,12 @@ function V1Review({
 }) {
   // The document in the review's shape, pages turned upright by their orientation; `offline`: a v1
   // document has no v2 model whose schema or RAG could be asked for; its feedback goes to v1 instead.
+  const { ready, thresholds } = useV1Thresholds();
   const review = useMemo(
-    () => v1DocumentToReview(document, { jobId, modelId: v1ProductLabel(product) }),
-    [document, jobId, product],
+    () => v1DocumentToReview(document, { jobId, modelId: v1ProductLabel(product), thresholds }),
+    [document, jobId, product, thresholds],
   );
+  if (!ready) return <Spinner label="Loading the review settings…" />;
   return (
     <ErrorBoundary>
       <ReviewView

@@ -228,10 +228,15 @@ describe('GET /api/app-config', () => {
     const response = await rawRequest(`${app.url}/api/app-config`);
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(json(response)).toEqual({ v2: { webhookIds: HOOK_IDS }, events: true });
+    expect(json(response)).toEqual({
+      v2: { webhookIds: HOOK_IDS },
+      events: true,
+      v1: { confidenceThresholds: null },
+    });
     expect(await getAppConfig({ client: createApiClient({ baseUrl: `${app.url}/api` }) })).toEqual({
       v2: { webhookIds: HOOK_IDS },
       events: true,
+      v1: { confidenceThresholds: null },
     });
   });
 
@@ -239,7 +244,28 @@ describe('GET /api/app-config', () => {
     const server = await listen(createApp({ upstream: {}, staticDir: null }), { host: '127.0.0.1', port: 0 });
     try {
       const response = await rawRequest(`${server.url}/api/app-config`);
-      expect(AppConfig.parse(json(response))).toEqual({ v2: { webhookIds: [] }, events: false });
+      expect(AppConfig.parse(json(response))).toEqual({
+        v2: { webhookIds: [] },
+        events: false,
+        v1: { confidenceThresholds: null },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("advertises the operator's v1 confidence thresholds", async () => {
+    const thresholds = { certain: 0.9, high: 0.75, medium: 0.5 };
+    const server = await listen(
+      createApp({ upstream: {}, staticDir: null, v1ConfidenceThresholds: thresholds }),
+      {
+        host: '127.0.0.1',
+        port: 0,
+      },
+    );
+    try {
+      const response = await rawRequest(`${server.url}/api/app-config`);
+      expect(AppConfig.parse(json(response)).v1.confidenceThresholds).toEqual(thresholds);
     } finally {
       await server.close();
     }

@@ -22,6 +22,24 @@ import { api, type ApiClient } from '../http';
 
 // ─── /api/app-config ─────────────────────────────────────────────────────────────────────────────────
 
+const Score = z
+  .number()
+  .min(0, { error: 'A threshold is a score in 0..1' })
+  .max(1, { error: 'A threshold is a score in 0..1' });
+
+/**
+ * How a v1 numeric confidence (0..1) becomes one of the four levels: the lowest score of each level;
+ * below `medium` is Low. Equal thresholds are allowed (they leave a level out), decreasing ones are
+ * not: a score cannot be Certain without being at least High. Set on the app server
+ * (V1_CONFIDENCE_THRESHOLDS) and advertised here.
+ */
+export const ConfidenceThresholds = z
+  .strictObject({ certain: Score, high: Score, medium: Score })
+  .refine((t) => t.certain >= t.high && t.high >= t.medium, {
+    error: 'Thresholds must satisfy certain ≥ high ≥ medium',
+  });
+export type ConfidenceThresholds = z.infer<typeof ConfidenceThresholds>;
+
 export const AppConfig = z.object({
   v2: z.object({
     /**
@@ -34,6 +52,8 @@ export const AppConfig = z.object({
   }),
   /** True when the app server receives webhooks, so `/api/events` will carry job events. */
   events: z.boolean(),
+  /** The operator's v1 confidence thresholds; null: the app's defaults. Absent from older servers. */
+  v1: z.object({ confidenceThresholds: ConfidenceThresholds.nullable() }).default({ confidenceThresholds: null }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

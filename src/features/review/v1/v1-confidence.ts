@@ -19,24 +19,11 @@
  * The bound that matters most is High's: Medium and below are what the review asks a person to check
  * (confidence.ts `needsReview`). A team that wants more checked raises it.
  */
-import { z } from 'zod';
+import { ConfidenceThresholds } from '../../../api/v2/app-events';
 import type { FieldConfidence } from '../../../api/v2/schemas';
 
-const Score = z
-  .number()
-  .min(0, { error: 'A threshold is a score in 0..1' })
-  .max(1, { error: 'A threshold is a score in 0..1' });
-
-/**
- * The lowest score of each level; below `medium` is Low. Equal thresholds are allowed (they leave a level
- * out), decreasing ones are not: a score cannot be Certain without being at least High.
- */
-export const ConfidenceThresholds = z
-  .strictObject({ certain: Score, high: Score, medium: Score })
-  .refine((t) => t.certain >= t.high && t.high >= t.medium, {
-    error: 'Thresholds must satisfy certain ≥ high ≥ medium',
-  });
-export type ConfidenceThresholds = z.infer<typeof ConfidenceThresholds>;
+// The schema lives with the app server's configuration, which can set the thresholds (app-events.ts).
+export { ConfidenceThresholds };
 
 export const DEFAULT_CONFIDENCE_THRESHOLDS: Readonly<ConfidenceThresholds> = Object.freeze({
   certain: 0.95,

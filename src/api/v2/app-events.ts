@@ -53,7 +53,9 @@ export const AppConfig = z.object({
   /** True when the app server receives webhooks, so `/api/events` will carry job events. */
   events: z.boolean(),
   /** The operator's v1 confidence thresholds; null: the app's defaults. Absent from older servers. */
-  v1: z.object({ confidenceThresholds: ConfidenceThresholds.nullable() }).default({ confidenceThresholds: null }),
+  v1: z
+    .object({ confidenceThresholds: ConfidenceThresholds.nullable() })
+    .default({ confidenceThresholds: null }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

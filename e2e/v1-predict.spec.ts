@@ -33,6 +33,10 @@ test('an async v1 prediction of a photo taken sideways: followed, then reviewed 
   const photo = await sharp(upright).rotate(90).jpeg({ quality: 90 }).toBuffer();
 
   await chooseV1(page, 'Asynchronous');
+  // The service's own products are offered (the reference service's list), with the modes each takes.
+  await expect(page.getByText('Products of this service:')).toContainText(
+    'acme-corp/purchase_orders/v1 (async only)',
+  );
   await page.getByLabel('Document', { exact: true }).setInputFiles({
     name: 'sideways-invoice.jpg',
     mimeType: 'image/jpeg',

@@ -13,6 +13,7 @@ import {
   V1JobResponse,
   V1PredictResponse,
 } from '../../../src/api/v1/schemas';
+import { V1ProductsResponse } from '../../../src/api/v1/products';
 import type { ReferenceService } from '../create-reference-service';
 import { rotateGrey } from '../extract/ocr/grey-image';
 import { drawTextPicture } from '../testing/documents-images';
@@ -284,5 +285,30 @@ describe('v1 errors', () => {
     );
     expect(response.status).toBe(422);
     expect(conforms(V1ErrorResponse, await response.json()).api_request.status_code).toBe(422);
+  });
+});
+
+describe('GET /v1/extensions/products (extension)', () => {
+  it('lists the seeded products with their modes and feedback', async () => {
+    const response = await fetch(`${service.url}/v1/extensions/products`, { headers: token });
+    expect(response.status).toBe(200);
+    const body = conforms(V1ProductsResponse, await response.json());
+    expect(body.products).toEqual(
+      expect.arrayContaining([
+        { account: 'mindee', name: 'invoices', version: '4', sync: true, async: true, feedback: true },
+        {
+          account: 'acme-corp',
+          name: 'purchase_orders',
+          version: '1',
+          sync: false,
+          async: true,
+          feedback: false,
+        },
+      ]),
+    );
+  });
+
+  it('asks for the token, as every v1 route', async () => {
+    expect((await fetch(`${service.url}/v1/extensions/products`)).status).toBe(401);
   });
 });

@@ -113,6 +113,21 @@ export function createV1App(deps: V1RoutesDeps): Hono {
     }
     return c.json(body, 200);
   };
+  // Extension of ours (the hosted v1 API has no such list): the products this service serves, so that
+  // a client can offer them and say which modes each takes.
+  v1.get('/extensions/products', (c) =>
+    c.json({
+      api_request: apiRequest(url(c), 200, ['products']),
+      products: deps.models.products.map((p) => ({
+        account: p.account,
+        name: p.name,
+        version: p.version,
+        sync: p.sync,
+        async: p.async,
+        feedback: p.feedback,
+      })),
+    }),
+  );
   v1.get('/documents/queue/:job_id', queue(false));
   v1.get(`${PRODUCT}/documents/queue/:job_id`, queue(true));
 

@@ -1,6 +1,8 @@
-import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo } from 'react';
+import { v1ProductsQueryOptions } from '../../api/v1/products';
 import type { V1Mode } from '../../api/v1/upload';
-import { SEEDED_V1_PRODUCTS, knownV1Product, type CheckedV1Product, type V1ProductState } from './v1-product';
+import { knownProducts, knownV1Product, type CheckedV1Product, type V1ProductState } from './v1-product';
 
 interface Props {
   state: V1ProductState;
@@ -13,18 +15,21 @@ interface Props {
 const unique = (values: string[]) => [...new Set(values)];
 
 /**
- * The v1 product (account, name, version: free text, the reference's seeded products suggested) and
+ * The v1 product (account, name, version: free text, the service's listed products suggested) and
  * whether to predict synchronously (the document in the answer) or through the queue.
  */
 export function V1ProductPicker({ state, onChange, checked, showProblem }: Props) {
   const ids = { account: useId(), name: useId(), version: useId(), hint: useId(), lists: useId() };
-  const known = knownV1Product(state);
+  // The service's list when it has one (the reference service); none from the hosted API (404).
+  const listing = useQuery(v1ProductsQueryOptions());
+  const products = useMemo(() => knownProducts(listing.data ?? []), [listing.data]);
+  const known = knownV1Product(state, products);
   const modeRefused = known && !known.modes.includes(state.mode);
   const problem = !checked.ok && showProblem ? checked : null;
   const fields = [
-    ['account', 'Account', unique(SEEDED_V1_PRODUCTS.map((p) => p.account))],
-    ['name', 'Product name', unique(SEEDED_V1_PRODUCTS.map((p) => p.name))],
-    ['version', 'Version', unique(SEEDED_V1_PRODUCTS.map((p) => p.version))],
+    ['account', 'Account', unique(products.map((p) => p.account))],
+    ['name', 'Product name', unique(products.map((p) => p.name))],
+    ['version', 'Version', unique(products.map((p) => p.version))],
   ] as const;
 
   return (
@@ -56,10 +61,14 @@ export function V1ProductPicker({ state, onChange, checked, showProblem }: Props
       </div>
       <p id={ids.hint} className={`text-xs ${problem ? 'text-red-800' : 'text-slate-600'}`}>
         {problem?.message ??
-          `Seeded on the reference service: ${SEEDED_V1_PRODUCTS.map(
-            (p) =>
-              `${p.account}/${p.name}/v${p.version}${p.modes.length === 1 ? ` (${p.modes[0]} only)` : ''}`,
-          ).join(', ')}.`}
+          (products.length > 0
+            ? `Products of this service: ${products
+                .map(
+                  (p) =>
+                    `${p.account}/${p.name}/v${p.version}${p.modes.length === 1 ? ` (${p.modes[0]} only)` : ''}`,
+                )
+                .join(', ')}.`
+            : 'The account, name and version of the API, as in its URL (mindee/invoices/v4).')}
       </p>
       <fieldset className="flex flex-col gap-1">
         <legend className="text-sm">Mode</legend>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   INITIAL_V1_PRODUCT,
   checkV1Product,
+  knownProducts,
   knownV1Product,
   v1JobHref,
   v1ProductLabel,
@@ -34,11 +35,26 @@ describe('the v1 product of an upload', () => {
     });
   });
 
-  it('knows the modes of the seeded products only', () => {
+  it('knows the modes of the listed products only', () => {
+    const products = knownProducts([
+      { account: 'mindee', name: 'invoices', version: '4', sync: true, async: true, feedback: true },
+      {
+        account: 'acme-corp',
+        name: 'purchase_orders',
+        version: '1',
+        sync: false,
+        async: true,
+        feedback: false,
+      },
+    ]);
+    expect(products[0]?.modes).toEqual(['async', 'sync']);
     expect(
-      knownV1Product({ account: 'acme-corp', name: 'purchase_orders', version: 'v1', mode: 'sync' })?.modes,
+      knownV1Product({ account: 'acme-corp', name: 'purchase_orders', version: 'v1', mode: 'sync' }, products)
+        ?.modes,
     ).toEqual(['async']);
-    expect(knownV1Product({ ...INITIAL_V1_PRODUCT, account: 'someone' })).toBeUndefined();
+    expect(knownV1Product({ ...INITIAL_V1_PRODUCT, account: 'someone' }, products)).toBeUndefined();
+    // The hosted v1 API lists none: nothing is known, nothing is refused in advance.
+    expect(knownV1Product(INITIAL_V1_PRODUCT, [])).toBeUndefined();
   });
 
   it('names products and their pages', () => {

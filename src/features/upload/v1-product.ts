@@ -1,13 +1,12 @@
 /**
  * The v1 product an upload goes to: what the operator typed, checked with the request schema
- * (V1ProductRef), and the products the reference service is seeded with, offered as suggestions.
- *
- * Neither the app server's /api/app-config nor the reference service lists v1 products (the reference
- * reads them from its models file, docs/reference-service.md "v1 products", and serves no list), so the
- * seeded ones are written here; the fields stay free for any other product (a hosted account's own).
+ * (V1ProductRef), and the products the service lists (the reference service's extension
+ * `GET /v1/extensions/products`) offered as suggestions. The hosted v1 API lists none: the fields are
+ * free for any product of the operator's account.
  */
 import { check } from '../../api/issues';
 import { V1ProductRef } from '../../api/v1/schemas';
+import type { V1ProductListing } from '../../api/v1/products';
 import type { V1Mode } from '../../api/v1/upload';
 import type { StoredV1 } from '../../lib/document-store';
 
@@ -19,12 +18,15 @@ export interface KnownV1Product {
   modes: readonly V1Mode[];
 }
 
-/** The reference service's seeded products (server/reference/models.json `v1_products`). */
-export const SEEDED_V1_PRODUCTS: readonly KnownV1Product[] = [
-  { account: 'mindee', name: 'invoices', version: '4', modes: ['sync', 'async'] },
-  { account: 'mindee', name: 'expense_receipts', version: '5', modes: ['sync', 'async'] },
-  { account: 'acme-corp', name: 'purchase_orders', version: '1', modes: ['async'] },
-];
+/** The service's own list (reference extension, src/api/v1/products.ts) as the form uses it. */
+export function knownProducts(listing: readonly V1ProductListing[]): KnownV1Product[] {
+  return listing.map(({ account, name, version, sync, async }) => ({
+    account,
+    name,
+    version,
+    modes: [...(async ? (['async'] as const) : []), ...(sync ? (['sync'] as const) : [])],
+  }));
+}
 
 export interface V1ProductState {
   account: string;
@@ -73,10 +75,13 @@ export function checkV1Product(state: V1ProductState): CheckedV1Product {
   return { ok: true, product, label: v1ProductLabel(product) };
 }
 
-/** A seeded product the state names, to say which modes it takes; undefined for any other. */
-export function knownV1Product(state: V1ProductState): KnownV1Product | undefined {
+/** A listed product the state names, to say which modes it takes; undefined for any other. */
+export function knownV1Product(
+  state: V1ProductState,
+  products: readonly KnownV1Product[],
+): KnownV1Product | undefined {
   const version = state.version.trim().replace(/^v/, '');
-  return SEEDED_V1_PRODUCTS.find(
+  return products.find(
     (p) => p.account === state.account.trim() && p.name === state.name.trim() && p.version === version,
   );
 }

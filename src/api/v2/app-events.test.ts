@@ -41,12 +41,26 @@ describe('parseAppEvent', () => {
 
 describe('AppConfig', () => {
   it('takes webhook ids as UUIDs and the events flag', () => {
+    // An older server says nothing of v1: the app's own thresholds then apply.
     expect(AppConfig.parse({ v2: { webhookIds: [job.jobId] }, events: true })).toEqual({
       v2: { webhookIds: [job.jobId] },
       events: true,
+      v1: { confidenceThresholds: null },
     });
     expect(AppConfig.safeParse({ v2: { webhookIds: ['x'] }, events: true }).success).toBe(false);
     expect(AppConfig.safeParse({ v2: { webhookIds: [] } }).success).toBe(false);
+  });
+
+  it("takes the operator's v1 confidence thresholds, highest first, and refuses others", () => {
+    const config = (confidenceThresholds: unknown) => ({
+      v2: { webhookIds: [] },
+      events: false,
+      v1: { confidenceThresholds },
+    });
+    const thresholds = { certain: 0.9, high: 0.75, medium: 0.5 };
+    expect(AppConfig.parse(config(thresholds)).v1.confidenceThresholds).toEqual(thresholds);
+    expect(AppConfig.safeParse(config({ certain: 0.5, high: 0.75, medium: 0.9 })).success).toBe(false);
+    expect(AppConfig.safeParse(config({ certain: 1.2, high: 0.75, medium: 0.5 })).success).toBe(false);
   });
 
   it('is one query, kept for the session', () => {

@@ -30,6 +30,11 @@ export interface V1Reading {
   pageCount: number;
   fields: Record<string, FieldResult>;
   orientations: (Orientation | null)[];
+  /**
+   * Pages read from a copy already turned upright (v1-job-service.ts): their boxes are in the upright
+   * frame from the start. Absent: every page was read as stored.
+   */
+  readUpright?: readonly boolean[];
 }
 
 export function v1Document(input: {
@@ -44,9 +49,14 @@ export function v1Document(input: {
   const orientations = Array.from({ length: reading.pageCount }, (_, i) => reading.orientations[i] ?? null);
   // Polygons are turned upright only when the product says so; the orientations are reported either way.
   const applied = product.rotation_applied;
-  const prediction = toV1Prediction(product, reading.fields, {
-    orientations: applied ? orientations : orientations.map(() => null),
+  // The turn that brings each page's boxes into the frame the product answers in.
+  const turns = orientations.map((o, i): Orientation | null => {
+    if (o === null) return null;
+    const upright = reading.readUpright?.[i] ?? false;
+    if (applied) return upright ? 0 : o;
+    return upright ? (((360 - o) % 360) as Orientation) : 0;
   });
+  const prediction = toV1Prediction(product, reading.fields, { orientations: turns });
   return {
     id: input.documentId,
     name: input.filename,

@@ -10,6 +10,8 @@
  * - `predict` (synchronous) enqueues and waits for the job's end with `waitFor`.
  */
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import sharp from 'sharp';
 import { ProblemError } from '../../shared/problem';
 import type { FieldQuery, FieldReader } from '../extract/extract-result';
 import type { StoredFile } from '../extract/extractor';
@@ -184,18 +186,28 @@ export class V1JobService {
     }
     const file: StoredFile = { path: this.deps.files.pathOf(job.id), mimeType: job.mimeType };
     const query: FieldQuery = { schema: model.data_schema.fields };
-    const [reading, orientations] = await Promise.all([
-      this.deps.reader.readFields(file, query, signal),
-      this.deps.reader.detectOrientations(file, signal),
-    ]);
-    return v1Document({
-      documentId: job.documentId,
-      filename: job.filename,
-      product,
-      reading: { pageCount: reading.pageCount, fields: reading.fields, orientations },
-      startedAt,
-      finishedAt: new Date(),
-    });
+    // Orientation first: a photo taken sideways is read from a copy turned upright, as OCR reads
+    // upright text far better (its boxes are then upright from the start).
+    const orientations = await this.deps.reader.detectOrientations(file, signal);
+    const upright = await uprightCopy(file, orientations, signal);
+    try {
+      const reading = await this.deps.reader.readFields(upright ?? file, query, signal);
+      return v1Document({
+        documentId: job.documentId,
+        filename: job.filename,
+        product,
+        reading: {
+          pageCount: reading.pageCount,
+          fields: reading.fields,
+          orientations,
+          readUpright: orientations.map(() => upright !== null),
+        },
+        startedAt,
+        finishedAt: new Date(),
+      });
+    } finally {
+      if (upright) await rm(upright.path, { force: true });
+    }
   }
 
   private errorOf(error: unknown, deadline: AbortSignal): V1JobError {
@@ -244,4 +256,27 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** Pictures of one page that a copy turned upright can be made of (TIFF, HEIC and PDF are read as stored). */
+const TURNABLE = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/**
+ * A PNG copy of a one-page picture turned upright (EXIF orientation applied first, as the reading
+ * does), next to the stored file; null when the page is upright already, its orientation unknown, or
+ * the document is not such a picture.
+ */
+async function uprightCopy(
+  file: StoredFile,
+  orientations: readonly (Orientation | null)[],
+  signal: AbortSignal,
+): Promise<StoredFile | null> {
+  const turn = orientations[0];
+  if (orientations.length !== 1 || !turn || !TURNABLE.has(file.mimeType)) return null;
+  signal.throwIfAborted();
+  const displayed = await sharp(file.path).rotate().toBuffer();
+  const path = `${file.path}.upright.png`;
+  // sharp turns clockwise, as `orientation.value` counts.
+  await sharp(displayed).rotate(turn).png().toFile(path);
+  return { path, mimeType: 'image/png' };
 }

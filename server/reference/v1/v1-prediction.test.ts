@@ -108,12 +108,12 @@ describe('turnPoint', () => {
 describe('v1Document and is_rotation_applied', () => {
   const reading = { pageCount: 2, fields, orientations: [0, 90] as const };
   const at = new Date('2026-11-21T10:00:00Z');
-  const document = (rotationApplied: boolean) =>
+  const document = (rotationApplied: boolean, readUpright?: boolean[]) =>
     v1Document({
       documentId: 'd',
       filename: 'f.pdf',
       product: { ...product, rotation_applied: rotationApplied },
-      reading: { ...reading, orientations: [...reading.orientations] },
+      reading: { ...reading, orientations: [...reading.orientations], ...(readUpright && { readUpright }) },
       startedAt: at,
       finishedAt: at,
     });
@@ -135,5 +135,17 @@ describe('v1Document and is_rotation_applied', () => {
     const total = V1Prediction.parse(body.inference.prediction).total_amount;
     if (!total || Array.isArray(total)) throw new Error('total_amount');
     expect(total.polygon?.[0]).toEqual([0.6, 0.8]);
+  });
+
+  it('keeps the boxes of a page read upright as they are, or turns them back for the stored frame', () => {
+    const total = (body: ReturnType<typeof document>) => {
+      const field = V1Prediction.parse(body.inference.prediction).total_amount;
+      if (!field || Array.isArray(field)) throw new Error('total_amount');
+      return field.polygon?.[0];
+    };
+    // Read from the upright copy of page 1 (turned 90°): already upright.
+    expect(total(document(true, [false, true]))).toEqual([0.6, 0.8]);
+    // The stored frame asked for: turned back by the remaining 270°.
+    expect(total(document(false, [false, true]))).toEqual(turnPoint([0.6, 0.8], 270));
   });
 });

@@ -210,14 +210,17 @@ describe('predict_async, the queue and the document', () => {
     );
   });
 
-  it('detects a page turned on its side and writes polygons upright', async () => {
-    const lines = Array.from({ length: 12 }, (_, i) => ({
-      text: `Line ${i + 1}: the quick brown fox jumps over the lazy dog`,
-      x: 40,
-      y: 750 - i * 40,
-      size: 14,
-    }));
-    const { image } = await drawTextPicture({ lines }, 100);
+  it('detects a photo turned on its side, reads it upright and writes polygons upright', async () => {
+    const lines = [
+      { text: 'Invoice number: INV-2041', x: 40, y: 760, size: 14 },
+      ...Array.from({ length: 12 }, (_, i) => ({
+        text: `Line ${i + 1}: the quick brown fox jumps over the lazy dog`,
+        x: 40,
+        y: 720 - i * 40,
+        size: 14,
+      })),
+    ];
+    const { image, boxOf } = await drawTextPicture({ lines }, 100);
     const turned = await rotateGrey(image, 90);
     const png = await sharp(Buffer.from(turned.data), {
       raw: { width: turned.width, height: turned.height, channels: 1 },
@@ -230,6 +233,17 @@ describe('predict_async, the queue and the document', () => {
     // Turned 90° clockwise, it takes 270° more to be upright.
     expect(document.inference.pages[0]?.orientation.value).toBe(270);
     expect(document.inference.is_rotation_applied).toBe(true);
+    // Read from the page turned upright: the text is right, and its box is where it is upright.
+    const number = document.inference.prediction['invoice_number'];
+    if (!number || Array.isArray(number)) throw new Error('invoice_number should be one field');
+    expect(number.value).toBe('INV-2041');
+    const expected = boxOf(0, 'Invoice number: INV-2041', 'INV-2041');
+    const xs = (number.polygon ?? []).map(([x]) => x);
+    const ys = (number.polygon ?? []).map(([, y]) => y);
+    expect(Math.abs(Math.min(...xs) - expected.x0)).toBeLessThan(0.03);
+    expect(Math.abs(Math.min(...ys) - expected.y0)).toBeLessThan(0.03);
+    expect(Math.abs(Math.max(...xs) - expected.x1)).toBeLessThan(0.03);
+    expect(Math.abs(Math.max(...ys) - expected.y1)).toBeLessThan(0.03);
   });
 });
 

@@ -155,12 +155,18 @@ export class V1JobService {
     const startedAt = new Date();
     const job = remaining > 0 ? this.deps.store.start(id, startedAt) : waiting;
     if (!job || job.status === 'completed' || job.status === 'failed') return;
+    // Already past its deadline when a worker takes it (a long queue): it timed out. Not `throw
+    // deadline.reason` below: a timeout signal just made has no reason yet, and the job would fail
+    // as "Processing failed" instead.
+    if (remaining <= 0) {
+      this.fail(job, this.timedOut());
+      return;
+    }
     const controller = new AbortController();
     const deadline = AbortSignal.timeout(Math.max(1, remaining));
     const signal = AbortSignal.any([controller.signal, deadline]);
     this.running.set(id, controller);
     try {
-      if (remaining <= 0) throw deadline.reason;
       const document = await untilAborted(this.read(job, startedAt, signal), signal);
       this.finish({ ...job, status: 'completed', availableAt: new Date().toISOString(), document });
     } catch (error) {
@@ -210,14 +216,16 @@ export class V1JobService {
     }
   }
 
+  private timedOut(): V1JobError {
+    return {
+      code: '500-003',
+      message: 'Processing timed out',
+      details: `Processing did not finish within ${Math.round(this.timeoutMs / 1000)} s.`,
+    };
+  }
+
   private errorOf(error: unknown, deadline: AbortSignal): V1JobError {
-    if (deadline.aborted) {
-      return {
-        code: '500-003',
-        message: 'Processing timed out',
-        details: `Processing did not finish within ${Math.round(this.timeoutMs / 1000)} s.`,
-      };
-    }
+    if (deadline.aborted) return this.timedOut();
     if (error instanceof ProblemError)
       return { code: error.code, message: error.title, details: error.message };
     console.error('[reference] v1 extraction failed:', error);

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../api/errors';
 import { hasGivenUpOnJob, isJobSettled, jobQueryOptions, modelsQueryOptions } from '../../api/v2/queries';
 import { Job } from '../../api/v2/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
-import { Button } from '../../components/ui/button';
 import { updateJob, type StoredJob } from '../../lib/document-store';
 import { describeSentOptions } from './describe-options';
 import { GaveUpNotice, StatusBadge } from './job-state-parts';
 import { formatDuration, jobDurationSeconds, useNow } from './use-elapsed';
 import { WebhookOutcomes } from './webhook-outcomes';
+import { RemoveJobButton } from './remove-job-button';
 
 interface Props {
   stored: StoredJob;
@@ -29,7 +29,6 @@ export function JobRow({ stored, updatedByEvent, onRemove }: Props) {
   }, [stored.settledJob]);
   const query = useQuery({ ...jobQueryOptions(stored.jobId), initialData: kept });
   const models = useQuery(modelsQueryOptions());
-  const [confirming, setConfirming] = useState(false);
   const job = query.data?.job;
   const processing = job?.status === 'Processing';
   const now = useNow(processing || query.isError);
@@ -74,26 +73,7 @@ export function JobRow({ stored, updatedByEvent, onRemove }: Props) {
             {processing ? formatDuration(seconds) : `took ${formatDuration(seconds)}`}
           </span>
         )}
-        {confirming ? (
-          <span className="flex items-center gap-2 text-xs">
-            Remove it, its stored file and any unsent corrections?
-            <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => onRemove(stored.jobId)}>
-              Remove
-            </Button>
-            <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setConfirming(false)}>
-              Keep
-            </Button>
-          </span>
-        ) : (
-          <Button
-            variant="ghost"
-            className="px-2 py-1 text-xs"
-            aria-label={`Remove ${name} from the list`}
-            onClick={() => setConfirming(true)}
-          >
-            Remove
-          </Button>
-        )}
+        <RemoveJobButton name={name} onRemove={() => onRemove(stored.jobId)} />
       </div>
       <p className="text-xs text-slate-600">
         {stored.modelName ?? stored.modelId} · sent {sentAt.format(new Date(stored.createdAt))}

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../api/errors';
 import { v1JobQueryOptions } from '../../api/v1/queries';
 import { ProblemAlert } from '../../components/problem-alert';
-import { Button } from '../../components/ui/button';
 import type { StoredJob, StoredV1 } from '../../lib/document-store';
 import { v1JobHref, v1Ref } from '../upload/v1-product';
 import { StatusBadge } from './job-state-parts';
 import { v1BadgeStatus, v1JobOutcome } from './v1-job-state';
+import { RemoveJobButton } from './remove-job-button';
 
 interface Props {
   stored: StoredJob;
@@ -27,7 +26,6 @@ export function V1JobRow({ stored, product, onRemove }: Props) {
   const query = useQuery({ ...v1JobQueryOptions(v1Ref(product), stored.jobId), enabled: async });
   const outcome = async ? v1JobOutcome(query.data) : null;
   const badge = outcome ? v1BadgeStatus(outcome) : 'Processed';
-  const [confirming, setConfirming] = useState(false);
   const name = stored.filename;
 
   return (
@@ -45,26 +43,7 @@ export function V1JobRow({ stored, product, onRemove }: Props) {
           {name}
         </Link>
         {badge ? <StatusBadge status={badge} /> : <span className="text-xs text-slate-600">Checking…</span>}
-        {confirming ? (
-          <span className="flex items-center gap-2 text-xs">
-            Remove it, its stored file and any unsent corrections?
-            <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => onRemove(stored.jobId)}>
-              Remove
-            </Button>
-            <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setConfirming(false)}>
-              Keep
-            </Button>
-          </span>
-        ) : (
-          <Button
-            variant="ghost"
-            className="px-2 py-1 text-xs"
-            aria-label={`Remove ${name} from the list`}
-            onClick={() => setConfirming(true)}
-          >
-            Remove
-          </Button>
-        )}
+        <RemoveJobButton name={name} onRemove={() => onRemove(stored.jobId)} />
       </div>
       <p className="text-xs text-slate-600">
         v1 {stored.modelName ?? stored.modelId} ({async ? 'asynchronous' : 'synchronous'}) · sent{' '}

@@ -63,6 +63,11 @@ export const documentKeys = {
     [...documentKeys.all, v1ProductKey(product), documentId] as const,
 };
 
+/** The products a v1 service lists (reference extension `GET /v1/extensions/products`). */
+export const v1ProductKeys = {
+  all: ['v1', 'products'] as const,
+};
+
 /** Feedback is addressed by document id alone (`/v1/documents/{id}/feedback`). */
 export const feedbackKeys = {
   all: ['v1', 'feedback'] as const,

@@ -12,7 +12,8 @@ import {
   ModelsSearchResponse,
 } from '../../../src/api/v2/schemas';
 
-function expectContract<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+/** The body parsed with `schema`, which must have dropped none of its keys. */
+export function expectContract<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new Error(`Body does not match the app's schema:\n${parsed.error.message}`);
   expect(keysOf(parsed.data)).toEqual(keysOf(body));

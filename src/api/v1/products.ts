@@ -6,6 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type ApiClient } from '../http';
+import { v1ProductKeys } from '../keys';
 import { ApiRequest } from './schemas';
 
 export const V1ProductListing = z.object({
@@ -39,7 +40,7 @@ export async function listV1Products({
 
 export function v1ProductsQueryOptions() {
   return queryOptions({
-    queryKey: ['v1', 'products'] as const,
+    queryKey: v1ProductKeys.all,
     queryFn: ({ signal }) => listV1Products({ signal }),
     // The list changes only when the service restarts with another models file.
     staleTime: 5 * 60_000,

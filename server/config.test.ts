@@ -1,4 +1,4 @@
-/** The app server's webhook settings, read and checked by readEnv. */
+/** The app server's settings read and checked by readEnv: webhooks, v1 thresholds, hosts. */
 import { describe, expect, it } from 'vitest';
 import { readEnv } from './config';
 
@@ -48,5 +48,41 @@ describe('v1 confidence thresholds', () => {
       expect(() => readEnv({ V1_CONFIDENCE_THRESHOLDS: value }), value).toThrow(
         /V1_CONFIDENCE_THRESHOLDS: expected three scores in 0..1/,
       );
+  });
+});
+
+describe('host settings', () => {
+  it('are empty by default', () => {
+    expect(readEnv({}).PUBLIC_URL).toBeUndefined();
+    expect(readEnv({})).toMatchObject({
+      TRUST_PROXY: [],
+      ALLOWED_HOSTS: [],
+      REFERENCE_ALLOWED_HOSTS: [],
+    });
+  });
+
+  it('read hosts, proxies and the public URL', () => {
+    expect(
+      readEnv({
+        PUBLIC_URL: 'https://review.example.com',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8',
+        ALLOWED_HOSTS: 'review.internal, box.lan:8443, .corp.example, [fd00::1], *',
+        REFERENCE_ALLOWED_HOSTS: 'reference.internal',
+      }),
+    ).toMatchObject({
+      PUBLIC_URL: 'https://review.example.com',
+      TRUST_PROXY: ['loopback', '10.0.0.0/8'],
+      ALLOWED_HOSTS: ['review.internal', 'box.lan:8443', '.corp.example', '[fd00::1]', '*'],
+      REFERENCE_ALLOWED_HOSTS: ['reference.internal'],
+    });
+  });
+
+  it('refuse what they cannot use, saying which entry', () => {
+    expect(() => readEnv({ ALLOWED_HOSTS: 'review.internal, https://x.example/' })).toThrow(
+      /ALLOWED_HOSTS: "https:\/\/x.example\/" is not a host/,
+    );
+    expect(() => readEnv({ REFERENCE_ALLOWED_HOSTS: 'a b' })).toThrow(/REFERENCE_ALLOWED_HOSTS/);
+    expect(() => readEnv({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
+    expect(() => readEnv({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/);
   });
 });

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfidenceThresholds } from '../src/api/v2/app-events';
+import { parseHostPattern } from './shared/host-policy';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalUrl = z
@@ -51,6 +52,27 @@ function isProxyEntry(entry: string): boolean {
   return /^\d+$/.test(bits) && n <= (kind === 4 ? 32 : 128);
 }
 
+const TRUST_PROXY_MESSAGE =
+  'expected a comma-separated list of `loopback`, IP addresses and CIDR ranges (10.0.0.0/8)';
+const trustProxyList = list.refine((entries) => entries.every(isProxyEntry), {
+  message: TRUST_PROXY_MESSAGE,
+});
+
+/** Hosts a server answers to besides its own addresses (server/shared/host-policy.ts). */
+const allowedHostList = list.superRefine((entries, ctx) => {
+  for (const entry of entries) {
+    if (parseHostPattern(entry) === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${JSON.stringify(entry)} is not a host: expected a comma-separated list of names or addresses, ` +
+          'each with an optional port (review.example.com, 10.0.0.5:8080, [fd00::1]), `.example.com` for a ' +
+          'domain and its subdomains, or `*` for any',
+      });
+    }
+  }
+});
+
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,6 +80,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: port.default(8080),
+  /**
+   * The address operators and pipelines reach the app server at, when it is not its own host and port
+   * (behind a reverse proxy, a load balancer, a tunnel): its host is answered to, and its origin is
+   * the app's own.
+   */
+  PUBLIC_URL: optionalUrl,
+  /** Peers whose X-Forwarded-* / Forwarded headers are believed: `loopback`, addresses, CIDR ranges. */
+  TRUST_PROXY: trustProxyList,
+  /** Other hosts the app server answers to (DNS-rebinding defence): `name[:port]`, `.domain`, `*`. */
+  ALLOWED_HOSTS: allowedHostList,
   UPSTREAM_V2_URL: optionalUrl,
   UPSTREAM_V2_API_KEY: optionalString,
   UPSTREAM_V1_URL: optionalUrl,
@@ -81,9 +113,9 @@ const EnvSchema = z.object({
   /** The budgets' window in ms (default 60 000); end-to-end tests shorten it to meet 429s quickly. */
   REFERENCE_RATE_LIMIT_WINDOW_MS: optionalInt(1),
   /** Peers whose X-Forwarded-* / Forwarded headers are believed: `loopback`, addresses, CIDR ranges. */
-  REFERENCE_TRUST_PROXY: list.refine((entries) => entries.every(isProxyEntry), {
-    message: 'expected a comma-separated list of `loopback`, IP addresses and CIDR ranges (10.0.0.0/8)',
-  }),
+  REFERENCE_TRUST_PROXY: trustProxyList,
+  /** Other hosts the reference service answers to; its Host check is on when it listens on loopback or this is set. */
+  REFERENCE_ALLOWED_HOSTS: allowedHostList,
   /** How long downloading a `url` input may take, in ms. */
   REFERENCE_URL_TIMEOUT_MS: optionalInt(1),
   /** Test only: hosts (names, addresses or CIDR ranges) a `url` input may reach although not public. */

@@ -95,7 +95,9 @@ async function main(): Promise<void> {
     webhooks: { v2: hookV2 },
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
+    hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
   });
+  warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
 
   let server: RunningServer;
   try {
@@ -139,6 +141,24 @@ function readEnvOrExplain(): Env {
     return readEnv(process.env);
   } catch (error) {
     throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function warnAboutHosts(env: Env, upstreamWebhook: boolean): void {
+  if (env.ALLOWED_HOSTS.includes('*')) {
+    console.warn(
+      'ALLOWED_HOSTS contains *: the Host check is off, so a web page can reach this server through DNS ' +
+        'rebinding and read its answers. List the names the server is reached at instead.',
+    );
+  }
+  if (env.REFERENCE_ALLOWED_HOSTS.includes('*')) {
+    console.warn("REFERENCE_ALLOWED_HOSTS contains *: the reference service's Host check is off.");
+  }
+  if (upstreamWebhook && env.PUBLIC_URL === undefined && env.ALLOWED_HOSTS.length === 0) {
+    console.warn(
+      "The v2 upstream's webhook (WEBHOOK_V2_SECRET) calls this server under a public name: set PUBLIC_URL " +
+        '(or ALLOWED_HOSTS) to it, or its calls are refused (421) by the Host check.',
+    );
   }
 }
 

@@ -11,10 +11,14 @@
  *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
  *   anything else  the built app's files, else index.html (client-side routes)
  *
+ * Before any route: the Host check (a 421 problem for a host the server does not answer to: the
+ * DNS-rebinding defence). Under /api: state-changing requests from another site's pages refused (403),
+ * OPTIONS answered here (never a preflight passed upstream), no `Access-Control-*` header ever sent.
+ *
  * docs/app-server.md describes the behaviour for operators.
  */
 import path from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-events';
 import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
 import { AppEventHub } from './events/app-event-hub';
@@ -22,6 +26,10 @@ import { eventsHandler } from './events/events-route';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
+import { hostGuard } from '../shared/host-guard';
+import { hostPolicy } from '../shared/host-policy';
+import { trustedPeers } from '../shared/trusted-proxy';
+import { crossSiteGuard } from './cross-site-guard';
 import { securityHeaders } from './security-headers';
 import { serveApp } from './static/serve-app';
 
@@ -69,6 +77,16 @@ export interface AppOptions {
   events?: AppEventHub;
   /** The operator's v1 confidence thresholds (V1_CONFIDENCE_THRESHOLDS), advertised to the review. */
   v1ConfidenceThresholds?: ConfidenceThresholds | null;
+  /**
+   * Which hosts the server answers to besides its own addresses, and which origin is the app's own
+   * (PUBLIC_URL, ALLOWED_HOSTS, TRUST_PROXY; server/shared/host-policy.ts). Default: its own addresses
+   * only, no proxy trusted.
+   */
+  hosts?: {
+    publicUrl?: string;
+    allowedHosts?: readonly string[];
+    trustProxy?: readonly string[];
+  };
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -100,6 +118,27 @@ export function rewriteRulesFor(upstream: AppOptions['upstream']): RewriteRule[]
   return rules;
 }
 
+/**
+ * No `/api` answer may let another origin read it: whatever an upstream sends (the hosted service may
+ * allow any origin), `Access-Control-*` headers are removed.
+ */
+const withoutCorsHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  const names = [...c.res.headers.keys()].filter((name) => name.startsWith('access-control-'));
+  if (names.length === 0) return;
+  try {
+    for (const name of names) c.res.headers.delete(name);
+  } catch {
+    // Immutable headers (a Response straight from fetch): a copy, set after clearing, since Hono's
+    // setter would otherwise merge the old headers back in.
+    const headers = new Headers(c.res.headers);
+    for (const name of names) headers.delete(name);
+    const copy = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+    c.res = undefined;
+    c.res = copy;
+  }
+};
+
 export function createApp(options: AppOptions): Hono {
   const { upstream } = options;
   const rewriter = createUrlRewriter(rewriteRulesFor(upstream));
@@ -113,7 +152,18 @@ export function createApp(options: AppOptions): Hono {
   const events = options.events ?? new AppEventHub();
   const hookV2 = options.webhooks?.v2;
 
+  const policy = hostPolicy({
+    publicUrl: options.hosts?.publicUrl,
+    allowedHosts: options.hosts?.allowedHosts,
+    trustProxy: trustedPeers(options.hosts?.trustProxy ?? []),
+  });
+
   const api = new Hono();
+  api.use('*', withoutCorsHeaders);
+  api.use('*', crossSiteGuard(policy, options.hosts?.publicUrl));
+  // A preflight is answered here, without any Access-Control-* header, so the browser refuses the
+  // cross-origin request it asks about; the upstream never sees it.
+  api.options('*', (c) => c.body(null, 204, { Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' }));
   api.get('/app-config', (c) =>
     c.json(
       {
@@ -142,6 +192,7 @@ export function createApp(options: AppOptions): Hono {
 
   const app = new Hono();
   app.use('*', securityHeaders());
+  app.use('*', hostGuard(policy, ''));
   app.route('/api', api);
   app.post(
     '/hooks/v2',

@@ -3,10 +3,10 @@
  * instead of crashing later on an unhandled 'error' event). Kept apart from create-app.ts so that
  * importing the factory never opens a socket.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { requestListener } from '../shared/node-listener';
 
 /**
  * Node's default is 300 s to receive a whole request, which a 100 MB upload over a slow link can
@@ -23,14 +23,10 @@ export interface RunningServer {
 
 export function listen(app: Hono, options: { host: string; port: number }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({
-      fetch: app.fetch,
-      hostname: options.host,
-      port: options.port,
-      serverOptions: { requestTimeout: REQUEST_TIMEOUT_MS },
-    }) as Server;
+    const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, requestListener(app));
     const connections = trackConnections(server);
     server.once('error', reject);
+    server.listen(options.port, options.host);
     server.once('listening', () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;

@@ -11,10 +11,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Env } from '../config';
 import { warmUpDocumentInspection } from './extract/inspect-document';
@@ -33,7 +34,9 @@ import { createReferenceApp } from './routes/create-reference-app';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue';
 import { DEFAULT_RATE_LIMITS } from './routes/rate-limit';
 import { serviceUrls } from './routes/service-urls';
-import { trustedPeers } from './routes/trusted-proxy';
+import { hostPolicy, isLoopbackName } from '../shared/host-policy';
+import { requestListener } from '../shared/node-listener';
+import { trustedPeers } from '../shared/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
 import { V1JobService } from './v1/v1-job-service';
@@ -65,6 +68,13 @@ export interface ReferenceServiceOptions {
    * `publicUrl` is set: `loopback`, addresses, CIDR ranges. Default nobody.
    */
   trustProxy?: readonly string[];
+  /**
+   * Hosts answered to besides its own addresses and `publicUrl`'s (REFERENCE_ALLOWED_HOSTS; see
+   * server/shared/host-policy.ts). The Host check is on when the service listens on loopback or this
+   * list is given: listening on a public interface with no list, it answers to any host (its key
+   * guards it).
+   */
+  allowedHosts?: readonly string[];
   /** Largest accepted document (file, decoded file_base64, url download). Default 100 MB. */
   maxFileBytes?: number;
   /** Jobs processed at once (one extraction thread each). Default: the available parallelism. */
@@ -121,6 +131,7 @@ export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions,
     modelsFile: env.REFERENCE_MODELS_FILE,
     publicUrl: env.REFERENCE_PUBLIC_URL,
     trustProxy: env.REFERENCE_TRUST_PROXY,
+    allowedHosts: env.REFERENCE_ALLOWED_HOSTS,
     tls: readTls(env.REFERENCE_TLS_CERT_FILE, env.REFERENCE_TLS_KEY_FILE),
     maxFileBytes: env.REFERENCE_MAX_FILE_BYTES,
     concurrency: env.REFERENCE_CONCURRENCY,
@@ -139,7 +150,11 @@ export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions,
 }
 
 export async function openReferenceService(
-  options: Omit<ReferenceServiceOptions, 'host' | 'port'> & { listeningUrl: () => string },
+  options: Omit<ReferenceServiceOptions, 'host' | 'port'> & {
+    listeningUrl: () => string;
+    /** Whether to check the Host of each request (startReferenceService decides). Default no. */
+    checkHosts?: boolean;
+  },
 ): Promise<OpenedReferenceService> {
   await mkdir(options.dataDir, { recursive: true });
   const models = withExtraWebhooks(
@@ -188,7 +203,12 @@ export async function openReferenceService(
         job,
       ),
   });
+  const trustProxy = trustedPeers(options.trustProxy ?? []);
   const app = createReferenceApp({
+    hosts:
+      options.checkHosts === true
+        ? hostPolicy({ publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, trustProxy })
+        : undefined,
     apiKey: options.apiKey,
     jobs,
     models,
@@ -196,7 +216,7 @@ export async function openReferenceService(
     urls: serviceUrls({
       publicUrl: options.publicUrl,
       listeningUrl: options.listeningUrl,
-      trustProxy: trustedPeers(options.trustProxy ?? []),
+      trustProxy,
     }),
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     urlInput: {
@@ -237,7 +257,11 @@ export async function openReferenceService(
 export async function startReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
   const host = options.host ?? '127.0.0.1';
   let listening = '';
-  const opened = await openReferenceService({ ...options, listeningUrl: () => listening });
+  const opened = await openReferenceService({
+    ...options,
+    listeningUrl: () => listening,
+    checkHosts: checksHosts(host, options.allowedHosts),
+  });
   let server: ServerType;
   let port: number;
   try {
@@ -296,15 +320,21 @@ function listen(
   tls: ReferenceServiceOptions['tls'],
 ): Promise<[ServerType, number]> {
   return new Promise((resolve, reject) => {
-    const onListening = (info: AddressInfo) => resolve([server, info.port]);
-    const server = tls
-      ? serve(
-          { fetch: app.fetch, hostname, port, createServer: createHttpsServer, serverOptions: tls },
-          onListening,
-        )
-      : serve({ fetch: app.fetch, hostname, port }, onListening);
+    const listener = requestListener(app);
+    const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
     server.once('error', reject);
+    server.listen(port, hostname, () => resolve([server, (server.address() as AddressInfo).port]));
   });
+}
+
+/**
+ * Whether the service checks the Host of each request: when it listens on loopback (a web page could
+ * otherwise reach it through DNS rebinding), or when hosts are listed. Listening on a public interface
+ * with no list, it answers to whatever name it is reached under, as a hosted API does: its key guards
+ * it.
+ */
+export function checksHosts(host: string, allowedHosts: readonly string[] | undefined): boolean {
+  return isLoopbackName(host) || (allowedHosts?.length ?? 0) > 0;
 }
 
 /** A wildcard address is not one a client can call; IPv6 needs brackets in a URL. */

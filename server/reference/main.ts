@@ -18,6 +18,9 @@ console.log(`Data directory: ${env.REFERENCE_DATA_DIR}`);
 if (env.REFERENCE_URL_ALLOW_HOSTS.length > 0 || env.REFERENCE_URL_CA_FILE) {
   console.log('Test settings on: REFERENCE_URL_ALLOW_HOSTS / REFERENCE_URL_CA_FILE (not for real use)');
 }
+if (env.REFERENCE_ALLOWED_HOSTS.includes('*')) {
+  console.warn('REFERENCE_ALLOWED_HOSTS contains *: the Host check is off (any name reaches the service).');
+}
 console.log('Models:');
 for (const model of service.models) console.log(`  ${model.id}  ${model.name}`);
 

@@ -2,10 +2,13 @@
  * The reference service's HTTP surface as a Hono app, with no socket: `startReferenceService` serves
  * it, and tests can call `app.request()` directly.
  *
+ * Every request: the Host check first, when the service has one (421: see server/shared/host-policy.ts).
  * Every /v2 request: API key (401) → per-key budget (429) → route. /v1 does the same with
  * `Authorization: Token <key>` and answers in the v1 envelope (v1/v1-routes.ts).
  */
 import { Hono } from 'hono';
+import { hostGuard } from '../../shared/host-guard';
+import type { HostPolicy } from '../../shared/host-policy';
 import { notFound, renderError } from '../../shared/problem';
 import type { JobService } from '../jobs/job-service';
 import type { ModelCatalog } from '../models/model-catalog';
@@ -39,6 +42,8 @@ export interface ReferenceAppDeps {
   extendV2?: (v2: Hono) => void;
   /** The earlier API's jobs: with them, /v1 is served beside /v2 (v1/v1-routes.ts). */
   v1Jobs?: V1JobService;
+  /** The hosts it answers to; none: every host (it listens on a public interface with no list set). */
+  hosts?: HostPolicy;
 }
 
 export function createReferenceApp(deps: ReferenceAppDeps): Hono {
@@ -56,6 +61,7 @@ export function createReferenceApp(deps: ReferenceAppDeps): Hono {
   deps.extendV2?.(v2);
 
   const app = new Hono();
+  if (deps.hosts) app.use('*', hostGuard(deps.hosts, 'REFERENCE_'));
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.route('/v2', v2);
   if (deps.v1Jobs) app.route('/v1', createV1App({ ...deps, v1Jobs: deps.v1Jobs }));

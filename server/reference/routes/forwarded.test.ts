@@ -14,7 +14,7 @@ import {
   TEST_API_KEY,
   waitForJob,
 } from '../testing/reference-harness';
-import { forwardedOrigin, trustedPeers } from './trusted-proxy';
+import { forwardedOrigin, trustedPeers } from '../../shared/trusted-proxy';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let pdf: Uint8Array;
@@ -53,7 +53,7 @@ const TLS_PROXY = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'reference
 
 describe('URLs behind a proxy', () => {
   it('follows X-Forwarded-Proto/Host from a trusted peer, in polling_url, result_url and Location', async () => {
-    const service = await serviceWith({ trustProxy: ['loopback'] });
+    const service = await serviceWith({ trustProxy: ['loopback'], allowedHosts: ['reference.test'] });
     const job = await enqueueWith(service, TLS_PROXY);
     expect(job.polling_url).toBe(`https://reference.test/v2/jobs/${job.id}`);
     await waitForJob(service, job.id);
@@ -68,7 +68,10 @@ describe('URLs behind a proxy', () => {
   });
 
   it('reads Forwarded too, and keeps the Host header when only the protocol is forwarded', async () => {
-    const service = await serviceWith({ trustProxy: ['127.0.0.1', '::1'] });
+    const service = await serviceWith({
+      trustProxy: ['127.0.0.1', '::1'],
+      allowedHosts: ['api.example.test:8443'],
+    });
     const viaForwarded = await enqueueWith(service, {
       Forwarded: 'for=192.0.2.60;proto=https;host="api.example.test:8443", for=10.0.0.1',
     });
@@ -95,6 +98,7 @@ describe('URLs behind a proxy', () => {
     const service = await serviceWith({
       trustProxy: ['loopback'],
       publicUrl: 'https://public.example.test/api',
+      allowedHosts: ['reference.test'],
     });
     const job = await enqueueWith(service, TLS_PROXY);
     expect(job.polling_url).toBe(`https://public.example.test/api/v2/jobs/${job.id}`);

@@ -43,6 +43,9 @@ export default defineConfig({
             '--disable-sync',
             '--disable-quic',
             '--no-first-run',
+            // A name that resolves to this machine, as a DNS-rebinding attacker's would
+            // (e2e/cross-site.spec.ts); nothing else is resolved differently.
+            '--host-resolver-rules=MAP rebind.test 127.0.0.1',
           ],
         },
       },

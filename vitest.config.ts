@@ -23,6 +23,8 @@ export default defineConfig({
           environment: 'node',
           globals: true,
           include: ['src/api/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // One throw-away PostgreSQL server for the run (or TEST_DATABASE_URL): inject('postgresUrl').
+          globalSetup: ['./server/review/testing/postgres-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

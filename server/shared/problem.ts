@@ -19,9 +19,14 @@ export const problemCatalog = {
   '401-008': { status: 401, title: 'Missing credentials' },
   '401-009': { status: 401, title: 'Missing signature' },
   '401-010': { status: 401, title: 'Invalid signature' },
+  '401-011': { status: 401, title: 'Not signed in' },
+  '401-012': { status: 401, title: 'Wrong name or password' },
   '403-001': { status: 403, title: 'Mode not supported' },
   '403-002': { status: 403, title: 'Feedback not enabled' },
   '403-003': { status: 403, title: 'Cross-site request refused' },
+  '403-004': { status: 403, title: 'Missing or wrong CSRF token' },
+  '403-005': { status: 403, title: 'Admins only' },
+  '403-006': { status: 403, title: 'Held by another operator' },
   '404-001': { status: 404, title: 'Job not found' },
   '404-002': { status: 404, title: 'Inference not found' },
   '404-003': { status: 404, title: 'Route not found' },
@@ -31,7 +36,13 @@ export const problemCatalog = {
   '404-007': { status: 404, title: 'Webhooks not configured' },
   '404-008': { status: 404, title: 'Product not found' },
   '404-009': { status: 404, title: 'Prediction not found' },
+  '404-010': { status: 404, title: 'Review document not found' },
+  '404-011': { status: 404, title: 'Set-up link not valid' },
+  '404-012': { status: 404, title: 'Operator not found' },
   '405-001': { status: 405, title: 'Method not allowed' },
+  '409-001': { status: 409, title: 'Changed since you read it' },
+  '409-002': { status: 409, title: 'Not in a state for this' },
+  '409-003': { status: 409, title: 'Name already taken' },
   '413-001': { status: 413, title: 'Payload too large' },
   '415-001': { status: 415, title: 'Unsupported media type' },
   '421-001': { status: 421, title: 'Host not allowed' },
@@ -42,6 +53,7 @@ export const problemCatalog = {
   '422-005': { status: 422, title: 'File not retrievable' },
   '422-006': { status: 422, title: 'Invalid webhook URL' },
   '422-007': { status: 422, title: 'Unknown webhook payload' },
+  '422-008': { status: 422, title: 'Invalid request body' },
   '429-001': { status: 429, title: 'Too many requests' },
   '500-001': { status: 500, title: 'Internal error' },
   '500-002': { status: 500, title: 'Processing failed' },
@@ -77,6 +89,8 @@ export class ProblemError extends Error {
   readonly errors: ProblemItem[];
   /** Extra response headers, for example `Retry-After` on a 429. */
   readonly headers: Record<string, string>;
+  /** Extension members of the body (RFC 9457 §3.2), e.g. a 409's `current` state. */
+  readonly extensions: Record<string, unknown>;
 
   constructor(
     code: ProblemCode,
@@ -86,6 +100,7 @@ export class ProblemError extends Error {
       headers?: Record<string, string>;
       title?: string;
       cause?: unknown;
+      extensions?: Record<string, unknown>;
     } = {},
   ) {
     super(detail, { cause: options.cause });
@@ -95,10 +110,12 @@ export class ProblemError extends Error {
     this.title = options.title ?? problemCatalog[code].title;
     this.errors = options.errors ?? [];
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
   }
 
   toBody(): ProblemBody {
     return {
+      ...this.extensions,
       status: this.status,
       title: this.title,
       detail: this.message,

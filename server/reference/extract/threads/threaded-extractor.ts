@@ -16,8 +16,8 @@ import type { DocumentText, Extractor, StoredFile } from '../extractor';
 import type { Orientation } from '../ocr/orientation';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 
-const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
-const ENTRY = './extraction-worker.ts';
+const BOOTSTRAP = new URL('../../../shared/worker-bootstrap.mjs', import.meta.url);
+const ENTRY = new URL('./extraction-worker.ts', import.meta.url).href;
 
 export interface ThreadedExtractorOptions {
   /** Threads at most; jobs beyond wait for one. */

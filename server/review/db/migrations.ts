@@ -1,0 +1,158 @@
+/**
+ * The review store's migrations: numbered, forward-only, each in a transaction (Kysely's Migrator
+ * runs them in order and records them in `kysely_migration`, with a lock so that two app-server
+ * copies starting together do not both run one). The same migrations run on SQLite and PostgreSQL;
+ * where the engines differ (an auto-incremented key, 64-bit times) the column type is chosen here.
+ *
+ * A new migration is a new entry at the end; a released one is never edited.
+ */
+import { sql, type Kysely, type Migration } from 'kysely';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Kysely's Migrator reads migrations from this provider. */
+export function reviewMigrations(engine: Engine): Record<string, Migration> {
+  const time = engine === 'postgres' ? 'bigint' : 'integer';
+  const serialKey = engine === 'postgres' ? 'bigserial' : 'integer';
+
+  return {
+    '0001-review-store': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('operators')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', 'text', (c) => c.notNull().unique())
+          .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('admin', 'operator')`))
+          .addColumn('password_hash', 'text')
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('updated_at', time, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('sessions')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+          .addColumn('csrf_token', 'text', (c) => c.notNull())
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('expires_at', time, (c) => c.notNull())
+          .addColumn('last_seen_at', time, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('sessions_operator').on('sessions').column('operator_id').execute();
+
+        await db.schema
+          .createTable('setup_tokens')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('expires_at', time, (c) => c.notNull())
+          .addColumn('used_at', time)
+          .execute();
+
+        await db.schema
+          .createTable('documents')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('api_version', 'text', (c) => c.notNull().check(sql`api_version in ('v2', 'v1')`))
+          .addColumn('model_key', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('alias', 'text')
+          .addColumn('mime_type', 'text')
+          .addColumn('file_key', 'text')
+          .addColumn('file_bytes', time)
+          .addColumn('file_sha256', 'text')
+          .addColumn('upstream_job_id', 'text')
+          .addColumn('upstream_result_id', 'text')
+          .addColumn('uploaded_by', 'text', (c) => c.references('operators.id').onDelete('set null'))
+          .addColumn('state', 'text', (c) =>
+            c
+              .notNull()
+              .check(
+                sql`state in ('processing', 'failed', 'to_review', 'in_review', 'confirmed', 'rejected', 'postponed')`,
+              ),
+          )
+          .addColumn('holder_id', 'text', (c) => c.references('operators.id').onDelete('set null'))
+          .addColumn('lease_expires_at', time)
+          .addColumn('previous_holder_id', 'text')
+          .addColumn('decided_by', 'text', (c) => c.references('operators.id').onDelete('set null'))
+          .addColumn('decided_at', time)
+          .addColumn('reason', 'text')
+          .addColumn('priority', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('fields_total', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('fields_to_review', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('result_json', 'text')
+          .addColumn('error_json', 'text')
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('updated_at', time, (c) => c.notNull())
+          .addColumn('ready_at', time)
+          .execute();
+        // Taking the next document: the waiting ones in priority, then age, order.
+        await db.schema
+          .createIndex('documents_queue')
+          .on('documents')
+          .columns(['state', 'priority desc', 'ready_at', 'id'])
+          .execute();
+        // Expired leases are found by time.
+        await db.schema
+          .createIndex('documents_lease')
+          .on('documents')
+          .columns(['state', 'lease_expires_at'])
+          .execute();
+        // The queue view, newest first, filtered by model or operator.
+        await db.schema
+          .createIndex('documents_created')
+          .on('documents')
+          .columns(['created_at', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('documents_model')
+          .on('documents')
+          .columns(['model_key', 'created_at'])
+          .execute();
+        await db.schema.createIndex('documents_holder').on('documents').column('holder_id').execute();
+        await db.schema.createIndex('documents_decider').on('documents').column('decided_by').execute();
+        await db.schema
+          .createIndex('documents_upstream_job')
+          .on('documents')
+          .columns(['api_version', 'upstream_job_id'])
+          .execute();
+
+        await db.schema
+          .createTable('corrections')
+          .addColumn('id', serialKey, (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+          .addColumn('field_path', 'text', (c) => c.notNull())
+          .addColumn('value_json', 'text', (c) => c.notNull())
+          .addColumn('previous_json', 'text')
+          .addColumn('author_id', 'text', (c) => c.notNull())
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('document_version', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('corrections_document')
+          .on('corrections')
+          .columns(['document_id', 'field_path', 'id'])
+          .execute();
+
+        await db.schema
+          .createTable('audit_events')
+          .addColumn('id', serialKey, (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('document_id', 'text', (c) => c.references('documents.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('actor_id', 'text')
+          .addColumn('at', time, (c) => c.notNull())
+          .addColumn('data_json', 'text')
+          .execute();
+        await db.schema
+          .createIndex('audit_document')
+          .on('audit_events')
+          .columns(['document_id', 'id'])
+          .execute();
+      },
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The review store's tables, as Kysely sees them. One schema for both engines (SQLite embedded,
+ * PostgreSQL for a team): times are integer milliseconds since the epoch (`bigint` on PostgreSQL, read
+ * back as numbers), JSON is kept as text, identifiers are UUIDs made by the app. The migrations
+ * (migrations.ts) create exactly this.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DocumentState, OperatorRole } from '../review-types';
+
+export interface OperatorsTable {
+  id: string;
+  /** As the admin wrote it. */
+  name: string;
+  /** `name` lower-cased: names are unique whatever their case. */
+  name_key: string;
+  role: OperatorRole;
+  /** Argon2id (PHC string); null for an operator who signs in only through the company proxy. */
+  password_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie's token: the token itself is never stored. */
+  token_hash: string;
+  operator_id: string;
+  /** Sent back in `X-CSRF-Token` by every state-changing request of this session. */
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+export interface SetupTokensTable {
+  /** SHA-256 (hex) of the one-time set-up link's token. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface DocumentsTable {
+  id: string;
+  api_version: 'v2' | 'v1';
+  /** v2: the model id; v1: `account/name/vN`. */
+  model_key: string;
+  file_name: string;
+  alias: string | null;
+  mime_type: string | null;
+  /** Where the file store keeps the file; null until it is kept. */
+  file_key: string | null;
+  file_bytes: number | null;
+  file_sha256: string | null;
+  /** The upstream's job (v2 job id, v1 queue id), then its result (v2 inference id, v1 document id). */
+  upstream_job_id: string | null;
+  upstream_result_id: string | null;
+  uploaded_by: string | null;
+  state: DocumentState;
+  /** The operator holding it (`in_review`), until `lease_expires_at`. */
+  holder_id: string | null;
+  lease_expires_at: number | null;
+  /**
+   * Who held it before its current holder took it over (an expired lease, an admin's reassignment);
+   * written by the same statement that takes it, so it is never a guess.
+   */
+  previous_holder_id: string | null;
+  /** Who decided (confirmed, rejected, postponed) and when. */
+  decided_by: string | null;
+  decided_at: number | null;
+  /** Why it was rejected or postponed. */
+  reason: string | null;
+  /** Higher first; then oldest first. */
+  priority: number;
+  /** Incremented by every write: a write based on another version is refused (409). */
+  version: number;
+  fields_total: number;
+  fields_to_review: number;
+  /** The upstream's answer (v2 inference response, v1 document response), as JSON text. */
+  result_json: string | null;
+  /** A failed job's problem, as JSON text. */
+  error_json: string | null;
+  created_at: number;
+  updated_at: number;
+  /** When the result arrived: the document's age in the queue counts from here. */
+  ready_at: number | null;
+}
+
+export interface CorrectionsTable {
+  id: Generated<number>;
+  document_id: string;
+  /** The field's path in the review (`line_items/2/quantity`). */
+  field_path: string;
+  /** The corrected value, as JSON text. */
+  value_json: string;
+  /** The value before this correction (the extracted one, or the previous correction), JSON text. */
+  previous_json: string | null;
+  author_id: string;
+  created_at: number;
+  /** The document's version this correction made. */
+  document_version: number;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  document_id: string | null;
+  kind: string;
+  actor_id: string | null;
+  at: number;
+  /** What else the event says (field, before, after, reason…), JSON text. */
+  data_json: string | null;
+}
+
+export interface ReviewDatabaseSchema {
+  operators: OperatorsTable;
+  sessions: SessionsTable;
+  setup_tokens: SetupTokensTable;
+  documents: DocumentsTable;
+  corrections: CorrectionsTable;
+  audit_events: AuditEventsTable;
+}
+
+export type OperatorRow = Selectable<OperatorsTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+export type NewDocumentRow = Insertable<DocumentsTable>;
+export type DocumentUpdate = Updateable<DocumentsTable>;
+export type CorrectionRow = Selectable<CorrectionsTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;

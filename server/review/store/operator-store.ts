@@ -1,0 +1,131 @@
+/**
+ * Operators: a name (unique whatever its case), a role, and an Argon2id password hash (never the
+ * password; passwords.ts makes and checks the hash).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ReviewDatabase } from '../db/open-database';
+import type { OperatorRow } from '../db/schema';
+import type { OperatorRole } from '../review-types';
+
+export interface NewOperator {
+  name: string;
+  role: OperatorRole;
+  /** Null for an operator who signs in only through the company's single sign-on proxy. */
+  passwordHash: string | null;
+}
+
+/** What may be shown of an operator: never the hash. */
+export interface Operator {
+  id: string;
+  name: string;
+  role: OperatorRole;
+  hasPassword: boolean;
+  createdAt: number;
+}
+
+export class DuplicateOperatorError extends Error {
+  constructor(name: string) {
+    super(`An operator named ${JSON.stringify(name)} already exists.`);
+    this.name = 'DuplicateOperatorError';
+  }
+}
+
+export const nameKey = (name: string): string => name.trim().normalize('NFC').toLowerCase();
+
+export function toOperator(row: OperatorRow): Operator {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    hasPassword: row.password_hash !== null,
+    createdAt: row.created_at,
+  };
+}
+
+export class OperatorStore {
+  constructor(private readonly store: ReviewDatabase) {}
+
+  async create(input: NewOperator, now: number): Promise<Operator> {
+    const name = input.name.trim().normalize('NFC');
+    const key = nameKey(name);
+    try {
+      const row = await this.store.db
+        .insertInto('operators')
+        .values({
+          id: randomUUID(),
+          name,
+          name_key: key,
+          role: input.role,
+          password_hash: input.passwordHash,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toOperator(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateOperatorError(name);
+      throw error;
+    }
+  }
+
+  async list(): Promise<Operator[]> {
+    const rows = await this.store.db.selectFrom('operators').selectAll().orderBy('name_key').execute();
+    return rows.map(toOperator);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.store.db
+      .selectFrom('operators')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** With its hash: for signing in only. */
+  async findByName(name: string): Promise<OperatorRow | undefined> {
+    return this.store.db
+      .selectFrom('operators')
+      .selectAll()
+      .where('name_key', '=', nameKey(name))
+      .executeTakeFirst();
+  }
+
+  async findById(id: string): Promise<OperatorRow | undefined> {
+    return this.store.db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Whether it existed. Its sessions end with it (foreign key, cascade). */
+  async remove(name: string): Promise<boolean> {
+    const result = await this.store.db
+      .deleteFrom('operators')
+      .where('name_key', '=', nameKey(name))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Whether it existed. Its other sessions are ended by the caller (sessions store). */
+  async setPasswordHash(name: string, passwordHash: string, now: number): Promise<OperatorRow | undefined> {
+    return this.store.db
+      .updateTable('operators')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('name_key', '=', nameKey(name))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async setRole(name: string, role: OperatorRole, now: number): Promise<OperatorRow | undefined> {
+    return this.store.db
+      .updateTable('operators')
+      .set({ role, updated_at: now })
+      .where('name_key', '=', nameKey(name))
+      .returningAll()
+      .executeTakeFirst();
+  }
+}
+
+/** SQLite's `SQLITE_CONSTRAINT_UNIQUE`, PostgreSQL's `23505`. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

@@ -161,6 +161,29 @@ const EnvSchema = z.object({
         return checked.data;
       }),
   ),
+  /** The review store's embedded database and the kept files. */
+  APP_DATA_DIR: z.string().default(path.join(repoRoot, 'data', 'app')),
+  /** PostgreSQL for the review store (a team, several app-server copies); unset: embedded SQLite. */
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: 'expected a postgres:// (or postgresql://) URL' })
+      .optional(),
+  ),
+  /** How long a review may stay idle before its document goes back to the queue, in ms. */
+  REVIEW_LEASE_MS: optionalInt(1000),
+  /**
+   * Single sign-on behind a company proxy: the request header naming the signed-in person
+   * (`X-Forwarded-Email`), believed only from SSO_TRUSTED_PROXIES. Unset: sign-in with a password only.
+   */
+  SSO_HEADER: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, { error: 'expected a header name such as X-Forwarded-Email' })
+      .optional(),
+  ),
+  /** The proxies allowed to set SSO_HEADER: `loopback`, addresses, CIDR ranges. */
+  SSO_TRUSTED_PROXIES: trustProxyList,
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z
@@ -177,7 +200,12 @@ const CheckedEnvSchema = EnvSchema.refine(
     message: 'set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither',
     path: ['REFERENCE_TLS_KEY_FILE'],
   },
-).refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
+).refine((env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0, {
+  message:
+    'SSO_HEADER is set but SSO_TRUSTED_PROXIES is not: the header would be believed from anybody. List the ' +
+    "proxy's addresses",
+  path: ['SSO_TRUSTED_PROXIES'],
+}).refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
   message:
     "WEBHOOK_V2_IDS is set but WEBHOOK_V2_SECRET is not: the receiver needs the webhook's signing secret " +
     'to accept its calls',

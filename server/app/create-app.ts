@@ -30,6 +30,9 @@ import { hostGuard } from '../shared/host-guard';
 import { hostPolicy } from '../shared/host-policy';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
+import { requestFacts } from '../shared/request-connection';
+import { createReviewApi } from '../review/http/create-review-api';
+import type { ReviewContext } from '../review/http/review-context';
 import { securityHeaders } from './security-headers';
 import { serveApp } from './static/serve-app';
 
@@ -87,6 +90,11 @@ export interface AppOptions {
     allowedHosts?: readonly string[];
     trustProxy?: readonly string[];
   };
+  /**
+   * The review store and its settings: with it, the review API (sessions, the shared queue,
+   * operators) is served under /api (server/review/http/). Without it, only the proxy and events.
+   */
+  review?: Omit<ReviewContext, 'isHttps'>;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -186,6 +194,16 @@ export function createApp(options: AppOptions): Hono {
       { 'Cache-Control': 'no-store' },
     ),
   );
+  if (options.review !== undefined) {
+    const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
+    api.route(
+      '/',
+      createReviewApi({
+        ...options.review,
+        isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
+      }),
+    );
+  }
   api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2 }));
   api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1 }));
   api.all('*', notFound);

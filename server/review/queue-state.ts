@@ -38,22 +38,22 @@ export function heldBy(doc: QueueFacts, operatorId: string, now: number): boolea
 }
 
 /** Why a write on a held document was refused, from the row as it is now. */
-export type Refusal =
+export type Refusal<T extends QueueFacts = QueueFacts> =
   | { reason: 'not_found' }
-  | { reason: 'stale'; current: QueueFacts }
-  | { reason: 'not_holder'; current: QueueFacts }
-  | { reason: 'wrong_state'; current: QueueFacts };
+  | { reason: 'stale'; current: T }
+  | { reason: 'not_holder'; current: T }
+  | { reason: 'wrong_state'; current: T };
 
 /**
  * Explains a conditional write on a document the caller must hold (corrections, decisions) that
  * touched no row: not there, held by nobody or another, or changed since the caller read it.
  */
-export function explainHolderRefusal(
-  current: QueueFacts | undefined,
+export function explainHolderRefusal<T extends QueueFacts>(
+  current: T | undefined,
   operatorId: string,
   baseVersion: number,
   now: number,
-): Refusal {
+): Refusal<T> {
   if (current === undefined) return { reason: 'not_found' };
   if (!heldBy(current, operatorId, now)) {
     return effectiveState(current, now) === 'in_review' || isFree(current, now)

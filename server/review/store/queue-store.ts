@@ -20,7 +20,7 @@ import { recordEvent } from './audit-store';
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
 
-export type WriteResult = { ok: true; document: DocumentRow } | ({ ok: false } & Refusal);
+export type WriteResult = { ok: true; document: DocumentRow } | ({ ok: false } & Refusal<DocumentRow>);
 
 export interface NewDocument {
   apiVersion: ApiVersion;

@@ -1,0 +1,17 @@
+/**
+ * The review API, mounted by the app server under /api (server/app/create-app.ts). Its routes and
+ * their contract are listed in each module, and in /api/openapi.json.
+ */
+import { Hono } from 'hono';
+import { operatorRoutes } from './operator-routes';
+import type { ReviewContext, ReviewEnv } from './review-context';
+import { reviewRoutes } from './review-routes';
+import { sessionRoutes } from './session-routes';
+
+export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
+  const api = new Hono<ReviewEnv>();
+  api.route('/', sessionRoutes(review));
+  api.route('/review', reviewRoutes(review));
+  api.route('/operators', operatorRoutes(review));
+  return api;
+}

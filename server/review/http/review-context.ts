@@ -1,0 +1,28 @@
+/**
+ * What the review API's routes share: the store's parts, the clock, and the settings. One per app
+ * server (server/review/open-review.ts builds it).
+ */
+import type { Context } from 'hono';
+import type { ReviewDatabase } from '../db/open-database';
+import type { OperatorStore } from '../store/operator-store';
+import type { QueueStore } from '../store/queue-store';
+import type { ActiveSession, SessionStore } from '../store/session-store';
+import type { PeerCheck } from '../../shared/trusted-proxy';
+
+export interface ReviewContext {
+  database: ReviewDatabase;
+  queue: QueueStore;
+  operators: OperatorStore;
+  sessions: SessionStore;
+  /** Milliseconds since the epoch; tests move it. */
+  now: () => number;
+  /** Single sign-on: the header naming the person, believed only from these peers. */
+  sso?: { header: string; trusted: PeerCheck } | undefined;
+  /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
+  isHttps: (c: Context) => boolean;
+}
+
+/** Hono's context variables of a signed-in request. */
+export interface ReviewEnv {
+  Variables: { session: ActiveSession };
+}

@@ -1,0 +1,227 @@
+/**
+ * The shared queue over HTTP (every route needs a session; writes its CSRF token):
+ *
+ *   POST /api/review/next                        → 200 { document } now held by the caller; 204 none left
+ *   GET  /api/review/documents?state&model&operator&from&to&q&cursor&limit → QueuePage
+ *   GET  /api/review/counts                      → counts per state
+ *   GET  /api/review/documents/{id}              → { document } (result and corrections included)
+ *   POST /api/review/documents/{id}/take         → { document } held by the caller
+ *   POST /api/review/documents/{id}/lease        → renews the caller's lease (the open review calls it)
+ *   POST /api/review/documents/{id}/release      → back to the queue, undecided
+ *   PUT  /api/review/documents/{id}/corrections  { version, corrections: [{ path, value }] }
+ *   POST /api/review/documents/{id}/confirm      { version }
+ *   POST /api/review/documents/{id}/reject       { version, reason }
+ *   POST /api/review/documents/{id}/postpone     { version, reason? }
+ *   POST /api/review/documents/{id}/reassign     { operator }   (admins)
+ *   POST /api/review/documents/{id}/reopen                      (admins)
+ *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
+ *
+ * A refused write says why, with the document as it is now in `current`: 409 `409-001` when the
+ * version sent is not the document's any more, 403 `403-006` when another operator holds it, 409
+ * `409-002` when its state does not allow the write, 404 `404-010` when there is no such document.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  CorrectionsRequest,
+  PostponeRequest,
+  QueueQuery,
+  ReassignRequest,
+  RejectRequest,
+  VersionRequest,
+  type DocumentResponse,
+  type QueuePage,
+} from '../../../src/api/review/schemas';
+import { ProblemError } from '../../shared/problem';
+import { documentTimeline } from '../store/audit-store';
+import type { WriteResult } from '../store/queue-store';
+import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
+import { readBody, readQuery } from './read-body';
+import type { ReviewContext, ReviewEnv } from './review-context';
+import { requireAdmin, requireSession } from './session-auth';
+import { timelineCsv } from './timeline-csv';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
+  const routes = new Hono<ReviewEnv>();
+  routes.use('*', requireSession(review));
+
+  const documentBody = async (row: Parameters<typeof withNames>[1]): Promise<DocumentResponse> => ({
+    document: presentReviewDocument(
+      await withNames(review.database, row),
+      await review.queue.currentCorrections(row.id),
+      review.now(),
+    ),
+  });
+
+  /** A write's answer: the document, or the refusal with the document as it is now. */
+  const answer = async (c: Context, result: WriteResult) => {
+    if (result.ok) return c.json(await documentBody(result.document), 200);
+    throw await refusal(review, result);
+  };
+
+  const idOf = (c: Context): string => {
+    const id = c.req.param('id') ?? '';
+    if (!UUID.test(id))
+      throw new ProblemError('404-010', `No document ${JSON.stringify(id.slice(0, 100))} in the review.`);
+    return id;
+  };
+  const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
+
+  routes.post('/next', async (c) => {
+    const document = await review.queue.takeNext(me(c), review.now());
+    if (document === undefined) return c.body(null, 204);
+    return c.json(await documentBody(document), 200);
+  });
+
+  routes.get('/documents', async (c) => {
+    const query = readQuery(c, QueueQuery);
+    const now = review.now();
+    const { rows, next } = await review.queue.listDocuments(
+      {
+        state: query.state,
+        model: query.model,
+        operator: query.operator,
+        from: query.from === undefined ? undefined : Date.parse(query.from),
+        to: query.to === undefined ? undefined : Date.parse(query.to),
+        search: query.q,
+        after: decodeCursor(query.cursor),
+        limit: query.limit,
+      },
+      now,
+    );
+    const page: QueuePage = {
+      documents: rows.map((row) => presentQueueDocument(row, now)),
+      nextCursor: next === null ? null : encodeCursor(next),
+      counts: await review.queue.countByState(now),
+    };
+    return c.json(page, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  routes.get('/counts', async (c) =>
+    c.json({ counts: await review.queue.countByState(review.now()) }, 200, { 'Cache-Control': 'no-store' }),
+  );
+
+  routes.get('/documents/:id', async (c) => {
+    const row = await review.queue.find(idOf(c));
+    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+    return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  routes.post('/documents/:id/take', async (c) =>
+    answer(c, await review.queue.take(idOf(c), me(c), review.now())),
+  );
+  routes.post('/documents/:id/lease', async (c) =>
+    answer(c, await review.queue.renewLease(idOf(c), me(c), review.now())),
+  );
+  routes.post('/documents/:id/release', async (c) =>
+    answer(c, await review.queue.release(idOf(c), me(c), review.now())),
+  );
+
+  routes.put('/documents/:id/corrections', async (c) => {
+    const id = idOf(c);
+    const { version, corrections } = await readBody(c, CorrectionsRequest);
+    return answer(c, await review.queue.saveCorrections(id, me(c), version, corrections, review.now()));
+  });
+
+  routes.post('/documents/:id/confirm', async (c) => {
+    const id = idOf(c);
+    const { version } = await readBody(c, VersionRequest);
+    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, review.now()));
+  });
+  routes.post('/documents/:id/reject', async (c) => {
+    const id = idOf(c);
+    const { version, reason } = await readBody(c, RejectRequest);
+    return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.now()));
+  });
+  routes.post('/documents/:id/postpone', async (c) => {
+    const id = idOf(c);
+    const { version, reason } = await readBody(c, PostponeRequest);
+    return answer(
+      c,
+      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.now()),
+    );
+  });
+
+  routes.post('/documents/:id/reassign', requireAdmin(), async (c) => {
+    const id = idOf(c);
+    const { operator } = await readBody(c, ReassignRequest);
+    const target =
+      (await review.operators.findById(operator)) ?? (await review.operators.findByName(operator));
+    if (target === undefined) throw new ProblemError('404-012', `No operator ${JSON.stringify(operator)}.`);
+    return answer(c, await review.queue.reassign(id, me(c), target.id, review.now()));
+  });
+  routes.post('/documents/:id/reopen', requireAdmin(), async (c) =>
+    answer(c, await review.queue.reopen(idOf(c), me(c), review.now())),
+  );
+
+  routes.get('/documents/:id/timeline', async (c) => {
+    const id = idOf(c);
+    if ((await review.queue.find(id)) === undefined)
+      throw new ProblemError('404-010', 'No such document in the review.');
+    const events = presentTimeline(await documentTimeline(review.database.db, id));
+    if (c.req.query('format') === 'csv') {
+      if (c.get('session').operator.role !== 'admin')
+        throw new ProblemError('403-005', 'Only an admin may export a timeline.');
+      return c.body(timelineCsv(events), 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="timeline-${id}.csv"`,
+        'Cache-Control': 'no-store',
+      });
+    }
+    return c.json({ events }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  return routes;
+}
+
+async function refusal(
+  review: ReviewContext,
+  result: Extract<WriteResult, { ok: false }>,
+): Promise<ProblemError> {
+  if (result.reason === 'not_found') return new ProblemError('404-010', 'No such document in the review.');
+  const now = review.now();
+  const current = presentQueueDocument(await withNames(review.database, result.current), now);
+  const extensions = { current };
+  switch (result.reason) {
+    case 'stale':
+      return new ProblemError(
+        '409-001',
+        `The document changed since you read it: it is now version ${current.version}. Reload it to see what changed.`,
+        { extensions },
+      );
+    case 'not_holder':
+      return new ProblemError(
+        '403-006',
+        current.holder === null
+          ? 'You no longer hold this document: your review was idle too long and its lease ran out. Take it again.'
+          : `${current.holder.name ?? 'Another operator'} is reviewing this document (until ${current.leaseExpiresAt ?? 'they leave'}).`,
+        { extensions },
+      );
+    case 'wrong_state':
+      return new ProblemError(
+        '409-002',
+        `This cannot be done to a document that is ${current.state.replace('_', ' ')}.`,
+        {
+          extensions,
+        },
+      );
+  }
+}
+
+function encodeCursor(cursor: { createdAt: number; id: string }): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(text: string | undefined): { createdAt: number; id: string } | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(text, 'base64url').toString()) as [unknown, unknown];
+    if (typeof createdAt === 'number' && typeof id === 'string') return { createdAt, id };
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw new ProblemError('422-008', 'This cursor is not one a page gave.', {
+    errors: [{ pointer: '#/cursor', detail: 'Pass nextCursor of the previous page as it is.' }],
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Signing in and out, and the one-time set-up link that creates the first admin:
+ *
+ *   POST   /api/session        { name, password } → 200 SessionResponse + cookie; 401 401-012
+ *   GET    /api/session        → 200 SessionResponse; 401 401-011
+ *   DELETE /api/session        → 200 { signedOut: true }, cookie cleared (needs the CSRF token)
+ *   GET    /api/setup/{token}  → 200 { valid: true }; 404 404-011 once used or expired
+ *   POST   /api/setup          { token, name, password } → 200 SessionResponse (the first admin)
+ *
+ * Sign-in and set-up attempts are limited per client address (20 in 15 minutes), so passwords cannot
+ * be guessed at the speed of the network; Argon2id makes each guess costly besides.
+ */
+import { Hono, type Context } from 'hono';
+import { rateLimiter } from 'hono-rate-limiter';
+import type { SessionResponse} from '../../../src/api/review/schemas';
+import { SetupRequest, SignInRequest } from '../../../src/api/review/schemas';
+import { ProblemError } from '../../shared/problem';
+import { requestConnection } from '../../shared/request-connection';
+import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
+import { DuplicateOperatorError } from '../store/operator-store';
+import type { ActiveSession } from '../store/session-store';
+import { presentOperator } from './present';
+import { readBody } from './read-body';
+import type { ReviewContext, ReviewEnv } from './review-context';
+import {
+  clearSessionCookie,
+  currentSession,
+  requireSession,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from './session-auth';
+import { getCookie } from 'hono/cookie';
+
+export const SIGN_IN_ATTEMPTS = 20;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+function sessionBody(session: Pick<ActiveSession, 'operator' | 'csrfToken'>): SessionResponse {
+  return { operator: presentOperator(session.operator), csrfToken: session.csrfToken };
+}
+
+function attemptsLimiter() {
+  return rateLimiter({
+    windowMs: SIGN_IN_WINDOW_MS,
+    limit: SIGN_IN_ATTEMPTS,
+    standardHeaders: false,
+    keyGenerator: (c) => requestConnection(c)?.remoteAddress ?? 'in-process',
+    handler: () => {
+      throw new ProblemError(
+        '429-001',
+        `More than ${SIGN_IN_ATTEMPTS} sign-in attempts from this address in 15 minutes. Wait, or ask an admin.`,
+        { headers: { 'Retry-After': String(SIGN_IN_WINDOW_MS / 1000) } },
+      );
+    },
+  });
+}
+
+async function openSession(c: Context, review: ReviewContext, operatorId: string) {
+  const opened = await review.sessions.create(operatorId, review.now());
+  setSessionCookie(c, review, opened.token, opened.expiresAt);
+  return opened;
+}
+
+export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
+  const routes = new Hono<ReviewEnv>();
+  const limited = attemptsLimiter();
+
+  routes.post('/session', limited, async (c) => {
+    const { name, password } = await readBody(c, SignInRequest);
+    const operator = await review.operators.findByName(name);
+    if (!(await verifyPassword(operator?.password_hash, password)) || operator === undefined) {
+      throw new ProblemError('401-012', 'This name and password do not match an operator.', {
+        errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
+      });
+    }
+    // A new session at each sign-in: a token planted before sign-in never becomes a session.
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous !== undefined) await review.sessions.delete(previous);
+    const opened = await openSession(c, review, operator.id);
+    return c.json(sessionBody({ operator, csrfToken: opened.csrfToken }), 200, {
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  routes.get('/session', async (c) => {
+    const session = await currentSession(c, review);
+    if (session === undefined) throw new ProblemError('401-011', 'Nobody is signed in in this browser.');
+    return c.json(sessionBody(session), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  routes.delete('/session', requireSession(review), async (c) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token !== undefined) await review.sessions.delete(token);
+    clearSessionCookie(c, review);
+    return c.json({ signedOut: true }, 200);
+  });
+
+  routes.get('/setup/:token', async (c) => {
+    if (!(await review.sessions.setupTokenValid(c.req.param('token'), review.now()))) {
+      throw new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
+    }
+    return c.json({ valid: true }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  routes.post('/setup', limited, async (c) => {
+    const { token, name, password } = await readBody(c, SetupRequest);
+    const weak = checkPasswordRules(password);
+    if (weak !== undefined) {
+      throw new ProblemError('422-008', weak, { errors: [{ pointer: '#/password', detail: weak }] });
+    }
+    const passwordHash = await hashPassword(password);
+    // Used up first: two people following the same link at once make one admin.
+    if (!(await review.sessions.consumeSetupToken(token, review.now()))) {
+      throw new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
+    }
+    let operator;
+    try {
+      operator = await review.operators.create({ name, role: 'admin', passwordHash }, review.now());
+    } catch (error) {
+      if (error instanceof DuplicateOperatorError) throw new ProblemError('409-003', error.message);
+      throw error;
+    }
+    const row = await review.operators.findById(operator.id);
+    if (row === undefined) throw new Error('the admin just created is gone');
+    const opened = await openSession(c, review, operator.id);
+    return c.json(sessionBody({ operator: row, csrfToken: opened.csrfToken }), 200, {
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  return routes;
+}

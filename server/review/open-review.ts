@@ -1,0 +1,64 @@
+/**
+ * The review store as the app server uses it: opened on its engine (migrated), with the queue,
+ * operators and sessions over it. `npm start` calls it (server/main.ts); tests call it with a clock.
+ */
+import type { Env } from '../config';
+import { trustedPeers } from '../shared/trusted-proxy';
+import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
+import type { ReviewContext } from './http/review-context';
+import { DEFAULT_LEASE_MS } from './queue-state';
+import { OperatorStore } from './store/operator-store';
+import { QueueStore } from './store/queue-store';
+import { SessionStore, type SessionStoreOptions } from './store/session-store';
+
+export interface ReviewSettings {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  leaseMs?: number | undefined;
+  sessions?: SessionStoreOptions;
+  sso?: { header: string; trustedProxies: readonly string[] } | undefined;
+  now?: () => number;
+}
+
+export type OpenedReview = Omit<ReviewContext, 'isHttps'> & { close(): Promise<void> };
+
+export function reviewSettingsFromEnv(env: Env): ReviewSettings {
+  return {
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.APP_DATA_DIR,
+    leaseMs: env.REVIEW_LEASE_MS,
+    sso:
+      env.SSO_HEADER === undefined
+        ? undefined
+        : { header: env.SSO_HEADER, trustedProxies: env.SSO_TRUSTED_PROXIES },
+  };
+}
+
+export async function openReview(settings: ReviewSettings): Promise<OpenedReview> {
+  const database: ReviewDatabase = await openReviewDatabase(settings);
+  return {
+    database,
+    queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS),
+    operators: new OperatorStore(database),
+    sessions: new SessionStore(database, settings.sessions),
+    now: settings.now ?? Date.now,
+    sso:
+      settings.sso === undefined
+        ? undefined
+        : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
+    close: () => database.close(),
+  };
+}
+
+/** How long the first start's set-up link stays valid. */
+export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * On a start with no operator: a one-time link that creates the first admin. The token is in the
+ * URL's fragment, which browsers never send to a server nor put in a Referer: it reaches the app only.
+ */
+export async function firstStartSetupLink(review: OpenedReview, appUrl: string): Promise<string | undefined> {
+  if ((await review.operators.count()) > 0) return undefined;
+  const token = await review.sessions.createSetupToken(review.now(), SETUP_LINK_TTL_MS);
+  return `${appUrl}/setup#${token}`;
+}

@@ -64,6 +64,9 @@ export default defineConfig({
       REFERENCE_PORT: String(referencePort),
       REFERENCE_API_KEY: 'e2e-reference-key',
       REFERENCE_DATA_DIR: dataDir,
+      // The review store too: embedded, in this run's own folder (never a DATABASE_URL inherited).
+      APP_DATA_DIR: path.join(dataDir, 'app'),
+      DATABASE_URL: '',
       STATIC_DIR: distDir,
       // Never a real upstream, whatever the caller's environment says.
       UPSTREAM_V2_URL: '',

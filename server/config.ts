@@ -200,17 +200,19 @@ const CheckedEnvSchema = EnvSchema.refine(
     message: 'set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither',
     path: ['REFERENCE_TLS_KEY_FILE'],
   },
-).refine((env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0, {
-  message:
-    'SSO_HEADER is set but SSO_TRUSTED_PROXIES is not: the header would be believed from anybody. List the ' +
-    "proxy's addresses",
-  path: ['SSO_TRUSTED_PROXIES'],
-}).refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
-  message:
-    "WEBHOOK_V2_IDS is set but WEBHOOK_V2_SECRET is not: the receiver needs the webhook's signing secret " +
-    'to accept its calls',
-  path: ['WEBHOOK_V2_SECRET'],
-});
+)
+  .refine((env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0, {
+    message:
+      'SSO_HEADER is set but SSO_TRUSTED_PROXIES is not: the header would be believed from anybody. List the ' +
+      "proxy's addresses",
+    path: ['SSO_TRUSTED_PROXIES'],
+  })
+  .refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
+    message:
+      "WEBHOOK_V2_IDS is set but WEBHOOK_V2_SECRET is not: the receiver needs the webhook's signing secret " +
+      'to accept its calls',
+    path: ['WEBHOOK_V2_SECRET'],
+  });
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = CheckedEnvSchema.safeParse(source);

@@ -14,6 +14,7 @@ import { createApp, type AppOptions, type UpstreamTarget } from './app/create-ap
 import { AppEventHub } from './app/events/app-event-hub';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
+import { openReview, reviewSettingsFromEnv, type OpenedReview } from './review/open-review';
 import type {
   referenceOptionsFromEnv as ReferenceOptionsFromEnv,
   startReferenceService as StartReferenceService,
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
     v1: configured(env.UPSTREAM_V1_URL, env.UPSTREAM_V1_API_KEY) ?? embedded,
   };
   const events = new AppEventHub();
+  const review = await openReviewStore(env, reference);
   const app = createApp({
     upstream,
     staticDir: env.DEV ? null : env.STATIC_DIR,
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
     hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
+    review,
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
 
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
   try {
     server = await listen(app, { host: env.HOST, port: env.PORT });
   } catch (error) {
+    await review.close();
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
   }
@@ -129,8 +133,32 @@ async function main(): Promise<void> {
     // The event streams first: they would otherwise hold the server's close for its grace period.
     events.close();
     await server.close();
+    await review.close();
     await reference?.close();
   });
+}
+
+/** The review store (APP_DATA_DIR, or DATABASE_URL), migrated; its start-up line says which. */
+async function openReviewStore(env: Env, reference: ReferenceService | undefined): Promise<OpenedReview> {
+  let review: OpenedReview;
+  try {
+    review = await openReview(reviewSettingsFromEnv(env));
+  } catch (error) {
+    await reference?.close();
+    throw new StartupError(
+      `The review store cannot be opened (${error instanceof Error ? error.message : String(error)}). ` +
+        (env.DATABASE_URL !== undefined
+          ? 'Check DATABASE_URL and that the PostgreSQL server is running and reachable.'
+          : `Check that APP_DATA_DIR (${env.APP_DATA_DIR}) is writable.`),
+    );
+  }
+  const operators = await review.operators.count();
+  console.log(
+    `Review store: ${review.database.engine === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${env.APP_DATA_DIR}`}; ` +
+      `${operators} operator${operators === 1 ? '' : 's'}` +
+      (operators === 0 ? ' (add the first admin: npm run operators -- add NAME --role admin)' : ''),
+  );
+  return review;
 }
 
 function readEnvOrExplain(): Env {

@@ -25,7 +25,11 @@ let client: ApiClient;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'embedded-events-'));
-  main = await startMainProcess({ REFERENCE_DATA_DIR: dataDir, REFERENCE_API_KEY: 'embedded-events-key' });
+  main = await startMainProcess({
+    REFERENCE_DATA_DIR: dataDir,
+    APP_DATA_DIR: path.join(dataDir, 'app'),
+    REFERENCE_API_KEY: 'embedded-events-key',
+  });
   client = createApiClient({ baseUrl: `${main.url}/api` });
 });
 

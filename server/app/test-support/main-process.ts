@@ -34,6 +34,8 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
       UPSTREAM_V1_API_KEY: '',
       WEBHOOK_V2_SECRET: '',
       WEBHOOK_V2_IDS: '',
+      // The embedded review store, never a PostgreSQL named by the caller's environment.
+      DATABASE_URL: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

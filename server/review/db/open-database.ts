@@ -67,6 +67,9 @@ function openPostgres(settings: DatabaseSettings): ReviewDatabase {
   const pool = new pg.Pool({
     connectionString: settings.databaseUrl,
     max: settings.maxConnections ?? 10,
+    // A server that does not answer (a firewall dropping packets) is an error after 10 s, not after the
+    // system's two-minute connect time-out.
+    connectionTimeoutMillis: 10_000,
     types: pgTypes,
   });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.

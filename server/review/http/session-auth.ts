@@ -12,6 +12,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { ProblemError } from '../../shared/problem';
 import { requestConnection } from '../../shared/request-connection';
+import { nameKey } from '../store/operator-store';
 import type { ActiveSession } from '../store/session-store';
 import type { ReviewContext, ReviewEnv } from './review-context';
 
@@ -36,11 +37,22 @@ export function clearSessionCookie(c: Context, review: ReviewContext): void {
 /** The session of this request, from its cookie or the single sign-on header; undefined if none. */
 export async function currentSession(c: Context, review: ReviewContext): Promise<ActiveSession | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  if (token !== undefined && token !== '') {
-    const session = await review.sessions.find(token, review.now());
-    if (session !== undefined) return session;
-  }
-  return singleSignOn(c, review);
+  const session =
+    token !== undefined && token !== '' ? await review.sessions.find(token, review.now()) : undefined;
+  // Behind single sign-on the proxy's word wins: another person at the same browser is not the
+  // cookie's operator.
+  const named = singleSignOnName(c, review);
+  if (named === undefined || (session !== undefined && session.operator.name_key === nameKey(named)))
+    return session;
+  return singleSignOn(c, review, named);
+}
+
+/** The person the trusted proxy names, if single sign-on is on and the request comes through it. */
+function singleSignOnName(c: Context, review: ReviewContext): string | undefined {
+  if (review.sso === undefined) return undefined;
+  const named = c.req.header(review.sso.header)?.trim();
+  if (named === undefined || named === '') return undefined;
+  return review.sso.trusted(requestConnection(c)?.remoteAddress) ? named : undefined;
 }
 
 /**
@@ -48,11 +60,11 @@ export async function currentSession(c: Context, review: ReviewContext): Promise
  * proxy's addresses; they must be an operator here (an admin adds them, with no password). A session
  * is opened for them, so the CSRF token works as for a password sign-in.
  */
-async function singleSignOn(c: Context, review: ReviewContext): Promise<ActiveSession | undefined> {
-  if (review.sso === undefined) return undefined;
-  const named = c.req.header(review.sso.header)?.trim();
-  if (named === undefined || named === '') return undefined;
-  if (!review.sso.trusted(requestConnection(c)?.remoteAddress)) return undefined;
+async function singleSignOn(
+  c: Context,
+  review: ReviewContext,
+  named: string,
+): Promise<ActiveSession | undefined> {
   const operator = await review.operators.findByName(named);
   if (operator === undefined) return undefined;
   const opened = await review.sessions.create(operator.id, review.now());

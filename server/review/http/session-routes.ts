@@ -12,7 +12,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
-import type { SessionResponse} from '../../../src/api/review/schemas';
+import type { SessionResponse } from '../../../src/api/review/schemas';
 import { SetupRequest, SignInRequest } from '../../../src/api/review/schemas';
 import { ProblemError } from '../../shared/problem';
 import { requestConnection } from '../../shared/request-connection';

@@ -86,3 +86,38 @@ describe('host settings', () => {
     expect(() => readEnv({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/);
   });
 });
+
+describe('review store settings', () => {
+  it('default to the embedded store in data/app, a 10-minute lease and no single sign-on', () => {
+    const env = readEnv({});
+    expect(env.APP_DATA_DIR).toMatch(/data[\\/]app$/);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REVIEW_LEASE_MS).toBeUndefined();
+    expect(env.SSO_HEADER).toBeUndefined();
+  });
+
+  it('read PostgreSQL, the lease and single sign-on behind trusted proxies', () => {
+    expect(
+      readEnv({
+        DATABASE_URL: 'postgresql://review:secret@db.internal:5432/review',
+        REVIEW_LEASE_MS: '300000',
+        SSO_HEADER: 'X-Forwarded-Email',
+        SSO_TRUSTED_PROXIES: '10.0.0.2',
+      }),
+    ).toMatchObject({
+      DATABASE_URL: 'postgresql://review:secret@db.internal:5432/review',
+      REVIEW_LEASE_MS: 300000,
+      SSO_HEADER: 'X-Forwarded-Email',
+      SSO_TRUSTED_PROXIES: ['10.0.0.2'],
+    });
+  });
+
+  it('refuse another database, a header believed from anybody, and a lease under a second', () => {
+    expect(() => readEnv({ DATABASE_URL: 'mysql://x/y' })).toThrow(/DATABASE_URL: expected a postgres:\/\//);
+    expect(() => readEnv({ SSO_HEADER: 'X-Forwarded-Email' })).toThrow(/SSO_TRUSTED_PROXIES/);
+    expect(() => readEnv({ SSO_HEADER: 'X Forwarded', SSO_TRUSTED_PROXIES: 'loopback' })).toThrow(
+      /SSO_HEADER/,
+    );
+    expect(() => readEnv({ REVIEW_LEASE_MS: '10' })).toThrow(/REVIEW_LEASE_MS/);
+  });
+});

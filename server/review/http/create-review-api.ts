@@ -3,6 +3,7 @@
  * their contract are listed in each module, and in /api/openapi.json.
  */
 import { Hono } from 'hono';
+import { reviewOpenApiDocument } from './openapi';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from './review-context';
 import { reviewRoutes } from './review-routes';
@@ -13,5 +14,6 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   api.route('/', sessionRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
+  api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));
   return api;
 }

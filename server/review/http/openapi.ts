@@ -1,0 +1,776 @@
+/**
+ * The review API as an OpenAPI 3.1 document, served at `GET /api/openapi.json`
+ * (create-review-api.ts). Its schemas are generated from the zod schemas the routes use
+ * (src/api/review/schemas.ts, and the v2 ErrorResponse for problems) with zod's own
+ * `z.toJSONSchema` (draft 2020-12, the dialect of OpenAPI 3.1): request bodies and the query string
+ * as zod reads them (`io: 'input'`), answers as the server writes them (`io: 'output'`). Each named
+ * schema is one entry of `components.schemas`, referred to by `$ref`.
+ *
+ * The routes are listed below by hand, from the header comments of session-routes.ts,
+ * review-routes.ts and operator-routes.ts; openapi.test.ts checks that they are exactly the routes
+ * the Hono app serves, and that every `$ref` resolves.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  CorrectionsRequest,
+  DocumentResponse,
+  NewOperatorRequest,
+  OperatorView,
+  PostponeRequest,
+  QueueDocument,
+  QueuePage,
+  QueueQuery,
+  ReassignRequest,
+  RejectRequest,
+  ReviewDocument,
+  SessionResponse,
+  SetupRequest,
+  SignInRequest,
+  StateCounts,
+  TimelineEntry,
+  TimelineResponse,
+  VersionRequest,
+} from '../../../src/api/review/schemas';
+import { ErrorResponse } from '../../../src/api/v2/schemas';
+import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
+import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
+import { CSRF_HEADER, SESSION_COOKIE } from './session-auth';
+import { SIGN_IN_ATTEMPTS } from './session-routes';
+
+type JsonObject = { [key: string]: unknown };
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+
+// ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
+
+interface Named {
+  schema: z.ZodType;
+  description: string;
+}
+
+/** Read as zod reads them: defaults optional, transforms before they run. */
+const REQUEST_SCHEMAS: Record<string, Named> = {
+  SignInRequest: { schema: SignInRequest, description: 'An operator’s name (any case) and password.' },
+  SetupRequest: {
+    schema: SetupRequest,
+    description: `The one-time set-up link’s token and the first admin. The password has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
+  },
+  NewOperatorRequest: {
+    schema: NewOperatorRequest,
+    description: `A new operator. An empty password makes an operator who signs in only through single sign-on; any other has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
+  },
+  QueueQuery: {
+    schema: QueueQuery,
+    description: 'The query string of `GET /api/review/documents` (each property is one query parameter).',
+  },
+  VersionRequest: {
+    schema: VersionRequest,
+    description:
+      'The document’s version as the caller read it: a write based on another version is refused (409-001).',
+  },
+  CorrectionsRequest: {
+    schema: CorrectionsRequest,
+    description:
+      'Corrected values, by field path (`total_amount`, `line_items/2/quantity`), on the version read.',
+  },
+  JsonValue: {
+    schema: CorrectionsRequest.shape.corrections.element.shape.value,
+    description: 'Any JSON value.',
+  },
+  RejectRequest: {
+    schema: RejectRequest,
+    description: 'The version read, and why the document is rejected.',
+  },
+  PostponeRequest: { schema: PostponeRequest, description: 'The version read, and optionally why.' },
+  ReassignRequest: {
+    schema: ReassignRequest,
+    description: 'The operator to hand the document to: their id or their name.',
+  },
+};
+
+/** Written as the server writes them. */
+const RESPONSE_SCHEMAS: Record<string, Named> = {
+  OperatorView: { schema: OperatorView, description: 'An operator (never their password hash).' },
+  SessionResponse: {
+    schema: SessionResponse,
+    description: `Who is signed in, and the CSRF token every later state-changing request sends back in \`${CSRF_HEADER}\`.`,
+  },
+  QueueDocument: {
+    schema: QueueDocument,
+    description: 'A document in the shared queue. Send `version` back with every write.',
+  },
+  ReviewDocument: {
+    schema: ReviewDocument,
+    description:
+      'A document with what the review needs: the upstream’s result (or a failed job’s error) and the corrections so far.',
+  },
+  DocumentResponse: { schema: DocumentResponse, description: 'One document: the answer of every write.' },
+  StateCounts: { schema: StateCounts, description: 'How many documents are in each state.' },
+  QueuePage: {
+    schema: QueuePage,
+    description: 'One page of the queue, newest first; pass `nextCursor` as `cursor` for the next one.',
+  },
+  TimelineEntry: { schema: TimelineEntry, description: 'One event of a document’s history.' },
+  TimelineResponse: { schema: TimelineResponse, description: 'A document’s history, oldest first.' },
+  // The routes build these few answers inline, without a schema of their own in src/api/review.
+  CountsResponse: {
+    schema: z.object({ counts: StateCounts }),
+    description: 'The counts per state.',
+  },
+  OperatorList: {
+    schema: z.object({ operators: z.array(OperatorView) }),
+    description: 'Every operator, by name.',
+  },
+  OperatorResponse: { schema: z.object({ operator: OperatorView }), description: 'One operator.' },
+  SignedOut: { schema: z.object({ signedOut: z.literal(true) }), description: 'The session has ended.' },
+  SetupLinkValid: {
+    schema: z.object({ valid: z.literal(true) }),
+    description: 'The set-up link can still be used.',
+  },
+  Problem: {
+    schema: ErrorResponse.extend({ current: QueueDocument.optional() }),
+    description:
+      'Problem details (RFC 9457) in the shape of the hosted service’s v2 ErrorResponse. `code` is stable (docs/errors.md lists them); `errors[]` points into the request with JSON Pointers. A refused write of a document (409-001, 409-002, 403-006) carries `current`, the document as it is now.',
+  },
+};
+
+function toComponents(named: Record<string, Named>, io: 'input' | 'output'): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string; description: string }>();
+  for (const [id, { schema, description }] of Object.entries(named))
+    registry.add(schema, { id, description });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    metadata: registry,
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const components: Record<string, JsonObject> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // `$id` and `$schema` belong to a standalone document, not to a component of this one.
+    const { $id: _id, $schema: _schema, ...rest } = JSON.parse(JSON.stringify(schema)) as JsonObject;
+    components[id] = rest;
+  }
+  // A recursive part without a name of its own would land in zod's `__shared` entry, which no `$ref`
+  // of this document can reach: name it above instead (as JsonValue is).
+  if ('__shared' in components) {
+    throw new Error(`unnamed recursive schema among ${Object.keys(named).join(', ')}: give it an id`);
+  }
+  return components;
+}
+
+// ─── Routes ──────────────────────────────────────────────────────────────────────────────────────────
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/**
+ * - `none`: no session; `optional`: uses the session cookie if present;
+ * - `session`: a session (401-011 without); `session+csrf`: a session, and its CSRF token (403-004).
+ */
+type Auth = 'none' | 'optional' | 'session' | 'session+csrf';
+
+interface Route {
+  method: Method;
+  path: string;
+  operationId: string;
+  tag: 'session' | 'review' | 'operators' | 'meta';
+  summary: string;
+  description?: string;
+  auth: Auth;
+  admin?: boolean;
+  /** A component of REQUEST_SCHEMAS, sent as JSON. */
+  body?: string;
+  /** Every `{name}` of the path, described. */
+  pathParams?: Record<string, { description: string; schema: JsonObject }>;
+  query?: JsonObject[];
+  /** The success answers, by status. */
+  ok: Record<number, JsonObject>;
+  /** Route-specific problems, besides those that `auth`, `admin` and `body` imply. */
+  problems?: ProblemCode[];
+  /** What a code means on this route, when its catalogue title is not enough. */
+  notes?: Partial<Record<ProblemCode, string>>;
+}
+
+const json = (schema: JsonObject, description: string, headers?: JsonObject): JsonObject => ({
+  description,
+  ...(headers === undefined ? {} : { headers }),
+  content: { 'application/json': { schema } },
+});
+
+const SET_COOKIE = {
+  'Set-Cookie': {
+    description: `The session cookie \`${SESSION_COOKIE}\`: an opaque token, HttpOnly, SameSite=Lax, Secure over HTTPS, Path=/.`,
+    schema: { type: 'string' },
+  },
+};
+
+const DOCUMENT_ID = {
+  id: {
+    description: 'The document’s id (a UUID: anything else is 404-010).',
+    schema: { type: 'string', format: 'uuid' },
+  },
+};
+
+/** A write on the document the caller holds, on the version it read. */
+const HELD_WRITE: ProblemCode[] = ['403-006', '404-010', '409-001', '409-002'];
+const HELD_WRITE_NOTES: Route['notes'] = {
+  '403-006':
+    'another operator holds the document, or the caller’s lease ran out; `current` is the document as it is now',
+  '409-001': 'the version sent is not the document’s any more; `current` is the document as it is now',
+  '409-002': 'the document’s state does not allow this; `current` is the document as it is now',
+};
+
+const QUEUE_QUERY_DESCRIPTIONS: Record<keyof z.input<typeof QueueQuery>, string> = {
+  state: 'Only documents in this state (an expired lease counts as `to_review`).',
+  model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
+  operator: 'An operator’s id: only documents they hold or decided.',
+  from: 'Received at or after this time (ISO 8601, with an offset or Z).',
+  to: 'Received before this time (ISO 8601, with an offset or Z).',
+  q: 'Searched in file names and aliases, whatever the case.',
+  cursor: 'The `nextCursor` of the previous page, as it is (422-008 otherwise).',
+  limit: 'How many documents a page holds.',
+};
+
+function routes(queueQuery: JsonObject): Route[] {
+  const properties = queueQuery.properties as Record<string, JsonObject>;
+  const required = new Set((queueQuery.required as string[] | undefined) ?? []);
+  const queueParameters = Object.entries(properties).map(([name, schema]) => {
+    const description = (QUEUE_QUERY_DESCRIPTIONS as Record<string, string | undefined>)[name];
+    if (description === undefined) throw new Error(`QueueQuery.${name} has no description`);
+    return { name, in: 'query', required: required.has(name), description, schema };
+  });
+
+  return [
+    // ─── Session ───
+    {
+      method: 'post',
+      path: '/api/session',
+      operationId: 'signIn',
+      tag: 'session',
+      summary: 'Sign in',
+      description: `Opens a session: the \`${SESSION_COOKIE}\` cookie, and the CSRF token in the body. A session cookie sent along is ended first. Sign-in and set-up attempts share a limit of ${SIGN_IN_ATTEMPTS} per client address in 15 minutes.`,
+      auth: 'none',
+      body: 'SignInRequest',
+      ok: { 200: json(ref('SessionResponse'), 'Signed in.', SET_COOKIE) },
+      problems: ['401-012', '429-001'],
+    },
+    {
+      method: 'get',
+      path: '/api/session',
+      operationId: 'getSession',
+      tag: 'session',
+      summary: 'Who is signed in',
+      description:
+        'The session of the cookie, if any. Behind the company’s proxy, the single sign-on header (sent only by the proxy) opens a session instead, with a new cookie.',
+      auth: 'optional',
+      ok: { 200: json(ref('SessionResponse'), 'Signed in, with the session’s CSRF token.') },
+      notes: { '401-011': 'nobody is signed in in this browser' },
+    },
+    {
+      method: 'delete',
+      path: '/api/session',
+      operationId: 'signOut',
+      tag: 'session',
+      summary: 'Sign out',
+      description: 'Ends the session and clears its cookie.',
+      auth: 'session+csrf',
+      ok: { 200: json(ref('SignedOut'), 'Signed out; the cookie is cleared.', SET_COOKIE) },
+    },
+    {
+      method: 'get',
+      path: '/api/setup/{token}',
+      operationId: 'checkSetupLink',
+      tag: 'session',
+      summary: 'Check a set-up link',
+      description: 'Whether the one-time set-up link that creates the first admin can still be used.',
+      auth: 'none',
+      pathParams: {
+        token: { description: 'The set-up link’s token (its URL fragment).', schema: { type: 'string' } },
+      },
+      ok: { 200: json(ref('SetupLinkValid'), 'The link is valid.') },
+      problems: ['404-011'],
+    },
+    {
+      method: 'post',
+      path: '/api/setup',
+      operationId: 'setUp',
+      tag: 'session',
+      summary: 'Create the first admin',
+      description: `Uses up the one-time set-up link: creates the first admin and signs them in. Counted with sign-in attempts (${SIGN_IN_ATTEMPTS} per client address in 15 minutes).`,
+      auth: 'none',
+      body: 'SetupRequest',
+      ok: { 200: json(ref('SessionResponse'), 'The admin, signed in.', SET_COOKIE) },
+      problems: ['404-011', '409-003', '429-001'],
+      notes: { '422-008': `the body does not fit, or the password is shorter than ${MIN_PASSWORD_LENGTH}` },
+    },
+
+    // ─── The queue ───
+    {
+      method: 'post',
+      path: '/api/review/next',
+      operationId: 'takeNext',
+      tag: 'review',
+      summary: 'Take the next document',
+      description: 'Takes the next waiting document for the caller, under a lease.',
+      auth: 'session+csrf',
+      ok: {
+        200: json(ref('DocumentResponse'), 'The document, now held by the caller.'),
+        204: { description: 'No document is waiting.' },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents',
+      operationId: 'listDocuments',
+      tag: 'review',
+      summary: 'List the queue',
+      description:
+        'One page of documents, newest first, and the counts per state. A query parameter not listed here is refused (422-008).',
+      auth: 'session',
+      query: queueParameters,
+      ok: { 200: json(ref('QueuePage'), 'One page.') },
+      problems: ['422-008'],
+      notes: {
+        '422-008':
+          'a query parameter does not fit (pointer `#/<name>`), or the cursor is not one a page gave',
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/review/counts',
+      operationId: 'countDocuments',
+      tag: 'review',
+      summary: 'Count documents per state',
+      auth: 'session',
+      ok: { 200: json(ref('CountsResponse'), 'The counts.') },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents/{id}',
+      operationId: 'getDocument',
+      tag: 'review',
+      summary: 'Read a document',
+      description:
+        'The document with the upstream’s result and the corrections so far. Taking it is a separate write.',
+      auth: 'session',
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DocumentResponse'), 'The document.') },
+      problems: ['404-010'],
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/take',
+      operationId: 'takeDocument',
+      tag: 'review',
+      summary: 'Take a document',
+      description:
+        'Takes a waiting or postponed document (or one whose lease ran out) under a lease; one the caller holds already has its lease renewed.',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DocumentResponse'), 'The document, held by the caller.') },
+      problems: ['403-006', '404-010', '409-002'],
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/lease',
+      operationId: 'renewLease',
+      tag: 'review',
+      summary: 'Renew the lease',
+      description: 'The open review says it is still there: the caller’s lease runs again from now.',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DocumentResponse'), 'The document, its lease renewed.') },
+      problems: ['403-006', '404-010', '409-002'],
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/release',
+      operationId: 'releaseDocument',
+      tag: 'review',
+      summary: 'Release a document',
+      description: 'Puts the document the caller holds back in the queue, undecided.',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DocumentResponse'), 'The document, back in the queue.') },
+      problems: ['403-006', '404-010'],
+      notes: {
+        '403-006':
+          'the caller does not hold the document (whatever its state); `current` is the document as it is now',
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/review/documents/{id}/corrections',
+      operationId: 'saveCorrections',
+      tag: 'review',
+      summary: 'Save corrections',
+      description:
+        'Corrections by the holder on the version it read; the version moves on and the lease is renewed.',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      body: 'CorrectionsRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document with the corrections.') },
+      problems: HELD_WRITE,
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/confirm',
+      operationId: 'confirmDocument',
+      tag: 'review',
+      summary: 'Confirm a document',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      body: 'VersionRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document, confirmed.') },
+      problems: HELD_WRITE,
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/reject',
+      operationId: 'rejectDocument',
+      tag: 'review',
+      summary: 'Reject a document',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      body: 'RejectRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document, rejected.') },
+      problems: HELD_WRITE,
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/postpone',
+      operationId: 'postponeDocument',
+      tag: 'review',
+      summary: 'Postpone a document',
+      auth: 'session+csrf',
+      pathParams: DOCUMENT_ID,
+      body: 'PostponeRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document, postponed.') },
+      problems: HELD_WRITE,
+      notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/reassign',
+      operationId: 'reassignDocument',
+      tag: 'review',
+      summary: 'Hand a document to an operator (admins)',
+      description: 'Hands a waiting, postponed or held document to an operator, under a fresh lease.',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: DOCUMENT_ID,
+      body: 'ReassignRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document, held by the operator named.') },
+      problems: ['404-010', '404-012', '409-002'],
+      notes: {
+        '404-012': 'no operator with this id or name',
+        '409-002': 'the document is processing, failed or decided; `current` is the document as it is now',
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/reopen',
+      operationId: 'reopenDocument',
+      tag: 'review',
+      summary: 'Reopen a document (admins)',
+      description: 'Puts a decided (or held) document back in the queue, its decision cleared.',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DocumentResponse'), 'The document, back in the queue.') },
+      problems: ['404-010', '409-002'],
+      notes: {
+        '409-002':
+          'the document is processing, failed or already waiting; `current` is the document as it is now',
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents/{id}/file',
+      operationId: 'getDocumentFile',
+      tag: 'review',
+      summary: 'The document’s file',
+      description:
+        'The file as it was uploaded through the app, kept by the server: the viewer shows it. Served with ' +
+        'the type it was sent with, `inline`, under a sandboxing Content-Security-Policy.',
+      auth: 'session',
+      pathParams: DOCUMENT_ID,
+      ok: {
+        200: {
+          description: 'The bytes of the file.',
+          content: {
+            'application/octet-stream': {
+              schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+            },
+          },
+        },
+      },
+      problems: ['404-010'],
+      notes: { '404-010': 'no such document, or it has no kept file (sent by URL)' },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents/{id}/timeline',
+      operationId: 'getTimeline',
+      tag: 'review',
+      summary: 'A document’s history',
+      description: 'Every event of the document, oldest first; as CSV for admins with `?format=csv`.',
+      auth: 'session',
+      pathParams: DOCUMENT_ID,
+      query: [
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: '`csv` for a CSV download (admins only); JSON otherwise.',
+          schema: { type: 'string', enum: ['csv'] },
+        },
+      ],
+      ok: {
+        200: {
+          description: 'The events: JSON, or with `?format=csv` a CSV attachment (UTF-8 with a BOM, CRLF).',
+          headers: {
+            'Content-Disposition': {
+              description: 'With `?format=csv`: `attachment; filename="timeline-<id>.csv"`.',
+              schema: { type: 'string' },
+            },
+          },
+          content: {
+            'application/json': { schema: ref('TimelineResponse') },
+            'text/csv': {
+              schema: {
+                type: 'string',
+                description: 'Columns: at, event, operator, field, before, after, reason, details.',
+              },
+            },
+          },
+        },
+      },
+      problems: ['403-005', '404-010'],
+      notes: { '403-005': 'only an admin may export a timeline (`?format=csv`)' },
+    },
+
+    // ─── Operators ───
+    {
+      method: 'get',
+      path: '/api/operators',
+      operationId: 'listOperators',
+      tag: 'operators',
+      summary: 'List operators (admins)',
+      auth: 'session',
+      admin: true,
+      ok: { 200: json(ref('OperatorList'), 'Every operator.') },
+    },
+    {
+      method: 'post',
+      path: '/api/operators',
+      operationId: 'createOperator',
+      tag: 'operators',
+      summary: 'Add an operator (admins)',
+      auth: 'session+csrf',
+      admin: true,
+      body: 'NewOperatorRequest',
+      ok: { 201: json(ref('OperatorResponse'), 'The operator, created.') },
+      problems: ['409-003'],
+      notes: {
+        '422-008': `the body does not fit, or the password is not empty and shorter than ${MIN_PASSWORD_LENGTH}`,
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/operators/{id}',
+      operationId: 'removeOperator',
+      tag: 'operators',
+      summary: 'Remove an operator (admins)',
+      description: 'Their sessions end with them. An admin cannot remove themself.',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: { id: { description: 'The operator’s id.', schema: { type: 'string' } } },
+      ok: { 204: { description: 'Removed.' } },
+      problems: ['404-012', '409-002'],
+      notes: { '409-002': 'an admin cannot remove themself (no `current` here)' },
+    },
+
+    // ─── This document ───
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      operationId: 'getOpenApi',
+      tag: 'meta',
+      summary: 'This OpenAPI document',
+      auth: 'none',
+      ok: { 200: json({ type: 'object' }, 'The OpenAPI 3.1 document of the review API.') },
+    },
+  ];
+}
+
+// ─── The document ────────────────────────────────────────────────────────────────────────────────────
+
+const STATE_CHANGING: ReadonlySet<Method> = new Set(['post', 'put', 'delete']);
+
+function security(auth: Auth): JsonObject[] {
+  switch (auth) {
+    case 'none':
+      return [];
+    case 'optional':
+      return [{}, { session: [] }];
+    case 'session':
+      return [{ session: [] }];
+    case 'session+csrf':
+      return [{ session: [], csrf: [] }];
+  }
+}
+
+/** Every problem the route can answer: its own, and those its session, role and body imply. */
+function problemCodes(route: Route): ProblemCode[] {
+  const codes = new Set<ProblemCode>(route.problems ?? []);
+  if (route.body !== undefined)
+    for (const code of ['400-001', '413-001', '422-008'] as const) codes.add(code);
+  if (STATE_CHANGING.has(route.method)) codes.add('403-003');
+  if (route.auth === 'session' || route.auth === 'session+csrf' || route.auth === 'optional')
+    codes.add('401-011');
+  if (route.auth === 'session+csrf') codes.add('403-004');
+  if (route.admin === true) codes.add('403-005');
+  return [...codes].sort();
+}
+
+function problemResponses(route: Route): Record<string, JsonObject> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of problemCodes(route)) {
+    const status = problemCatalog[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, codes] of byStatus) {
+    const lines = codes.map((code) => {
+      const note = route.notes?.[code];
+      return `- \`${code}\` ${problemCatalog[code].title}${note === undefined ? '' : `: ${note}`}`;
+    });
+    responses[String(status)] = {
+      description: `Problem details, \`code\`:\n${lines.join('\n')}`,
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+        : {}),
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } },
+    };
+  }
+  return responses;
+}
+
+function operation(route: Route, requestSchemas: Record<string, JsonObject>): JsonObject {
+  const templateParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const pathParameters = templateParams.map((name) => {
+    const param = route.pathParams?.[name];
+    if (param === undefined) throw new Error(`${route.path}: {${name}} is not described`);
+    return { name, in: 'path', required: true, ...param };
+  });
+  if (route.body !== undefined && requestSchemas[route.body] === undefined) {
+    throw new Error(`${route.path}: no request schema ${route.body}`);
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, response] of Object.entries(route.ok)) responses[status] = response;
+  Object.assign(responses, problemResponses(route));
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description === undefined ? {} : { description: route.description }),
+    security: security(route.auth),
+    ...(pathParameters.length + (route.query?.length ?? 0) === 0
+      ? {}
+      : { parameters: [...pathParameters, ...(route.query ?? [])] }),
+    ...(route.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(route.body) } },
+          },
+        }),
+    responses,
+  };
+}
+
+const DESCRIPTION = `The review workbench’s own API: sessions, the shared review queue, operators.
+
+**Session.** \`POST /api/session\` (or the one-time set-up link, \`POST /api/setup\`) sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure over HTTPS) and answers the session’s CSRF token; \`GET /api/session\` gives it again. Behind the company’s proxy, its single sign-on header opens a session the same way. A route that needs a session answers \`401-011\` without one.
+
+**CSRF.** Every state-changing request (anything but GET, HEAD, OPTIONS) of a session sends the session’s token in the \`${CSRF_HEADER}\` header (\`403-004\` otherwise).
+
+**Other sites.** A state-changing request that a browser sends from another site’s page (an \`Origin\` that is not the app’s own, or \`Sec-Fetch-Site: cross-site\`/\`same-site\`) is refused with \`403-003\`, whatever its credentials; no answer carries \`Access-Control-*\` headers.
+
+**Errors.** Every refusal is a problem-details body (\`application/problem+json\`, the \`Problem\` schema) with a stable \`code\` (docs/errors.md). Besides those listed for each operation, any request may meet \`421-001\` (a \`Host\` the server does not answer to), \`404-003\` (no such route) and \`500-001\`.`;
+
+function build(): JsonObject {
+  const requestSchemas = toComponents(REQUEST_SCHEMAS, 'input');
+  const responseSchemas = toComponents(RESPONSE_SCHEMAS, 'output');
+  for (const name of Object.keys(requestSchemas)) {
+    if (name in responseSchemas) throw new Error(`schema ${name} is both a request and a response`);
+  }
+  const queueQuery = requestSchemas.QueueQuery;
+  if (queueQuery === undefined) throw new Error('no QueueQuery schema');
+
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const route of routes(queueQuery)) {
+    const item = (paths[route.path] ??= {});
+    if (item[route.method] !== undefined) throw new Error(`${route.method} ${route.path} is listed twice`);
+    item[route.method] = operation(route, requestSchemas);
+  }
+
+  const packageJson = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
+  ) as { version: string };
+
+  return {
+    openapi: '3.1.1',
+    info: { title: 'extraction-review review API', version: packageJson.version, description: DESCRIPTION },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'session', description: 'Signing in and out, and the one-time set-up link.' },
+      { name: 'review', description: 'The shared review queue.' },
+      { name: 'operators', description: 'Operators (admins only).' },
+      { name: 'meta', description: 'This document.' },
+    ],
+    paths,
+    components: {
+      schemas: { ...requestSchemas, ...responseSchemas },
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The session cookie, set by `POST /api/session` or `POST /api/setup`.',
+        },
+        csrf: {
+          type: 'apiKey',
+          in: 'header',
+          name: CSRF_HEADER,
+          description:
+            'The session’s CSRF token (`csrfToken` of the session), on every state-changing request.',
+        },
+      },
+    },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+let built: JsonObject | undefined;
+
+/** The document, built once (frozen). */
+export function reviewOpenApiDocument(): object {
+  built ??= deepFreeze(build());
+  return built;
+}

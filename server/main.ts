@@ -14,6 +14,7 @@ import { createApp, type AppOptions, type UpstreamTarget } from './app/create-ap
 import { AppEventHub } from './app/events/app-event-hub';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
+import { JobFollower } from './review/intake/job-follower';
 import { openReview, reviewSettingsFromEnv, type OpenedReview } from './review/open-review';
 import type {
   referenceOptionsFromEnv as ReferenceOptionsFromEnv,
@@ -90,6 +91,9 @@ async function main(): Promise<void> {
   };
   const events = new AppEventHub();
   const review = await openReviewStore(env, reference);
+  // Documents the app uploads enter the queue once their result is in.
+  const follower = new JobFollower({ review, upstream });
+  follower.start();
   const app = createApp({
     upstream,
     staticDir: env.DEV ? null : env.STATIC_DIR,
@@ -98,7 +102,10 @@ async function main(): Promise<void> {
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
     hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
-    review,
+    review: {
+      ...review,
+      intake: { tempDir: path.join(env.APP_DATA_DIR, 'incoming'), onDocument: (id) => follower.follow(id) },
+    },
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
 
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
   try {
     server = await listen(app, { host: env.HOST, port: env.PORT });
   } catch (error) {
+    await follower.stop();
     await review.close();
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
@@ -133,6 +141,7 @@ async function main(): Promise<void> {
     // The event streams first: they would otherwise hold the server's close for its grace period.
     events.close();
     await server.close();
+    await follower.stop();
     await review.close();
     await reference?.close();
   });

@@ -24,7 +24,8 @@ import { notFound, ProblemError, problemResponse, renderError } from '../shared/
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
-import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
+import { createProxyHandler, type ApiVersion, type ExchangeRecorder } from './proxy/create-proxy';
+import { uploadRecorder } from '../review/intake/upload-recorder';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { hostGuard } from '../shared/host-guard';
 import { hostPolicy } from '../shared/host-policy';
@@ -94,7 +95,13 @@ export interface AppOptions {
    * The review store and its settings: with it, the review API (sessions, the shared queue,
    * operators) is served under /api (server/review/http/). Without it, only the proxy and events.
    */
-  review?: Omit<ReviewContext, 'isHttps'>;
+  review?: Omit<ReviewContext, 'isHttps'> & {
+    /**
+     * Keeps what the app uploads (server/review/intake/): each enqueue or predict request's file and
+     * job, entered into the queue once its result is in.
+     */
+    intake?: { tempDir: string; onDocument?: (documentId: string) => void } | undefined;
+  };
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -194,18 +201,26 @@ export function createApp(options: AppOptions): Hono {
       { 'Cache-Control': 'no-store' },
     ),
   );
+  let recorder: ExchangeRecorder | undefined;
   if (options.review !== undefined) {
     const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
-    api.route(
-      '/',
-      createReviewApi({
-        ...options.review,
-        isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
-      }),
-    );
+    const review: ReviewContext = {
+      ...options.review,
+      isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
+    };
+    api.route('/', createReviewApi(review));
+    const { intake } = options.review;
+    if (intake !== undefined && review.files !== undefined) {
+      recorder = uploadRecorder({
+        review,
+        files: review.files,
+        tempDir: intake.tempDir,
+        onDocument: intake.onDocument,
+      });
+    }
   }
-  api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2 }));
-  api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1 }));
+  api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2, recorder }));
+  api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1, recorder }));
   api.all('*', notFound);
 
   const app = new Hono();

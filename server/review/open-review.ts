@@ -2,7 +2,9 @@
  * The review store as the app server uses it: opened on its engine (migrated), with the queue,
  * operators and sessions over it. `npm start` calls it (server/main.ts); tests call it with a clock.
  */
+import path from 'node:path';
 import type { Env } from '../config';
+import { DiskFileStorage } from './files/file-storage';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './http/review-context';
@@ -41,6 +43,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS),
     operators: new OperatorStore(database),
     sessions: new SessionStore(database, settings.sessions),
+    files: new DiskFileStorage(path.join(settings.dataDir, 'files')),
     now: settings.now ?? Date.now,
     sso:
       settings.sso === undefined

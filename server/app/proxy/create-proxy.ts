@@ -13,7 +13,7 @@
  *   than `idleTimeoutMs` while it sends its body.
  */
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
 import type { Context } from 'hono';
 import { ProblemError } from '../../shared/problem';
 import { decodingFor } from './decode';
@@ -40,6 +40,53 @@ export interface ProxyOptions {
   idleTimeoutMs: number;
   /** JSON bodies larger than this are passed on unchanged (and unbuffered past this point). */
   maxJsonRewriteBytes: number;
+  /**
+   * Keeps a copy of what passes (the review store's intake, server/review/intake/): asked at each
+   * request whether to record it. The copy never slows nor fails the exchange: a recording that
+   * cannot keep up or fails is dropped, and the browser's request goes on.
+   */
+  recorder?: ExchangeRecorder | undefined;
+}
+
+export interface ExchangeRecorder {
+  /** A recording of this exchange, or undefined to let it pass unrecorded. */
+  begin(c: Context): ExchangeRecording | undefined;
+}
+
+export interface ExchangeRecording {
+  /** Receives a copy of the request body, chunk by chunk, then its end. */
+  body: Writable;
+  /** The upstream answered: its status and, for a JSON answer read whole, its text (as sent). */
+  answered(answer: { status: number; json: string | undefined }): void;
+  /** The exchange failed before an answer (the upstream unreachable, the browser gone). */
+  failed(): void;
+}
+
+/**
+ * The request body passed on unchanged, a copy written to the recording as it goes. Back-pressure
+ * comes from the upstream only: when the copy's sink is slower, its chunks wait in its buffer.
+ */
+function teeBody(source: Readable, recording: ExchangeRecording): Readable {
+  let copying = true;
+  const stopCopying = () => {
+    copying = false;
+  };
+  recording.body.once('error', stopCopying);
+  const tee = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (copying) recording.body.write(chunk);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      if (copying) recording.body.end();
+      callback();
+    },
+  });
+  source.once('error', (error) => {
+    recording.body.destroy(error);
+    tee.destroy(error);
+  });
+  return source.pipe(tee);
 }
 
 /** `Authorization` as each API version expects it (spec §5, API-FACTS). */
@@ -59,7 +106,8 @@ class UpstreamTimeout extends Error {
 }
 
 export function createProxyHandler(options: ProxyOptions): (c: Context) => Promise<Response> {
-  const { version, upstream, rewriter, headersTimeoutMs, idleTimeoutMs, maxJsonRewriteBytes } = options;
+  const { version, upstream, rewriter, headersTimeoutMs, idleTimeoutMs, maxJsonRewriteBytes, recorder } =
+    options;
   const envPrefix = `UPSTREAM_${version.toUpperCase()}`;
 
   return async (c) => {
@@ -98,16 +146,21 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     const connectionHeaders = (): Record<string, string> =>
       hasBody && nodeRequest !== undefined && !nodeRequest.complete ? { Connection: 'close' } : {};
 
+    const recording = hasBody && nodeRequest !== undefined ? recorder?.begin(c) : undefined;
+    const requestBody =
+      recording !== undefined && nodeRequest !== undefined ? teeBody(nodeRequest, recording) : nodeRequest;
+
     let response;
     try {
       response = await sendUpstream(target, {
         method: incoming.method,
         headers: upstreamRequestHeaders(incoming.headers, authorizationFor(version, upstream.apiKey)),
-        body: hasBody ? (nodeRequest ?? incoming.body) : null,
+        body: hasBody ? (requestBody ?? incoming.body) : null,
         signal: controller.signal,
         onRequestSent: startHeadersTimer,
       });
     } catch (error) {
+      recording?.failed();
       throw toProblem(
         error,
         controller.signal,
@@ -133,9 +186,13 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     for (const [name, value] of Object.entries(connectionHeaders())) headers.set(name, value);
     const init = { status: response.status, statusText: response.statusText, headers };
 
-    if (body === null) return new Response(null, init);
+    if (body === null) {
+      recording?.answered({ status: response.status, json: undefined });
+      return new Response(null, init);
+    }
     const decoding = decodingFor(headers.get('content-encoding'));
     if (!isJsonContentType(headers.get('content-type')) || decoding.kind === 'unsupported') {
+      recording?.answered({ status: response.status, json: undefined });
       return new Response(toWeb(body), init);
     }
 
@@ -151,15 +208,18 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     try {
       buffered = await readUpTo(source, maxJsonRewriteBytes);
     } catch (error) {
+      recording?.failed();
       throw toProblem(error, controller.signal, clientSignal, version, upstream.url, {}, 'answer');
     }
     if (buffered.rest !== undefined) {
+      recording?.answered({ status: response.status, json: undefined });
       console.warn(`[proxy] ${version} JSON answer over ${maxJsonRewriteBytes} bytes passed on unrewritten`);
       headers.delete('content-length');
       return new Response(toWeb(Readable.from(replay(buffered.chunks, buffered.rest))), init);
     }
     const original = Buffer.concat(buffered.chunks);
     const text = original.toString('utf8');
+    recording?.answered({ status: response.status, json: text });
     const rewritten = rewriter.rewriteJsonText(text);
     const bytes = new Uint8Array(rewritten === text ? original : Buffer.from(rewritten, 'utf8'));
     headers.set('content-length', String(bytes.byteLength));

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { ReviewDatabase } from '../db/open-database';
+import type { FileStorage } from '../files/file-storage';
 import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
 import type { ActiveSession, SessionStore } from '../store/session-store';
@@ -18,6 +19,8 @@ export interface ReviewContext {
   now: () => number;
   /** Single sign-on: the header naming the person, believed only from these peers. */
   sso?: { header: string; trusted: PeerCheck } | undefined;
+  /** Where documents' files are kept; without it, `…/file` answers 404. */
+  files?: FileStorage | undefined;
   /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
   isHttps: (c: Context) => boolean;
 }

@@ -14,12 +14,14 @@
  *   POST /api/review/documents/{id}/postpone     { version, reason? }
  *   POST /api/review/documents/{id}/reassign     { operator }   (admins)
  *   POST /api/review/documents/{id}/reopen                      (admins)
+ *   GET  /api/review/documents/{id}/file         → the kept file (the viewer shows it)
  *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
  *
  * A refused write says why, with the document as it is now in `current`: 409 `409-001` when the
  * version sent is not the document's any more, 403 `403-006` when another operator holds it, 409
  * `409-002` when its state does not allow the write, 404 `404-010` when there is no such document.
  */
+import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import {
   CorrectionsRequest,
@@ -106,6 +108,29 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const row = await review.queue.find(idOf(c));
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  routes.get('/documents/:id/file', async (c) => {
+    const row = await review.queue.find(idOf(c));
+    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+    const opened = row.file_key === null ? undefined : await review.files?.open(row.file_key);
+    if (opened === undefined) {
+      throw new ProblemError(
+        '404-010',
+        'This document has no kept file (it was sent by URL, or its file was removed).',
+      );
+    }
+    return new Response(Readable.toWeb(opened.stream) as ReadableStream, {
+      status: 200,
+      headers: {
+        'Content-Type': row.mime_type ?? 'application/octet-stream',
+        'Content-Length': String(opened.bytes),
+        // Shown by the viewer, never run: a file is data, whatever its type says.
+        'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cache-Control': 'private, no-store',
+      },
+    });
   });
 
   routes.post('/documents/:id/take', async (c) =>

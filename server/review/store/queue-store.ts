@@ -23,6 +23,8 @@ type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
 export type WriteResult = { ok: true; document: DocumentRow } | ({ ok: false } & Refusal<DocumentRow>);
 
 export interface NewDocument {
+  /** Chosen by the caller when its file is stored under the same key first; else a new UUID. */
+  id?: string;
   apiVersion: ApiVersion;
   modelKey: string;
   fileName: string;
@@ -89,7 +91,7 @@ export class QueueStore {
 
   /** A document uploaded and sent to the upstream: `processing` until its result arrives. */
   async addDocument(input: NewDocument, now: number): Promise<DocumentRow> {
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
     return this.db.transaction().execute(async (trx) => {
       const document = await trx
         .insertInto('documents')
@@ -329,9 +331,8 @@ export class QueueStore {
         return { ok: true, document };
       }
       const current = await this.find(id, trx);
-      return current === undefined
-        ? { ok: false, reason: 'not_found' }
-        : { ok: false, reason: 'not_holder', current };
+      if (current === undefined) return { ok: false, reason: 'not_found' };
+      return { ok: false, reason: current.state === 'in_review' ? 'not_holder' : 'wrong_state', current };
     });
   }
 

@@ -1,0 +1,264 @@
+/**
+ * Documents enter the review store as the app uploads them: the proxy hands this recorder a copy of
+ * every enqueue and predict request body (written to a temporary file as it streams upstream), then
+ * the upstream's answer. When the upstream took the document (v2 202, v1 201/202), the request is
+ * read again from the copy: the file goes into the file storage, the document into the queue as
+ * `processing` (a v1 synchronous prediction straight to `to_review`), tagged with who uploaded it; the
+ * job follower (job-follower.ts) then waits for its result. Anything else is forgotten.
+ *
+ * The copy never delays the browser's upload: it is a tee, and what goes wrong with it is logged,
+ * not answered.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { ExchangeRecorder, ExchangeRecording } from '../../app/proxy/create-proxy';
+import type { FileStorage } from '../files/file-storage';
+import type { ReviewContext } from '../http/review-context';
+import { currentSession } from '../http/session-auth';
+import type { ApiVersion } from '../review-types';
+import { countFields } from './count-fields';
+
+const V2_ENQUEUE = /^\/api\/v2\/products\/extraction\/enqueue\/?$/;
+const V1_PREDICT = /^\/api\/v1\/products\/([^/]+)\/([^/]+)\/v?(\d+)\/(predict|predict_async)\/?$/;
+
+interface Target {
+  apiVersion: ApiVersion;
+  modelKey: string | undefined;
+  fileField: string;
+  sync: boolean;
+}
+
+function targetOf(c: Context): Target | undefined {
+  if (c.req.method !== 'POST') return undefined;
+  const pathname = new URL(c.req.url).pathname;
+  if (V2_ENQUEUE.test(pathname))
+    return { apiVersion: 'v2', modelKey: undefined, fileField: 'file', sync: false };
+  const v1 = V1_PREDICT.exec(pathname);
+  if (v1 === null) return undefined;
+  const [, account = '', name = '', version = '', mode] = v1;
+  return {
+    apiVersion: 'v1',
+    modelKey: `${decodeURIComponent(account)}/${decodeURIComponent(name)}/v${version}`,
+    fileField: 'document',
+    sync: mode === 'predict',
+  };
+}
+
+export interface RecorderDeps {
+  review: ReviewContext;
+  files: FileStorage;
+  /** Where request copies wait for the upstream's answer (APP_DATA_DIR/incoming). */
+  tempDir: string;
+  /** Told of each new `processing` document, so that its job is followed at once. */
+  onDocument?: (documentId: string) => void;
+}
+
+export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
+  return {
+    begin(c) {
+      const target = targetOf(c);
+      if (target === undefined) return undefined;
+      const copy = path.join(deps.tempDir, `${randomUUID()}.body`);
+      const sink = new PassThrough();
+      const written = mkdir(deps.tempDir, { recursive: true }).then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const file = createWriteStream(copy);
+            sink.pipe(file);
+            file.once('finish', resolve);
+            file.once('error', reject);
+            sink.once('error', reject);
+          }),
+      );
+      // Who uploaded it, read now: the cookie is the request's.
+      const uploader = currentSession(c, deps.review).then(
+        (session) => session?.operator.id ?? null,
+        () => null,
+      );
+      const contentType = c.req.header('content-type') ?? '';
+      const recording: ExchangeRecording = {
+        body: sink,
+        answered: ({ status, json }) => {
+          const accepted = target.apiVersion === 'v2' ? status === 202 : status === 201 || status === 202;
+          void (async () => {
+            try {
+              await written;
+              if (accepted && json !== undefined) {
+                await keep(deps, target, { copy, contentType, answer: json, uploadedBy: await uploader });
+              }
+            } catch (error) {
+              console.error('[review intake] an upload could not be kept:', error);
+            } finally {
+              await rm(copy, { force: true });
+            }
+          })();
+        },
+        failed: () => {
+          sink.destroy();
+          void written.catch(() => undefined).finally(() => rm(copy, { force: true }));
+        },
+      };
+      written.catch(() => undefined);
+      return recording;
+    },
+  };
+}
+
+const V2Answer = z.object({
+  job: z.object({ id: z.string(), filename: z.string().nullish(), alias: z.string().nullish() }),
+});
+const V1Answer = z.object({
+  job: z.object({ id: z.string() }).optional(),
+  document: z.object({ id: z.string(), name: z.string().optional() }).loose().optional(),
+});
+
+interface Exchange {
+  copy: string;
+  contentType: string;
+  answer: string;
+  uploadedBy: string | null;
+}
+
+async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Promise<void> {
+  const { review, files } = deps;
+  const answer: unknown = JSON.parse(exchange.answer);
+  const documentId = randomUUID();
+  const input = await readRequest(exchange, target, (source) => files.save(documentId, source));
+  const now = review.now();
+
+  if (target.apiVersion === 'v2') {
+    const { job } = V2Answer.parse(answer);
+    await review.queue.addDocument(
+      {
+        id: documentId,
+        apiVersion: 'v2',
+        modelKey: input.fields.get('model_id') ?? 'unknown',
+        // The name the browser sent (read as UTF-8) before the upstream's echo of it, which may have
+        // been decoded otherwise.
+        fileName:
+          input.fileName ?? input.fields.get('filename') ?? job.filename ?? urlName(input.fields.get('url')),
+        alias: job.alias ?? input.fields.get('alias') ?? null,
+        mimeType: input.mimeType,
+        fileKey: input.stored === undefined ? null : documentId,
+        fileBytes: input.stored?.bytes ?? null,
+        fileSha256: input.stored?.sha256 ?? null,
+        upstreamJobId: job.id,
+        uploadedBy: exchange.uploadedBy,
+      },
+      now,
+    );
+    deps.onDocument?.(documentId);
+    return;
+  }
+
+  const parsed = V1Answer.parse(answer);
+  await review.queue.addDocument(
+    {
+      id: documentId,
+      apiVersion: 'v1',
+      modelKey: target.modelKey ?? 'unknown',
+      fileName: input.fileName ?? parsed.document?.name ?? urlName(input.fields.get('document')),
+      mimeType: input.mimeType,
+      fileKey: input.stored === undefined ? null : documentId,
+      fileBytes: input.stored?.bytes ?? null,
+      fileSha256: input.stored?.sha256 ?? null,
+      upstreamJobId: parsed.job?.id ?? null,
+      uploadedBy: exchange.uploadedBy,
+    },
+    now,
+  );
+  if (target.sync && parsed.document !== undefined) {
+    // A synchronous prediction brought its result with it.
+    const counts = countFields('v1', answer);
+    await review.queue.setResult(
+      documentId,
+      { json: exchange.answer, resultId: parsed.document.id, ...counts },
+      now,
+    );
+  } else {
+    deps.onDocument?.(documentId);
+  }
+}
+
+interface RequestInput {
+  fields: Map<string, string>;
+  fileName: string | undefined;
+  mimeType: string | null;
+  stored: { bytes: number; sha256: string } | undefined;
+}
+
+/** The request as the browser sent it: its text fields, and its file streamed into storage. */
+async function readRequest(
+  exchange: Exchange,
+  target: Target,
+  save: (source: Readable) => Promise<{ bytes: number; sha256: string }>,
+): Promise<RequestInput> {
+  if (/^multipart\/form-data/i.test(exchange.contentType)) {
+    return readMultipart(exchange, target, save);
+  }
+  // JSON: a base64 document (v2 `file_base64`, v1 `document`) or a URL.
+  const body = JSON.parse(await readFile(exchange.copy, 'utf8')) as Record<string, unknown>;
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') fields.set(key, value);
+  const base64 = target.apiVersion === 'v2' ? fields.get('file_base64') : fields.get('document');
+  const isUrl = base64 !== undefined && /^https:\/\//i.test(base64);
+  const stored =
+    base64 !== undefined && !isUrl ? await save(Readable.from([Buffer.from(base64, 'base64')])) : undefined;
+  return { fields, fileName: fields.get('filename'), mimeType: null, stored };
+}
+
+function readMultipart(
+  exchange: Exchange,
+  target: Target,
+  save: (source: Readable) => Promise<{ bytes: number; sha256: string }>,
+): Promise<RequestInput> {
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string>();
+    let fileName: string | undefined;
+    let mimeType: string | null = null;
+    let stored: Promise<{ bytes: number; sha256: string }> | undefined;
+    const parser = busboy({
+      headers: { 'content-type': exchange.contentType },
+      // The browser sends names in UTF-8 (RFC 7578).
+      defParamCharset: 'utf8',
+      limits: { files: 1, fields: 200, fieldSize: 64 * 1024 * 1024 },
+    });
+    parser.on('field', (name, value) => {
+      if (!fields.has(name)) fields.set(name, value);
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== target.fileField || stored !== undefined) {
+        stream.resume();
+        return;
+      }
+      fileName = info.filename;
+      mimeType = info.mimeType === 'application/octet-stream' ? null : info.mimeType;
+      stored = save(stream);
+      stored.catch(() => stream.resume());
+    });
+    parser.once('error', reject);
+    parser.once('close', () => {
+      Promise.resolve(stored)
+        .then((file) => resolve({ fields, fileName, mimeType, stored: file }))
+        .catch(reject);
+    });
+    createReadStream(exchange.copy).pipe(parser);
+  });
+}
+
+/** The last path segment of a URL input, as the document's name. */
+function urlName(url: string | undefined): string {
+  if (url === undefined) return 'document';
+  try {
+    const last = new URL(url).pathname.split('/').filter(Boolean).at(-1);
+    return last === undefined ? url : decodeURIComponent(last);
+  } catch {
+    return 'document';
+  }
+}

@@ -51,6 +51,8 @@ export interface RequestOptions<S extends z.ZodType> {
   /** Checks the response body; its output is what the call returns. */
   schema: S;
   signal?: AbortSignal | undefined;
+  /** Extra request headers (the review API's `X-CSRF-Token`). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ApiClient {
@@ -172,7 +174,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
     const kyOptions: KyOptions = {
       method: req.method,
-      headers: { accept: ACCEPT },
+      headers: { ...req.headers, accept: ACCEPT },
       signal,
       timeout: req.method === 'GET' ? readTimeoutMs : false,
       throwHttpErrors: true,

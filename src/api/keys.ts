@@ -4,6 +4,7 @@
  * version and resource, so `queryClient.invalidateQueries({ queryKey: jobKeys.all })` reaches every job.
  */
 import type { V1ProductRef } from './v1/schemas';
+import type { QueueQuery } from './review/schemas';
 import type { SearchModelsParams } from './v2/request-schemas';
 
 export const jobKeys = {
@@ -72,4 +73,15 @@ export const v1ProductKeys = {
 export const feedbackKeys = {
   all: ['v1', 'feedback'] as const,
   detail: (documentId: string) => [...feedbackKeys.all, documentId] as const,
+};
+
+/** The review API (the app server's shared queue). */
+export const reviewKeys = {
+  all: ['review'] as const,
+  session: () => [...reviewKeys.all, 'session'] as const,
+  queue: (query: Partial<QueueQuery>) => [...reviewKeys.all, 'queue', query] as const,
+  queues: () => [...reviewKeys.all, 'queue'] as const,
+  document: (id: string) => [...reviewKeys.all, 'document', id] as const,
+  timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
+  operators: () => [...reviewKeys.all, 'operators'] as const,
 };

@@ -35,7 +35,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxRetryAfterMs: 30_000,
 };
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT']);
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);

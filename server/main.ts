@@ -15,7 +15,12 @@ import { AppEventHub } from './app/events/app-event-hub';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
 import { JobFollower } from './review/intake/job-follower';
-import { openReview, reviewSettingsFromEnv, type OpenedReview } from './review/open-review';
+import {
+  firstStartSetupLink,
+  openReview,
+  reviewSettingsFromEnv,
+  type OpenedReview,
+} from './review/open-review';
 import type {
   referenceOptionsFromEnv as ReferenceOptionsFromEnv,
   startReferenceService as StartReferenceService,
@@ -131,6 +136,13 @@ async function main(): Promise<void> {
       `extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`,
     );
   }
+  const setupLink = await firstStartSetupLink(review, browserUrl(server.url));
+  if (setupLink !== undefined) {
+    console.log(
+      `No operator yet: open this one-time link within 24 hours to create the first admin:\n  ${setupLink}\n` +
+        '(or: npm run operators -- add NAME --role admin)',
+    );
+  }
   console.log(
     hookV2 === undefined
       ? "Job events: off (set WEBHOOK_V2_SECRET and WEBHOOK_V2_IDS to receive the v2 upstream's webhooks)"
@@ -164,8 +176,7 @@ async function openReviewStore(env: Env, reference: ReferenceService | undefined
   const operators = await review.operators.count();
   console.log(
     `Review store: ${review.database.engine === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${env.APP_DATA_DIR}`}; ` +
-      `${operators} operator${operators === 1 ? '' : 's'}` +
-      (operators === 0 ? ' (add the first admin: npm run operators -- add NAME --role admin)' : ''),
+      `${operators} operator${operators === 1 ? '' : 's'}`,
   );
   return review;
 }

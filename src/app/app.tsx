@@ -2,6 +2,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import { JobEventsProvider } from '../features/jobs/job-events';
+import { AdminOnly } from '../features/team/admin-only';
+import { QueuePage } from '../features/queue/queue-page';
+import { OperatorsPage } from '../features/team/operators-page';
+import { RequireSession } from '../features/team/require-session';
+import { SessionMenu } from '../features/team/session-menu';
+import { SetupPage } from '../features/team/setup-page';
+import { SignInPage } from '../features/team/sign-in-page';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
 import { JobRoute } from './job-route';
@@ -27,6 +34,13 @@ export function App() {
                 <NavLink href="/">New extraction</NavLink>
                 <NavLink href="/jobs">Jobs</NavLink>
                 <NavLink href="/open">Open saved</NavLink>
+                <NavLink href="/queue">Team queue</NavLink>
+                <AdminOnly>
+                  <NavLink href="/operators">Operators</NavLink>
+                </AdminOnly>
+                <div className="ml-auto">
+                  <SessionMenu />
+                </div>
               </nav>
             </header>
             <ErrorBoundary>
@@ -38,6 +52,14 @@ export function App() {
                 <Route path="/open" component={OpenSavedRoute} />
                 <Route path="/saved/:key">
                   {(params) => <SavedRoute savedKey={decodeURIComponent(params.key)} />}
+                </Route>
+                <Route path="/sign-in" component={SignInPage} />
+                <Route path="/setup" component={SetupPage} />
+                <Route path="/operators" component={OperatorsPage} />
+                <Route path="/queue">
+                  <RequireSession>
+                    <QueuePage />
+                  </RequireSession>
                 </Route>
                 <Route>
                   <main className="mx-auto max-w-2xl p-8">

@@ -5,13 +5,13 @@
  * on our 2-core machines, so sign-in stays quick and a burst of guesses stays expensive.
  */
 import argon2 from 'argon2';
+// Shorter passwords are refused when an operator is created or changes password; Argon2 takes any
+// length, but a megabyte "password" would only be a way to load the server.
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../src/api/review/schemas';
+
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-/** Shorter passwords are refused when an operator is created or changes password. */
-export const MIN_PASSWORD_LENGTH = 12;
-/** Argon2 takes any length, but a megabyte "password" would only be a way to load the server. */
-export const MAX_PASSWORD_LENGTH = 1024;
 
 export function checkPasswordRules(password: string): string | undefined {
   if (password.length < MIN_PASSWORD_LENGTH) {

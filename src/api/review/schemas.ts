@@ -35,6 +35,10 @@ export type OperatorRole = z.infer<typeof OperatorRole>;
 export const ApiVersion = z.enum(['v2', 'v1']);
 export type ApiVersion = z.infer<typeof ApiVersion>;
 
+/** Password rules, checked by the server (server/review/auth/passwords.ts) and by the forms first. */
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 1024;
+
 // ─── Operators and sessions ──────────────────────────────────────────────────────────────────────────
 
 export const OperatorRef = z.object({ id: z.string(), name: z.string().nullable() });

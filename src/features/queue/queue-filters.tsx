@@ -1,0 +1,77 @@
+import { useId } from 'react';
+import type { OperatorView } from '../../api/review/schemas';
+import { Button } from '../../components/ui/button';
+import { DebouncedTextInput } from './debounced-text-input';
+import { OperatorSelect } from './operator-select';
+import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from './use-queue-filters';
+
+interface Props {
+  filters: QueueFilters;
+  onChange: SetQueueFilters;
+  operator: Pick<OperatorView, 'id' | 'role'> | undefined;
+}
+
+const orUndefined = (value: string): string | undefined => (value === '' ? undefined : value);
+
+/** The queue's filters; each change goes to the URL (typed text once typing pauses). */
+export function QueueFiltersForm({ filters, onChange, operator }: Props) {
+  const fromId = useId();
+  const toId = useId();
+  return (
+    <div
+      role="search"
+      aria-label="Filter the queue"
+      className="grid gap-4 rounded-md border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3"
+    >
+      <DebouncedTextInput
+        type="search"
+        label="Search"
+        hint="In file names and aliases."
+        value={filters.q ?? ''}
+        onCommit={(q) => onChange({ q: orUndefined(q) }, { replace: true })}
+      />
+      <DebouncedTextInput
+        label="Model"
+        hint="The model id, or account/name/vN for v1 (exact)."
+        value={filters.model ?? ''}
+        onCommit={(model) => onChange({ model: orUndefined(model.trim()) }, { replace: true })}
+      />
+      <OperatorSelect
+        value={filters.operator}
+        onChange={(value) => onChange({ operator: value })}
+        operator={operator}
+      />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={fromId} className="text-sm font-medium">
+          Received from
+        </label>
+        <input
+          id={fromId}
+          type="date"
+          value={filters.from ?? ''}
+          max={filters.to}
+          onChange={(e) => onChange({ from: orUndefined(e.target.value) }, { replace: true })}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={toId} className="text-sm font-medium">
+          Received to (included)
+        </label>
+        <input
+          id={toId}
+          type="date"
+          value={filters.to ?? ''}
+          min={filters.from}
+          onChange={(e) => onChange({ to: orUndefined(e.target.value) }, { replace: true })}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        />
+      </div>
+      <div className="flex items-end">
+        <Button variant="secondary" disabled={!hasFilters(filters)} onClick={() => onChange(NO_FILTERS)}>
+          Clear the filters
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
+import { QueueCounts } from './queue-counts';
+import { QueueFiltersForm } from './queue-filters';
+import { QueueResults } from './queue-results';
+import { StartReviewingButton } from './start-reviewing-button';
+import { useCursorStack } from './use-cursor-stack';
+import {
+  hasFilters,
+  ME,
+  NO_FILTERS,
+  serialiseQueueFilters,
+  toQueueQuery,
+  useQueueFilters,
+} from './use-queue-filters';
+
+/**
+ * The team's queue (`/queue`, for a signed-in operator): how many documents are in each state, the
+ * documents themselves filtered from the URL, page by page, and "Start reviewing" to take the next one.
+ */
+export function QueuePage() {
+  const session = useQuery(sessionQueryOptions());
+  const operator = session.data?.operator;
+  const [filters, setFilters] = useQueueFilters();
+  const paging = useCursorStack(serialiseQueueFilters(filters));
+  const query = toQueueQuery(filters, { me: operator?.id, cursor: paging.cursor });
+  const queue = useQuery({
+    ...queueQueryOptions(query),
+    // The page shown stays while the next loads, so the table does not jump to a spinner.
+    placeholderData: keepPreviousData,
+    // "Me" means nothing until the session says who that is.
+    enabled: filters.operator !== ME || operator !== undefined,
+  });
+
+  const clearFilters = () => setFilters(NO_FILTERS);
+
+  return (
+    <main className="mx-auto flex w-full max-w-screen-2xl flex-col gap-6 p-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">Team queue</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Every document the team has to check. Start reviewing takes the next waiting one for you.
+          </p>
+        </div>
+        <StartReviewingButton />
+      </div>
+      <QueueCounts
+        counts={queue.data?.counts}
+        selected={filters.state}
+        onSelect={(state) => setFilters({ state })}
+      />
+      <QueueFiltersForm filters={filters} onChange={setFilters} operator={operator} />
+      <QueueResults
+        queue={queue}
+        paging={paging}
+        filtered={hasFilters(filters)}
+        me={operator?.id}
+        onClearFilters={clearFilters}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,68 @@
+import { Link } from 'wouter';
+import type { OperatorRef, QueueDocument } from '../../api/review/schemas';
+import { formatAge, formatClock, formatShare } from './format-age';
+import { StateBadge } from './state-badge';
+
+interface Props {
+  document: QueueDocument;
+  /** The signed-in operator's id: their own holds read "You". */
+  me: string | undefined;
+  /** The time ages are counted to (when the page was fetched). */
+  now: number;
+}
+
+const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function who(operator: OperatorRef, me: string | undefined): string {
+  if (operator.id === me) return 'You';
+  return operator.name ?? 'A removed operator';
+}
+
+/** "Alice, until 10:42" while held; "Decided by Bob" once decided; else nothing. */
+export function holderText(document: QueueDocument, me: string | undefined): string {
+  if (document.state === 'in_review' && document.holder) {
+    const name = who(document.holder, me);
+    return document.leaseExpiresAt ? `${name}, until ${formatClock(document.leaseExpiresAt)}` : name;
+  }
+  const decided = ['confirmed', 'rejected', 'postponed'].includes(document.state);
+  if (decided && document.decidedBy) return `Decided by ${who(document.decidedBy, me)}`;
+  return '—';
+}
+
+const cell = 'px-3 py-2 align-top';
+
+/** One document of the queue. */
+export function QueueRow({ document, me, now }: Props) {
+  const since = document.readyAt ?? document.createdAt;
+  const showReason = document.state === 'rejected' || document.state === 'postponed';
+  return (
+    <tr data-document-id={document.id} className="border-t border-slate-200 hover:bg-slate-50">
+      <th scope="row" className={`${cell} max-w-64 font-normal`}>
+        <Link
+          href={`/review/${encodeURIComponent(document.id)}`}
+          className="font-medium break-words text-blue-900 underline-offset-2 hover:underline"
+        >
+          {document.fileName}
+        </Link>
+      </th>
+      <td className={`${cell} max-w-40 break-words`}>{document.alias ?? '—'}</td>
+      <td className={`${cell} max-w-48 font-mono text-xs break-all`}>
+        {document.model}
+        {document.apiVersion === 'v1' && <span className="ml-1 font-sans text-slate-600">(v1)</span>}
+      </td>
+      <td className={cell}>
+        <StateBadge state={document.state} />
+      </td>
+      <td className={cell}>{holderText(document, me)}</td>
+      <td className={`${cell} whitespace-nowrap tabular-nums`}>
+        {formatShare(document.fieldsToReview, document.fieldsTotal)}
+      </td>
+      <td className={`${cell} whitespace-nowrap tabular-nums`}>
+        <time dateTime={since} title={fullDate.format(new Date(since))}>
+          {formatAge(since, now)}
+        </time>
+      </td>
+      <td className={`${cell} max-w-64 break-words`}>{showReason ? (document.reason ?? '—') : ''}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,84 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProblemDetailsError } from '../../api/errors';
+import type * as Endpoints from '../../api/review/endpoints';
+import { reviewKeys } from '../../api/keys';
+import { takeNext } from '../../api/review/endpoints';
+import type { ReviewDocument } from '../../api/review/schemas';
+import { StartReviewingButton } from './start-reviewing-button';
+import { ALICE, queueDocument, renderQueue } from './testing/fixtures';
+
+vi.mock('../../api/review/endpoints', async (importOriginal) => ({
+  ...(await importOriginal<typeof Endpoints>()),
+  takeNext: vi.fn(),
+}));
+
+const taken: ReviewDocument = {
+  ...queueDocument({ id: 'D9', state: 'in_review', holder: ALICE }),
+  result: null,
+  error: null,
+  corrections: {},
+};
+
+function renderButton() {
+  const rendered = renderQueue(
+    <>
+      <label>
+        Search <input type="search" />
+      </label>
+      <StartReviewingButton />
+    </>,
+  );
+  const invalidate = vi.spyOn(rendered.client, 'invalidateQueries');
+  return { ...rendered, invalidate };
+}
+
+beforeEach(() => {
+  vi.mocked(takeNext).mockReset();
+});
+
+describe('StartReviewingButton', () => {
+  it('takes the next document and opens its review, the queue refreshed', async () => {
+    vi.mocked(takeNext).mockResolvedValue(taken);
+    const { url, client, invalidate } = renderButton();
+    await userEvent.click(screen.getByRole('button', { name: 'Start reviewing' }));
+    await waitFor(() => expect(url()).toBe('/review/D9'));
+    expect(client.getQueryData(reviewKeys.document('D9'))).toEqual({ document: taken });
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.queues() }));
+  });
+
+  it('says so when nothing is left to review', async () => {
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    const { url, invalidate } = renderButton();
+    await userEvent.click(screen.getByRole('button', { name: 'Start reviewing' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Nothing left to review');
+    expect(url()).toBe('/queue');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.queues() });
+  });
+
+  it('answers the "s" key, but not while typing in a field', async () => {
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    renderButton();
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 's');
+    expect(takeNext).not.toHaveBeenCalled();
+    await userEvent.click(document.body);
+    await userEvent.keyboard('s');
+    await waitFor(() => expect(takeNext).toHaveBeenCalledTimes(1));
+    await userEvent.keyboard('{Control>}s{/Control}');
+    expect(takeNext).toHaveBeenCalledTimes(1);
+    expect(await screen.findByRole('status')).toHaveTextContent('Nothing left to review');
+  });
+
+  it('shows why the document could not be taken', async () => {
+    vi.mocked(takeNext).mockRejectedValue(
+      new ProblemDetailsError(
+        { status: 403, title: 'Invalid CSRF token', detail: 'Reload the page.', code: '403-004', errors: [] },
+        { endpoint: 'POST /api/review/next' },
+      ),
+    );
+    renderButton();
+    await userEvent.click(screen.getByRole('button', { name: 'Start reviewing' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid CSRF token');
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  hasFilters,
+  parseQueueFilters,
+  serialiseQueueFilters,
+  toQueueQuery,
+  type QueueFilters,
+} from './use-queue-filters';
+
+describe('the queue filters in the URL', () => {
+  it('survive a round trip through the query string', () => {
+    const filters: QueueFilters = {
+      state: 'rejected',
+      model: 'mindee/invoices/v4',
+      operator: 'me',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      q: 'acme & co #3',
+    };
+    const search = serialiseQueueFilters(filters);
+    expect(search).toBe(
+      'state=rejected&model=mindee%2Finvoices%2Fv4&operator=me&from=2026-01-01&to=2026-01-31&q=acme+%26+co+%233',
+    );
+    expect(parseQueueFilters(search)).toEqual(filters);
+    expect(parseQueueFilters(`?${search}`)).toEqual(filters);
+    expect(serialiseQueueFilters(parseQueueFilters(search))).toBe(search);
+  });
+
+  it('leave out empty filters, so no filter is an empty query string', () => {
+    expect(serialiseQueueFilters({})).toBe('');
+    expect(serialiseQueueFilters({ q: '', model: undefined, state: 'to_review' })).toBe('state=to_review');
+    expect(parseQueueFilters('')).toEqual({});
+    expect(hasFilters({})).toBe(false);
+    expect(hasFilters({ q: 'x' })).toBe(true);
+  });
+
+  it('drop what is unknown or invalid: a state that does not exist, a day that does not exist', () => {
+    expect(
+      parseQueueFilters('state=done&from=2026-02-30&to=31/01/2026&q=&model=m&page=3&operator=op-bob'),
+    ).toEqual({ model: 'm', operator: 'op-bob' });
+    expect(parseQueueFilters('from=2024-02-29')).toEqual({ from: '2024-02-29' });
+  });
+});
+
+describe('toQueueQuery', () => {
+  it('names the signed-in operator for "me", and asks for pages of 50 from a cursor', () => {
+    expect(toQueueQuery({ operator: 'me', state: 'in_review' }, { me: 'op-alice', cursor: 'c2' })).toEqual({
+      state: 'in_review',
+      operator: 'op-alice',
+      cursor: 'c2',
+      limit: 50,
+    });
+    expect(toQueueQuery({ operator: 'op-bob' }, { me: 'op-alice' })).toEqual({
+      operator: 'op-bob',
+      limit: 50,
+    });
+  });
+
+  it('turns the received days into local midnights, the "to" day included whole', () => {
+    const query = toQueueQuery({ from: '2026-03-28', to: '2026-03-29' });
+    expect(query.from).toBe(new Date(2026, 2, 28).toISOString());
+    expect(query.to).toBe(new Date(2026, 2, 30).toISOString());
+  });
+
+  it('trims the typed text and sends nothing for blank text', () => {
+    expect(toQueueQuery({ q: '  acme ', model: '   ' })).toEqual({ q: 'acme', limit: 50 });
+  });
+});

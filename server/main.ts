@@ -96,6 +96,8 @@ async function main(): Promise<void> {
   };
   const events = new AppEventHub();
   const review = await openReviewStore(env, reference);
+  // Every change of the team queue, this copy's and (with PostgreSQL) the others', to the browsers.
+  review.bus.subscribe({ onChange: (change) => events.publishQueue(change) });
   // Documents the app uploads enter the queue once their result is in.
   const follower = new JobFollower({ review, upstream });
   follower.start();

@@ -4,6 +4,9 @@
  */
 import path from 'node:path';
 import type { Env } from '../config';
+import { sql } from 'kysely';
+import type { DocumentRow } from './db/schema';
+import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
 import { DiskFileStorage } from './files/file-storage';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
@@ -22,7 +25,11 @@ export interface ReviewSettings {
   now?: () => number;
 }
 
-export type OpenedReview = Omit<ReviewContext, 'isHttps'> & { close(): Promise<void> };
+export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
+  /** Every committed queue change, from this copy and (on PostgreSQL) the others. */
+  bus: QueueBus;
+  close(): Promise<void>;
+};
 
 export function reviewSettingsFromEnv(env: Env): ReviewSettings {
   return {
@@ -38,9 +45,29 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
 
 export async function openReview(settings: ReviewSettings): Promise<OpenedReview> {
   const database: ReviewDatabase = await openReviewDatabase(settings);
+  let bus: QueueBus;
+  try {
+    bus =
+      settings.databaseUrl !== undefined
+        ? await postgresQueueBus(settings.databaseUrl, async (channel, payload) => {
+            await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
+          })
+        : localQueueBus();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const toEvent = (row: DocumentRow): QueueChange => ({
+    documentId: row.id,
+    state: row.state,
+    version: row.version,
+    holderId: row.state === 'in_review' ? row.holder_id : null,
+    at: new Date(row.updated_at).toISOString(),
+  });
   return {
     database,
-    queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS),
+    bus,
+    queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS, (row) => bus.publish(toEvent(row))),
     operators: new OperatorStore(database),
     sessions: new SessionStore(database, settings.sessions),
     files: new DiskFileStorage(path.join(settings.dataDir, 'files')),
@@ -49,7 +76,10 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       settings.sso === undefined
         ? undefined
         : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
-    close: () => database.close(),
+    close: async () => {
+      await bus.close();
+      await database.close();
+    },
   };
 }
 

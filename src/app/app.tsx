@@ -11,6 +11,7 @@ import { SetupPage } from '../features/team/setup-page';
 import { SignInPage } from '../features/team/sign-in-page';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
+import { QueueLiveUpdates } from './queue-live-updates';
 import { JobRoute } from './job-route';
 import { JobsRoute } from './jobs-route';
 import { OpenSavedRoute, SavedRoute } from './saved-route';
@@ -25,6 +26,7 @@ export function App() {
       {/* Above the routes: job events and uploads carry on whichever page is open. */}
       <JobEventsProvider>
         <UploadQueueProvider>
+          <QueueLiveUpdates />
           <div className="flex min-h-screen flex-col">
             <header className="border-b border-slate-200 bg-white">
               <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">

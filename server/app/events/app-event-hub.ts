@@ -14,7 +14,7 @@
  * path (see webhook-receiver.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { AppEventName, JobEvent, ResyncEvent } from '../../../src/api/v2/app-events';
+import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '../../../src/api/v2/app-events';
 
 export interface AppEventHubOptions {
   /** Events kept for replay. Default 256. */
@@ -107,6 +107,16 @@ export class AppEventHub {
     if (this.buffer.length > this.bufferSize) this.buffer.shift();
     this.broadcast(text);
     return { id: `${this.run}-${seq}`, duplicate: false };
+  }
+
+  /** Sends a queue event (a document of the team queue changed) to every browser, kept for replay. */
+  publishQueue(data: QueueEvent): string {
+    const seq = ++this.seq;
+    const text = message({ id: `${this.run}-${seq}`, event: 'queue', data });
+    this.buffer.push({ seq, name: 'queue', text, dedupeKey: `queue/${data.documentId}/${data.version}` });
+    if (this.buffer.length > this.bufferSize) this.buffer.shift();
+    this.broadcast(text);
+    return `${this.run}-${seq}`;
   }
 
   /**

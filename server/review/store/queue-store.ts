@@ -83,7 +83,22 @@ export class QueueStore {
   constructor(
     private readonly store: ReviewDatabase,
     private readonly leaseMs: number,
+    /** Told of each committed change (queue events for the browsers, server/review/events/). */
+    private readonly onChange?: (document: DocumentRow) => void,
   ) {}
+
+  /** Tells of a change once its transaction has committed, and passes the result on. */
+  private tell<T extends DocumentRow | WriteResult | undefined>(result: T): T {
+    const document = changedDocument(result);
+    if (document !== undefined) {
+      try {
+        this.onChange?.(document);
+      } catch (error) {
+        console.error('[review store] a change listener failed:', error);
+      }
+    }
+    return result;
+  }
 
   private get db(): Kysely<ReviewDatabaseSchema> {
     return this.store.db;
@@ -92,49 +107,51 @@ export class QueueStore {
   /** A document uploaded and sent to the upstream: `processing` until its result arrives. */
   async addDocument(input: NewDocument, now: number): Promise<DocumentRow> {
     const id = input.id ?? randomUUID();
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .insertInto('documents')
-        .values({
-          id,
-          api_version: input.apiVersion,
-          model_key: input.modelKey,
-          file_name: input.fileName,
-          alias: input.alias ?? null,
-          mime_type: input.mimeType ?? null,
-          file_key: input.fileKey ?? null,
-          file_bytes: input.fileBytes ?? null,
-          file_sha256: input.fileSha256 ?? null,
-          upstream_job_id: input.upstreamJobId ?? null,
-          upstream_result_id: null,
-          uploaded_by: input.uploadedBy ?? null,
-          state: 'processing',
-          holder_id: null,
-          lease_expires_at: null,
-          previous_holder_id: null,
-          decided_by: null,
-          decided_at: null,
-          reason: null,
-          priority: input.priority ?? 0,
-          version: 1,
-          fields_total: 0,
-          fields_to_review: 0,
-          result_json: null,
-          error_json: null,
-          created_at: now,
-          updated_at: now,
-          ready_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordEvent(trx, {
-        documentId: id,
-        kind: 'received',
-        actorId: input.uploadedBy ?? null,
-        at: now,
-      });
-      return document;
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .insertInto('documents')
+          .values({
+            id,
+            api_version: input.apiVersion,
+            model_key: input.modelKey,
+            file_name: input.fileName,
+            alias: input.alias ?? null,
+            mime_type: input.mimeType ?? null,
+            file_key: input.fileKey ?? null,
+            file_bytes: input.fileBytes ?? null,
+            file_sha256: input.fileSha256 ?? null,
+            upstream_job_id: input.upstreamJobId ?? null,
+            upstream_result_id: null,
+            uploaded_by: input.uploadedBy ?? null,
+            state: 'processing',
+            holder_id: null,
+            lease_expires_at: null,
+            previous_holder_id: null,
+            decided_by: null,
+            decided_at: null,
+            reason: null,
+            priority: input.priority ?? 0,
+            version: 1,
+            fields_total: 0,
+            fields_to_review: 0,
+            result_json: null,
+            error_json: null,
+            created_at: now,
+            updated_at: now,
+            ready_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordEvent(trx, {
+          documentId: id,
+          kind: 'received',
+          actorId: input.uploadedBy ?? null,
+          at: now,
+        });
+        return document;
+      }),
+    );
   }
 
   /**
@@ -146,49 +163,53 @@ export class QueueStore {
     result: { json: string; resultId: string | null; fieldsTotal: number; fieldsToReview: number },
     now: number,
   ): Promise<DocumentRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          state: 'to_review',
-          result_json: result.json,
-          upstream_result_id: result.resultId,
-          fields_total: result.fieldsTotal,
-          fields_to_review: result.fieldsToReview,
-          ready_at: now,
-          updated_at: now,
-          version: sql`version + 1`,
-        })
-        .where('id', '=', id)
-        .where('state', '=', 'processing')
-        .returningAll()
-        .executeTakeFirst();
-      if (document) {
-        await recordEvent(trx, {
-          documentId: id,
-          kind: 'extracted',
-          actorId: null,
-          at: now,
-          data: { fieldsTotal: result.fieldsTotal, fieldsToReview: result.fieldsToReview },
-        });
-      }
-      return document;
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            state: 'to_review',
+            result_json: result.json,
+            upstream_result_id: result.resultId,
+            fields_total: result.fieldsTotal,
+            fields_to_review: result.fieldsToReview,
+            ready_at: now,
+            updated_at: now,
+            version: sql`version + 1`,
+          })
+          .where('id', '=', id)
+          .where('state', '=', 'processing')
+          .returningAll()
+          .executeTakeFirst();
+        if (document) {
+          await recordEvent(trx, {
+            documentId: id,
+            kind: 'extracted',
+            actorId: null,
+            at: now,
+            data: { fieldsTotal: result.fieldsTotal, fieldsToReview: result.fieldsToReview },
+          });
+        }
+        return document;
+      }),
+    );
   }
 
   /** The upstream's job failed: the document leaves `processing` for `failed`, with the problem. */
   async setFailed(id: string, errorJson: string, now: number): Promise<DocumentRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({ state: 'failed', error_json: errorJson, updated_at: now, version: sql`version + 1` })
-        .where('id', '=', id)
-        .where('state', '=', 'processing')
-        .returningAll()
-        .executeTakeFirst();
-      if (document) await recordEvent(trx, { documentId: id, kind: 'failed', actorId: null, at: now });
-      return document;
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({ state: 'failed', error_json: errorJson, updated_at: now, version: sql`version + 1` })
+          .where('id', '=', id)
+          .where('state', '=', 'processing')
+          .returningAll()
+          .executeTakeFirst();
+        if (document) await recordEvent(trx, { documentId: id, kind: 'failed', actorId: null, at: now });
+        return document;
+      }),
+    );
   }
 
   /**
@@ -197,36 +218,38 @@ export class QueueStore {
    */
   async takeNext(operatorId: string, now: number): Promise<DocumentRow | undefined> {
     const postgres = this.store.engine === 'postgres';
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          previous_holder_id: takenOverFrom,
-          state: 'in_review',
-          holder_id: operatorId,
-          lease_expires_at: now + this.leaseMs,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', (eb) => {
-          const next = eb
-            .selectFrom('documents')
-            .select('id')
-            .where(waiting(now))
-            .orderBy('priority', 'desc')
-            .orderBy('ready_at')
-            .orderBy('id')
-            .limit(1);
-          return postgres ? next.forUpdate().skipLocked() : next;
-        })
-        // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
-        // re-evaluated here.
-        .where(waiting(now))
-        .returningAll()
-        .executeTakeFirst();
-      if (document) await this.recordTaken(trx, document, operatorId, now, 'next');
-      return document;
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            previous_holder_id: takenOverFrom,
+            state: 'in_review',
+            holder_id: operatorId,
+            lease_expires_at: now + this.leaseMs,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', (eb) => {
+            const next = eb
+              .selectFrom('documents')
+              .select('id')
+              .where(waiting(now))
+              .orderBy('priority', 'desc')
+              .orderBy('ready_at')
+              .orderBy('id')
+              .limit(1);
+            return postgres ? next.forUpdate().skipLocked() : next;
+          })
+          // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
+          // re-evaluated here.
+          .where(waiting(now))
+          .returningAll()
+          .executeTakeFirst();
+        if (document) await this.recordTaken(trx, document, operatorId, now, 'next');
+        return document;
+      }),
+    );
   }
 
   /**
@@ -234,33 +257,37 @@ export class QueueStore {
    * lease) or already held by the caller (its lease renewed).
    */
   async take(id: string, operatorId: string, now: number): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else previous_holder_id end`,
-          state: 'in_review',
-          holder_id: operatorId,
-          lease_expires_at: now + this.leaseMs,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where((eb) => eb.or([waiting(now)(eb), eb('state', '=', 'postponed'), heldBy(operatorId, now)(eb)]))
-        .returningAll()
-        .executeTakeFirst();
-      if (document) {
-        await this.recordTaken(trx, document, operatorId, now, 'opened');
-        return { ok: true, document };
-      }
-      const current = await this.find(id, trx);
-      if (current === undefined) return { ok: false, reason: 'not_found' };
-      return {
-        ok: false,
-        reason: effectiveState(current, now) === 'in_review' ? 'not_holder' : 'wrong_state',
-        current,
-      };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else previous_holder_id end`,
+            state: 'in_review',
+            holder_id: operatorId,
+            lease_expires_at: now + this.leaseMs,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where((eb) =>
+            eb.or([waiting(now)(eb), eb('state', '=', 'postponed'), heldBy(operatorId, now)(eb)]),
+          )
+          .returningAll()
+          .executeTakeFirst();
+        if (document) {
+          await this.recordTaken(trx, document, operatorId, now, 'opened');
+          return { ok: true, document };
+        }
+        const current = await this.find(id, trx);
+        if (current === undefined) return { ok: false, reason: 'not_found' };
+        return {
+          ok: false,
+          reason: effectiveState(current, now) === 'in_review' ? 'not_holder' : 'wrong_state',
+          current,
+        };
+      }),
+    );
   }
 
   private async recordTaken(
@@ -298,7 +325,7 @@ export class QueueStore {
       .where('holder_id', '=', operatorId)
       .returningAll()
       .executeTakeFirst();
-    if (document) return { ok: true, document };
+    if (document) return this.tell({ ok: true, document });
     const current = await this.find(id);
     return current === undefined
       ? { ok: false, reason: 'not_found' }
@@ -311,29 +338,31 @@ export class QueueStore {
 
   /** The operator puts it back without deciding: `to_review` for the next taker. */
   async release(id: string, operatorId: string, now: number): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          state: 'to_review',
-          holder_id: null,
-          lease_expires_at: null,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('state', '=', 'in_review')
-        .where('holder_id', '=', operatorId)
-        .returningAll()
-        .executeTakeFirst();
-      if (document) {
-        await recordEvent(trx, { documentId: id, kind: 'released', actorId: operatorId, at: now });
-        return { ok: true, document };
-      }
-      const current = await this.find(id, trx);
-      if (current === undefined) return { ok: false, reason: 'not_found' };
-      return { ok: false, reason: current.state === 'in_review' ? 'not_holder' : 'wrong_state', current };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            state: 'to_review',
+            holder_id: null,
+            lease_expires_at: null,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('state', '=', 'in_review')
+          .where('holder_id', '=', operatorId)
+          .returningAll()
+          .executeTakeFirst();
+        if (document) {
+          await recordEvent(trx, { documentId: id, kind: 'released', actorId: operatorId, at: now });
+          return { ok: true, document };
+        }
+        const current = await this.find(id, trx);
+        if (current === undefined) return { ok: false, reason: 'not_found' };
+        return { ok: false, reason: current.state === 'in_review' ? 'not_holder' : 'wrong_state', current };
+      }),
+    );
   }
 
   /**
@@ -348,50 +377,52 @@ export class QueueStore {
     corrections: readonly CorrectionInput[],
     now: number,
   ): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({ version: sql`version + 1`, updated_at: now, lease_expires_at: now + this.leaseMs })
-        .where('id', '=', id)
-        .where('version', '=', baseVersion)
-        .where(heldBy(operatorId, now))
-        .returningAll()
-        .executeTakeFirst();
-      if (!document) {
-        const refusal = explainHolderRefusal(await this.find(id, trx), operatorId, baseVersion, now);
-        return { ok: false, ...refusal };
-      }
-      const previous = await this.currentCorrections(id, trx);
-      for (const correction of corrections) {
-        const valueJson = JSON.stringify(correction.value ?? null);
-        const before = previous.get(correction.path) ?? null;
-        await trx
-          .insertInto('corrections')
-          .values({
-            document_id: id,
-            field_path: correction.path,
-            value_json: valueJson,
-            previous_json: before,
-            author_id: operatorId,
-            created_at: now,
-            document_version: document.version,
-          })
-          .execute();
-        await recordEvent(trx, {
-          documentId: id,
-          kind: 'corrected',
-          actorId: operatorId,
-          at: now,
-          data: {
-            field: correction.path,
-            before: before === null ? null : (JSON.parse(before) as unknown),
-            after: correction.value ?? null,
-          },
-        });
-        previous.set(correction.path, valueJson);
-      }
-      return { ok: true, document };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({ version: sql`version + 1`, updated_at: now, lease_expires_at: now + this.leaseMs })
+          .where('id', '=', id)
+          .where('version', '=', baseVersion)
+          .where(heldBy(operatorId, now))
+          .returningAll()
+          .executeTakeFirst();
+        if (!document) {
+          const refusal = explainHolderRefusal(await this.find(id, trx), operatorId, baseVersion, now);
+          return { ok: false, ...refusal };
+        }
+        const previous = await this.currentCorrections(id, trx);
+        for (const correction of corrections) {
+          const valueJson = JSON.stringify(correction.value ?? null);
+          const before = previous.get(correction.path) ?? null;
+          await trx
+            .insertInto('corrections')
+            .values({
+              document_id: id,
+              field_path: correction.path,
+              value_json: valueJson,
+              previous_json: before,
+              author_id: operatorId,
+              created_at: now,
+              document_version: document.version,
+            })
+            .execute();
+          await recordEvent(trx, {
+            documentId: id,
+            kind: 'corrected',
+            actorId: operatorId,
+            at: now,
+            data: {
+              field: correction.path,
+              before: before === null ? null : (JSON.parse(before) as unknown),
+              after: correction.value ?? null,
+            },
+          });
+          previous.set(correction.path, valueJson);
+        }
+        return { ok: true, document };
+      }),
+    );
   }
 
   /** Confirms, rejects (a reason required by the caller) or postpones the document the caller holds. */
@@ -403,101 +434,107 @@ export class QueueStore {
     reason: string | null,
     now: number,
   ): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          state: decision,
-          holder_id: null,
-          lease_expires_at: null,
-          decided_by: operatorId,
-          decided_at: now,
-          reason,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('version', '=', baseVersion)
-        .where(heldBy(operatorId, now))
-        .returningAll()
-        .executeTakeFirst();
-      if (!document) {
-        const refusal = explainHolderRefusal(await this.find(id, trx), operatorId, baseVersion, now);
-        return { ok: false, ...refusal };
-      }
-      await recordEvent(trx, {
-        documentId: id,
-        kind: decision,
-        actorId: operatorId,
-        at: now,
-        data: reason === null ? undefined : { reason },
-      });
-      return { ok: true, document };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            state: decision,
+            holder_id: null,
+            lease_expires_at: null,
+            decided_by: operatorId,
+            decided_at: now,
+            reason,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('version', '=', baseVersion)
+          .where(heldBy(operatorId, now))
+          .returningAll()
+          .executeTakeFirst();
+        if (!document) {
+          const refusal = explainHolderRefusal(await this.find(id, trx), operatorId, baseVersion, now);
+          return { ok: false, ...refusal };
+        }
+        await recordEvent(trx, {
+          documentId: id,
+          kind: decision,
+          actorId: operatorId,
+          at: now,
+          data: reason === null ? undefined : { reason },
+        });
+        return { ok: true, document };
+      }),
+    );
   }
 
   /** An admin hands a waiting or held document to an operator, under a fresh lease. */
   async reassign(id: string, adminId: string, toOperatorId: string, now: number): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          previous_holder_id: takenOverFrom,
-          state: 'in_review',
-          holder_id: toOperatorId,
-          lease_expires_at: now + this.leaseMs,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('state', 'in', ['to_review', 'in_review', 'postponed'])
-        .returningAll()
-        .executeTakeFirst();
-      if (!document) {
-        const current = await this.find(id, trx);
-        return current === undefined
-          ? { ok: false, reason: 'not_found' }
-          : { ok: false, reason: 'wrong_state', current };
-      }
-      await recordEvent(trx, {
-        documentId: id,
-        kind: 'reassigned',
-        actorId: adminId,
-        at: now,
-        data: { from: document.previous_holder_id, to: toOperatorId },
-      });
-      return { ok: true, document };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            previous_holder_id: takenOverFrom,
+            state: 'in_review',
+            holder_id: toOperatorId,
+            lease_expires_at: now + this.leaseMs,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('state', 'in', ['to_review', 'in_review', 'postponed'])
+          .returningAll()
+          .executeTakeFirst();
+        if (!document) {
+          const current = await this.find(id, trx);
+          return current === undefined
+            ? { ok: false, reason: 'not_found' }
+            : { ok: false, reason: 'wrong_state', current };
+        }
+        await recordEvent(trx, {
+          documentId: id,
+          kind: 'reassigned',
+          actorId: adminId,
+          at: now,
+          data: { from: document.previous_holder_id, to: toOperatorId },
+        });
+        return { ok: true, document };
+      }),
+    );
   }
 
   /** An admin puts a decided (or held) document back in the queue. */
   async reopen(id: string, adminId: string, now: number): Promise<WriteResult> {
-    return this.db.transaction().execute(async (trx) => {
-      const document = await trx
-        .updateTable('documents')
-        .set({
-          state: 'to_review',
-          holder_id: null,
-          lease_expires_at: null,
-          decided_by: null,
-          decided_at: null,
-          reason: null,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('state', 'in', ['confirmed', 'rejected', 'postponed', 'in_review'])
-        .returningAll()
-        .executeTakeFirst();
-      if (!document) {
-        const current = await this.find(id, trx);
-        return current === undefined
-          ? { ok: false, reason: 'not_found' }
-          : { ok: false, reason: 'wrong_state', current };
-      }
-      await recordEvent(trx, { documentId: id, kind: 'reopened', actorId: adminId, at: now });
-      return { ok: true, document };
-    });
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const document = await trx
+          .updateTable('documents')
+          .set({
+            state: 'to_review',
+            holder_id: null,
+            lease_expires_at: null,
+            decided_by: null,
+            decided_at: null,
+            reason: null,
+            version: sql`version + 1`,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('state', 'in', ['confirmed', 'rejected', 'postponed', 'in_review'])
+          .returningAll()
+          .executeTakeFirst();
+        if (!document) {
+          const current = await this.find(id, trx);
+          return current === undefined
+            ? { ok: false, reason: 'not_found' }
+            : { ok: false, reason: 'wrong_state', current };
+        }
+        await recordEvent(trx, { documentId: id, kind: 'reopened', actorId: adminId, at: now });
+        return { ok: true, document };
+      }),
+    );
   }
 
   async find(id: string, db: Db = this.db): Promise<DocumentRow | undefined> {
@@ -627,4 +664,10 @@ export class QueueStore {
     for (const row of rows) counts[row.effective as DocumentState] += Number(row.n);
     return counts;
   }
+}
+
+function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {
+  if (result === undefined) return undefined;
+  if ('ok' in result) return result.ok ? result.document : undefined;
+  return result;
 }

@@ -18,6 +18,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { Id, Uuid } from '../common-schemas';
+import { DocumentState } from '../review/schemas';
 import { api, type ApiClient } from '../http';
 
 // ─── /api/app-config ─────────────────────────────────────────────────────────────────────────────────
@@ -105,11 +106,29 @@ export type JobEvent = z.infer<typeof JobEvent>;
 export const ResyncEvent = z.object({ reason: z.enum(['unknown', 'expired']) });
 export type ResyncEvent = z.infer<typeof ResyncEvent>;
 
+/**
+ * A document of the team queue changed (`event: queue`): taken, corrected, released, decided,
+ * reopened, its result in. Every app-server copy sends it (across copies through PostgreSQL's
+ * LISTEN/NOTIFY), so open queues and reviews refetch at once.
+ */
+export const QueueEvent = z.object({
+  documentId: z.string(),
+  state: DocumentState,
+  version: z.int().positive(),
+  /** Who holds it now, when it is in review. */
+  holderId: z.string().nullable(),
+  at: z.iso.datetime(),
+});
+export type QueueEvent = z.infer<typeof QueueEvent>;
+
 /** The SSE `event:` names the stream uses, each with its data schema. */
-export const APP_EVENT_SCHEMAS = { job: JobEvent, resync: ResyncEvent } as const;
+export const APP_EVENT_SCHEMAS = { job: JobEvent, resync: ResyncEvent, queue: QueueEvent } as const;
 export type AppEventName = keyof typeof APP_EVENT_SCHEMAS;
 
-export type AppEvent = { type: 'job'; data: JobEvent } | { type: 'resync'; data: ResyncEvent };
+export type AppEvent =
+  | { type: 'job'; data: JobEvent }
+  | { type: 'resync'; data: ResyncEvent }
+  | { type: 'queue'; data: QueueEvent };
 
 /** One received SSE message (`event:` name and `data:` text) as an AppEvent, or null if it is none. */
 export function parseAppEvent(type: string, data: string): AppEvent | null {
@@ -127,6 +146,10 @@ export function parseAppEvent(type: string, data: string): AppEvent | null {
     const parsed = ResyncEvent.safeParse(json);
     return parsed.success ? { type, data: parsed.data } : null;
   }
+  if (type === 'queue') {
+    const parsed = QueueEvent.safeParse(json);
+    return parsed.success ? { type, data: parsed.data } : null;
+  }
   return null;
 }
 
@@ -140,6 +163,7 @@ export type EventSourceConstructor = new (url: string) => EventSourceLike;
 export interface AppEventHandlers {
   onJob?: (event: JobEvent) => void;
   onResync?: (event: ResyncEvent) => void;
+  onQueue?: (event: QueueEvent) => void;
   /** The stream is open (again): `true`; it broke and the browser is reconnecting by itself: `false`. */
   onConnectionChange?: (connected: boolean) => void;
 }
@@ -163,9 +187,11 @@ export function subscribeToAppEvents(
       const event = parseAppEvent(type, typeof message.data === 'string' ? message.data : '');
       if (event?.type === 'job') handlers.onJob?.(event.data);
       else if (event?.type === 'resync') handlers.onResync?.(event.data);
+      else if (event?.type === 'queue') handlers.onQueue?.(event.data);
     });
   listen('job');
   listen('resync');
+  listen('queue');
   source.addEventListener('open', () => handlers.onConnectionChange?.(true));
   source.addEventListener('error', () => handlers.onConnectionChange?.(false));
   return () => source.close();

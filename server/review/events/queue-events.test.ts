@@ -1,0 +1,87 @@
+/**
+ * Queue changes reach every open browser at once (`event: queue` on /api/events), on both engines;
+ * with PostgreSQL across app-server copies: two copies on one database, an operator works on one,
+ * a browser connected to the other hears of it (LISTEN/NOTIFY).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueueEvent } from '../../../src/api/v2/app-events';
+import { createApp } from '../../app/create-app';
+import { AppEventHub } from '../../app/events/app-event-hub';
+import { listen, type RunningServer } from '../../app/listen';
+import { openSse, type SseBlock } from '../../app/test-support/sse-client';
+import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
+import { openReview, type OpenedReview } from '../open-review';
+
+interface Copy {
+  review: OpenedReview;
+  hub: AppEventHub;
+  server: RunningServer;
+}
+
+async function startCopy(settings: TestStore['settings']): Promise<Copy> {
+  const review = await openReview(settings);
+  const hub = new AppEventHub();
+  review.bus.subscribe({ onChange: (change) => hub.publishQueue(change) });
+  const server = await listen(createApp({ upstream: {}, staticDir: null, review, events: hub }), {
+    host: '127.0.0.1',
+    port: 0,
+  });
+  return { review, hub, server };
+}
+
+const queueEvents = (blocks: SseBlock[]) =>
+  blocks.filter((b) => b.event === 'queue').map((b) => QueueEvent.parse(JSON.parse(b.data ?? '')));
+
+describe.each(ENGINES)('queue events on %s', (engine) => {
+  let store: TestStore;
+  const copies: Copy[] = [];
+
+  beforeAll(async () => {
+    store = await openTestStore(engine);
+  });
+  afterAll(async () => {
+    for (const copy of copies) {
+      copy.hub.close();
+      await copy.server.close();
+      await copy.review.close();
+    }
+    await store.cleanup();
+  });
+
+  it('tells the browsers of every change, from whichever copy made it', async () => {
+    const a = await startCopy(store.settings);
+    copies.push(a);
+    // With PostgreSQL, a second copy on the same database; embedded, the same copy.
+    const b = engine === 'postgres' ? await startCopy(store.settings) : a;
+    if (b !== a) copies.push(b);
+
+    const operator = await a.review.operators.create(
+      { name: 'Eve', role: 'operator', passwordHash: null },
+      Date.now(),
+    );
+    const stream = await openSse(`${b.server.url}/api/events`);
+    try {
+      const added = await a.review.queue.addDocument(
+        { apiVersion: 'v2', modelKey: 'm', fileName: 'live.pdf' },
+        Date.now(),
+      );
+      await a.review.queue.setResult(
+        added.id,
+        { json: '{}', resultId: null, fieldsTotal: 1, fieldsToReview: 1 },
+        Date.now(),
+      );
+      const taken = await a.review.queue.takeNext(operator.id, Date.now());
+      expect(taken?.id).toBe(added.id);
+
+      const blocks = await stream.waitFor(
+        (all) => queueEvents(all).some((e) => e.state === 'in_review'),
+        10_000,
+      );
+      const events = queueEvents(blocks).filter((e) => e.documentId === added.id);
+      expect(events.map((e) => e.state)).toEqual(['processing', 'to_review', 'in_review']);
+      expect(events.at(-1)).toMatchObject({ holderId: operator.id, version: taken?.version });
+    } finally {
+      stream.close();
+    }
+  });
+});

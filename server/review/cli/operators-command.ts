@@ -17,6 +17,7 @@ import { OperatorRole } from '../../../src/api/review/schemas';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
 import { DuplicateOperatorError, OperatorStore, type Operator } from '../store/operator-store';
+import { SETUP_LINK_TTL_MS } from '../open-review';
 import { SessionStore } from '../store/session-store';
 
 export interface OperatorsIo {
@@ -38,6 +39,8 @@ Commands:
   set-password NAME                Set an operator's password (from standard input) and end all
                                    their sessions.
   set-role NAME admin|operator     Change an operator's role.
+  setup-link [--base URL]          Print a new one-time link (valid 24 h) that creates an admin in
+                                   the app (the first start prints one; this makes another).
   help                             Show this text.
 
 On a terminal the password is asked for twice, without echo. Otherwise standard input is read to
@@ -56,7 +59,8 @@ type Command =
   | { name: 'list' }
   | { name: 'remove'; operator: string }
   | { name: 'set-password'; operator: string }
-  | { name: 'set-role'; operator: string; role: OperatorRole };
+  | { name: 'set-role'; operator: string; role: OperatorRole }
+  | { name: 'setup-link'; base: string };
 
 type Parsed = { kind: 'help' } | { kind: 'usage'; message: string } | { kind: 'run'; command: Command };
 
@@ -115,12 +119,12 @@ export async function runOperatorsCommand(argv: string[], io: OperatorsIo): Prom
 // ─── Arguments ───────────────────────────────────────────────────────────────────────────────────────
 
 function parseCommand(argv: string[]): Parsed {
-  let values: { role?: string | undefined; help?: boolean | undefined };
+  let values: { role?: string | undefined; base?: string | undefined; help?: boolean | undefined };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
-      options: { role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { role: { type: 'string' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -136,6 +140,20 @@ function parseCommand(argv: string[]): Parsed {
       kind: 'usage',
       message: `--role is for add only (set-role NAME admin|operator changes a role).`,
     };
+  }
+  if (values.base !== undefined && command !== 'setup-link') {
+    return { kind: 'usage', message: '--base is for setup-link only.' };
+  }
+  if (command === 'setup-link') {
+    if (rest.length > 0) return { kind: 'usage', message: 'setup-link takes no arguments.' };
+    const base = values.base ?? 'http://127.0.0.1:8080';
+    if (!/^https?:\/\/[^/]+\/?$/.test(base)) {
+      return {
+        kind: 'usage',
+        message: `--base is the app's address, such as http://127.0.0.1:8080 (got ${base}).`,
+      };
+    }
+    return { kind: 'run', command: { name: 'setup-link', base: base.replace(/\/$/, '') } };
   }
   try {
     return { kind: 'run', command: toCommand(command, rest, values.role) };
@@ -211,6 +229,14 @@ async function execute(command: Command, database: ReviewDatabase, io: Operators
       return setPassword(operators, new SessionStore(database), command.operator, io);
     case 'set-role':
       return setRole(operators, command.operator, command.role, io);
+    case 'setup-link': {
+      const token = await new SessionStore(database).createSetupToken(Date.now(), SETUP_LINK_TTL_MS);
+      // The link alone on the last line: scripts take it from there.
+      io.stdout.write(
+        `One-time link that creates an admin, valid 24 hours:\n${command.base}/setup#${token}\n`,
+      );
+      return;
+    }
   }
 }
 

@@ -390,3 +390,36 @@ describe('npm run operators, as a process', () => {
     );
   });
 });
+
+describe('setup-link', () => {
+  it('prints a one-time link that the set-up page accepts once', async () => {
+    const store = await openTestStore('sqlite');
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const sink = (into: string[]) =>
+        new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            into.push(chunk.toString());
+            callback();
+          },
+        });
+      const code = await runOperatorsCommand(['setup-link', '--base', 'http://127.0.0.1:9999'], {
+        stdin: Readable.from([]),
+        stdout: sink(out),
+        stderr: sink(err),
+        env: { APP_DATA_DIR: store.settings.dataDir, DATABASE_URL: '' },
+      });
+      expect(err.join('')).toBe('');
+      expect(code).toBe(0);
+      const link = out.join('').trim().split('\n').at(-1) ?? '';
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:9999\/setup#[A-Za-z0-9_-]{43}$/);
+      const token = link.split('#')[1] ?? '';
+      const sessions = new SessionStore(store.database);
+      expect(await sessions.consumeSetupToken(token, Date.now())).toBe(true);
+      expect(await sessions.consumeSetupToken(token, Date.now())).toBe(false);
+    } finally {
+      await store.cleanup();
+    }
+  });
+});

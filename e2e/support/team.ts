@@ -1,0 +1,83 @@
+/**
+ * The team side of the journeys: operators made with the real `npm run operators` command on the
+ * app server's own review store (this run's APP_DATA_DIR, playwright.config.ts), signing in through
+ * the sign-in page, and documents sent as a pipeline or the app would.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const PASSWORD = 'correct horse battery staple';
+
+/** This run's review store, as playwright.config.ts gives it to the app server. */
+export function e2eAppDataDir(): string {
+  const runId = process.env.E2E_RUN_ID;
+  if (runId === undefined)
+    throw new Error('E2E_RUN_ID is unset: run the journeys through playwright.config.ts');
+  return path.join(os.tmpdir(), `extraction-review-e2e-${runId}`, 'app');
+}
+
+/** Runs `npm run operators -- …` (its entry, directly) on a review store; resolves with its output. */
+export function runOperators(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/operators.ts', ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        APP_DATA_DIR: e2eAppDataDir(),
+        DATABASE_URL: '',
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`operators ${args.join(' ')} exited ${code}: ${output}`)),
+    );
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A name no other journey uses (they share one store). */
+export const uniqueName = (base: string): string => `${base}-${randomBytes(3).toString('hex')}`;
+
+export async function addOperator(
+  name: string,
+  role: 'admin' | 'operator',
+  env?: Record<string, string>,
+): Promise<void> {
+  await runOperators(['add', name, '--role', role], { stdin: PASSWORD, env });
+}
+
+export async function signIn(page: Page, name: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Team queue' })).toBeVisible();
+}
+
+/** Sends a PDF as the app's upload does (multipart enqueue through the app server), with `request`'s cookies. */
+export async function enqueuePdf(
+  request: APIRequestContext,
+  file: { name: string; buffer: Buffer },
+  modelId: string,
+): Promise<string> {
+  const response = await request.post('/api/v2/products/extraction/enqueue', {
+    multipart: {
+      model_id: modelId,
+      file: { name: file.name, mimeType: 'application/pdf', buffer: file.buffer },
+    },
+  });
+  expect(response.status()).toBe(202);
+  return ((await response.json()) as { job: { id: string } }).job.id;
+}

@@ -5,13 +5,16 @@
  *   npm run bench                 every suite
  *   npm run bench -- reference    only the reference service
  *   npm run bench -- viewer       only the document viewer (Chromium, production build)
+ *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators)
  */
+import { benchQueue } from './queue';
 import { benchReferenceService } from './reference-service';
 import { benchViewer } from './viewer';
 
 const suites: Record<string, () => Promise<void>> = {
   reference: benchReferenceService,
   viewer: benchViewer,
+  queue: benchQueue,
 };
 
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -291,7 +291,7 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
   QueueQuery: {
     schema: QueueQuery,
     valid: [{}, { state: 'to_review', q: 'invoice', from: '2026-11-24T09:00:00+01:00', limit: 20 }],
-    invalid: [{ state: 'lost' }, { limit: 0 }, { limit: 500 }, { from: 'yesterday' }, { format: 'csv' }],
+    invalid: [{ state: 'lost' }, { limit: 0 }, { limit: 500 }, { from: 'yesterday' }],
   },
 };
 

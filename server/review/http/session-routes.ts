@@ -103,24 +103,34 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   routes.post('/setup', limited, async (c) => {
     const { token, name, password } = await readBody(c, SetupRequest);
+    // Checked in this order, and used up only at the end: a weak password or a taken name never
+    // burns the link.
+    const usedUp = () =>
+      new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
+    if (!(await review.sessions.setupTokenValid(token, review.now()))) throw usedUp();
     const weak = checkPasswordRules(password);
     if (weak !== undefined) {
       throw new ProblemError('422-008', weak, { errors: [{ pointer: '#/password', detail: weak }] });
     }
+    const taken = (name: string) =>
+      new ProblemError('409-003', `An operator named ${JSON.stringify(name)} already exists.`, {
+        errors: [{ pointer: '#/name', detail: 'Choose another name.' }],
+      });
+    if ((await review.operators.findByName(name)) !== undefined) throw taken(name);
     const passwordHash = await hashPassword(password);
-    // Used up first: two people following the same link at once make one admin.
-    if (!(await review.sessions.consumeSetupToken(token, review.now()))) {
-      throw new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
-    }
+    // Two people following the same link at once make one admin.
+    if (!(await review.sessions.consumeSetupToken(token, review.now()))) throw usedUp();
     let operator;
     try {
       operator = await review.operators.create({ name, role: 'admin', passwordHash }, review.now());
     } catch (error) {
-      if (error instanceof DuplicateOperatorError) throw new ProblemError('409-003', error.message);
+      if (error instanceof DuplicateOperatorError) throw taken(name);
       throw error;
     }
     const row = await review.operators.findById(operator.id);
     if (row === undefined) throw new Error('the admin just created is gone');
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous !== undefined) await review.sessions.delete(previous);
     const opened = await openSession(c, review, operator.id);
     return c.json(sessionBody({ operator: row, csrfToken: opened.csrfToken }), 200, {
       'Cache-Control': 'no-store',

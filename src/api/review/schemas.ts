@@ -142,8 +142,8 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
-/** The query string of `GET /api/review/documents`. */
-export const QueueQuery = z.strictObject({
+/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+export const QueueQuery = z.object({
   state: DocumentState.optional(),
   model: optionalText,
   /** Operator id: documents it holds or decided. */

@@ -12,6 +12,32 @@ const dataDir = path.join(os.tmpdir(), `extraction-review-e2e-${runId}`);
 // The app is built for each run into its own folder, which the app server then serves.
 const distDir = path.join(os.tmpdir(), `extraction-review-e2e-dist-${runId}`);
 
+/** This run's operator, signed in by e2e/auth.setup.ts (e2e/support/team.ts names the same file). */
+const OPERATOR_STATE = path.join(os.tmpdir(), `extraction-review-e2e-auth-${runId}.json`);
+
+/** Debian's Chromium, never a downloaded browser, with the options every project shares. */
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1440, height: 960 },
+  launchOptions: {
+    // Debian's Chromium, never a downloaded browser.
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+      // A name that resolves to this machine, as a DNS-rebinding attacker's would
+      // (e2e/cross-site.spec.ts); nothing else is resolved differently.
+      '--host-resolver-rules=MAP rebind.test 127.0.0.1',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
@@ -26,29 +52,12 @@ export default defineConfig({
     screenshot: 'on',
   },
   projects: [
+    // Signs an operator in once (e2e/auth.setup.ts); the journeys start signed in as them.
+    { name: 'sign-in', testMatch: /auth\.setup\.ts$/, use: chromium },
     {
       name: 'debian-chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1440, height: 960 },
-        launchOptions: {
-          // Debian's Chromium, never a downloaded browser.
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-dev-shm-usage',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--disable-quic',
-            '--no-first-run',
-            // A name that resolves to this machine, as a DNS-rebinding attacker's would
-            // (e2e/cross-site.spec.ts); nothing else is resolved differently.
-            '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-          ],
-        },
-      },
+      dependencies: ['sign-in'],
+      use: { ...chromium, storageState: OPERATOR_STATE },
     },
   ],
   webServer: {

@@ -42,7 +42,11 @@ async function sendEnqueue(page: Page, appOrigin: string, mode: 'no-cors' | 'cor
       form.set('model_id', modelId);
       form.set('file', new File([new Uint8Array(bytes)], 'prize.pdf', { type: 'application/pdf' }));
       try {
-        const response = await fetch(url, { method: 'POST', body: form, mode });
+        // The app's own page sends its session's token, as the app does; another site has none.
+        const session = mode === 'same-origin' ? await fetch('/api/session') : undefined;
+        const token = session?.ok ? ((await session.json()) as { csrfToken: string }).csrfToken : undefined;
+        const headers: Record<string, string> = token === undefined ? {} : { 'X-CSRF-Token': token };
+        const response = await fetch(url, { method: 'POST', body: form, mode, headers });
         return { type: response.type, status: response.status, body: await response.text() };
       } catch (error) {
         return { type: 'error', status: 0, body: String(error) };

@@ -6,13 +6,15 @@
  */
 import { expect, test } from '@playwright/test';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
-import { PASSWORD, runOperators, signIn, uniqueName } from './support/team';
+import { NOBODY, PASSWORD, runOperators, signIn, uniqueName } from './support/team';
 
 test('the set-up link makes the first admin, who adds an operator who then signs in', async ({
-  page,
   browser,
   baseURL,
 }) => {
+  // A browser nobody has signed in yet (not the journeys' shared operator).
+  const adminContext = await browser.newContext({ storageState: NOBODY });
+  const page = await adminContext.newPage();
   const output = await runOperators(['setup-link', '--base', baseURL ?? '']);
   const link = output.trim().split('\n').at(-1) ?? '';
   expect(link).toMatch(/\/setup#/);
@@ -47,7 +49,7 @@ test('the set-up link makes the first admin, who adds an operator who then signs
   await again.close();
 
   // The operator, in a browser of their own.
-  const context = await browser.newContext();
+  const context = await browser.newContext({ storageState: NOBODY });
   const theirs = await context.newPage();
   await signIn(theirs, operator);
   await expect(theirs.getByText(`${operator} (operator)`)).toBeVisible();
@@ -58,4 +60,5 @@ test('the set-up link makes the first admin, who adds an operator who then signs
   await theirs.getByRole('button', { name: 'Sign out' }).click();
   await expect(theirs.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await context.close();
+  await adminContext.close();
 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startMainProcess, type MainProcess } from '../server/app/test-support/main-process';
 import { startPostgresCluster, type PostgresCluster } from '../server/review/testing/postgres-cluster';
-import { PASSWORD, addOperator, enqueuePdf } from './support/team';
+import { NOBODY, PASSWORD, addOperator, enqueuePdf } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
 
@@ -53,7 +53,7 @@ test('an event made on one copy reaches a browser on the other', async ({ browse
   if (a === undefined || b === undefined) throw new Error('copies not started');
 
   // A browser on copy B, signed in, its event stream open, the queue shown.
-  const context = await browser.newContext({ baseURL: b.url });
+  const context = await browser.newContext({ baseURL: b.url, storageState: NOBODY });
   const page = await context.newPage();
   await page.goto('/sign-in');
   await page.getByLabel('Name').fill('Dora');
@@ -76,7 +76,7 @@ test('an event made on one copy reaches a browser on the other', async ({ browse
   );
 
   // A pipeline-like upload through copy A, signed in there.
-  const onA = await browser.newContext({ baseURL: a.url });
+  const onA = await browser.newContext({ baseURL: a.url, storageState: NOBODY });
   const signedIn = await onA.request.post('/api/session', { data: { name: 'Dora', password: PASSWORD } });
   expect(signedIn.status()).toBe(200);
   await enqueuePdf(

@@ -9,6 +9,7 @@ import {
   recordAttribute,
   uploadRow,
 } from './support/upload-steps';
+import { csrfHeader } from './support/team';
 
 // The end-to-end reference service takes 6 POSTs per 2-second window (playwright.config.ts): ten files
 // sent at once meet its 429s, which the uploads wait out for their Retry-After.
@@ -32,8 +33,12 @@ test('a 429 is waited out: every file of a large batch is enqueued, and the wait
   });
   // Use up the window's POST budget first, so that the batch meets a 429 at once however fast or
   // slow this machine sends it (the uploads alone may spread over more than one window).
+  const token = await csrfHeader(page.request);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const response = await page.request.post('/api/v2/products/extraction/enqueue', { data: {} });
+    const response = await page.request.post('/api/v2/products/extraction/enqueue', {
+      data: {},
+      headers: token,
+    });
     if (response.status() === 429) break;
   }
   await extract(page);

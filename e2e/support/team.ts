@@ -11,12 +11,33 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const PASSWORD = 'correct horse battery staple';
 
+/**
+ * A browser state with nobody signed in, for contexts of their own (`browser.newContext` otherwise
+ * starts from the journeys' shared operator, whose session a sign-in in that context would end).
+ */
+export const NOBODY = { cookies: [], origins: [] };
+
 /** This run's review store, as playwright.config.ts gives it to the app server. */
 export function e2eAppDataDir(): string {
   const runId = process.env.E2E_RUN_ID;
   if (runId === undefined)
     throw new Error('E2E_RUN_ID is unset: run the journeys through playwright.config.ts');
   return path.join(os.tmpdir(), `extraction-review-e2e-${runId}`, 'app');
+}
+
+/** The signed-in operator's browser state, written by e2e/auth.setup.ts (playwright.config.ts). */
+export function operatorStatePath(): string {
+  return path.join(os.tmpdir(), `extraction-review-e2e-auth-${process.env.E2E_RUN_ID ?? ''}.json`);
+}
+
+/** The journeys' own operator (an admin), made once per run by e2e/auth.setup.ts. */
+export const E2E_OPERATOR = 'e2e-operator';
+
+/** `X-CSRF-Token` of `request`'s session, for changes a journey sends itself (`page.request`). */
+export async function csrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
+  const session = await request.get('/api/session');
+  expect(session.status()).toBe(200);
+  return { 'X-CSRF-Token': ((await session.json()) as { csrfToken: string }).csrfToken };
 }
 
 /** Runs `npm run operators -- …` (its entry, directly) on a review store; resolves with its output. */
@@ -73,6 +94,7 @@ export async function enqueuePdf(
   modelId: string,
 ): Promise<string> {
   const response = await request.post('/api/v2/products/extraction/enqueue', {
+    headers: await csrfHeader(request),
     multipart: {
       model_id: modelId,
       file: { name: file.name, mimeType: 'application/pdf', buffer: file.buffer },

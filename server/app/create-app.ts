@@ -7,6 +7,8 @@
  *   /api/events   job events for the browsers (Server-Sent Events), fed by /hooks/v2
  *   /api/v2/*     → <v2 url>/v2/*    Authorization: <key>
  *   /api/v1/*     → <v1 url>/v1/*    Authorization: Token <key>
+ *   /api/session, /api/setup, /api/review/*, /api/operators, /api/openapi.json   the review API
+ *                 (server/review/http/), when the app server has a review store
  *   /api/*        404 problem
  *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
  *   anything else  the built app's files, else index.html (client-side routes)
@@ -14,6 +16,8 @@
  * Before any route: the Host check (a 421 problem for a host the server does not answer to: the
  * DNS-rebinding defence). Under /api: state-changing requests from another site's pages refused (403),
  * OPTIONS answered here (never a preflight passed upstream), no `Access-Control-*` header ever sent.
+ * With a review store, /api/v2, /api/v1, /api/events and /api/app-config need a signed-in session
+ * (and its CSRF token for changes): 401 `401-011` otherwise.
  *
  * docs/app-server.md describes the behaviour for operators.
  */
@@ -33,6 +37,7 @@ import { trustedPeers } from '../shared/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
 import { requestFacts } from '../shared/request-connection';
 import { createReviewApi } from '../review/http/create-review-api';
+import { requireSession } from '../review/http/session-auth';
 import type { ReviewContext } from '../review/http/review-context';
 import { securityHeaders } from './security-headers';
 import { serveApp } from './static/serve-app';
@@ -179,6 +184,29 @@ export function createApp(options: AppOptions): Hono {
   // A preflight is answered here, without any Access-Control-* header, so the browser refuses the
   // cross-origin request it asks about; the upstream never sees it.
   api.options('*', (c) => c.body(null, 204, { Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' }));
+
+  // With the review store, the app is a team's: only signed-in operators use the upstream (their
+  // changes with the session's CSRF token), read the job events or the app's settings.
+  let review: ReviewContext | undefined;
+  let recorder: ExchangeRecorder | undefined;
+  if (options.review !== undefined) {
+    const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
+    review = {
+      ...options.review,
+      isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
+    };
+    const signedIn = requireSession(review) as unknown as MiddlewareHandler;
+    for (const path of ['/app-config', '/events', '/v2/*', '/v1/*']) api.use(path, signedIn);
+    const { intake } = options.review;
+    if (intake !== undefined && review.files !== undefined) {
+      recorder = uploadRecorder({
+        review,
+        files: review.files,
+        tempDir: intake.tempDir,
+        onDocument: intake.onDocument,
+      });
+    }
+  }
   api.get('/app-config', (c) =>
     c.json(
       {
@@ -201,24 +229,7 @@ export function createApp(options: AppOptions): Hono {
       { 'Cache-Control': 'no-store' },
     ),
   );
-  let recorder: ExchangeRecorder | undefined;
-  if (options.review !== undefined) {
-    const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
-    const review: ReviewContext = {
-      ...options.review,
-      isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
-    };
-    api.route('/', createReviewApi(review));
-    const { intake } = options.review;
-    if (intake !== undefined && review.files !== undefined) {
-      recorder = uploadRecorder({
-        review,
-        files: review.files,
-        tempDir: intake.tempDir,
-        onDocument: intake.onDocument,
-      });
-    }
-  }
+  if (review !== undefined) api.route('/', createReviewApi(review));
   api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2, recorder }));
   api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1, recorder }));
   api.all('*', notFound);

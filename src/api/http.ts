@@ -25,6 +25,7 @@ import {
   V1ApiError,
 } from './errors';
 import { check } from './issues';
+import { csrfHeaders } from './review/csrf';
 import {
   DEFAULT_RETRY_POLICY,
   backoffDelay,
@@ -174,7 +175,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
     const kyOptions: KyOptions = {
       method: req.method,
-      headers: { ...req.headers, accept: ACCEPT },
+      // A signed-in session's CSRF token goes with every change (the app server refuses one without).
+      headers: { ...(req.method === 'GET' ? {} : csrfHeaders()), ...req.headers, accept: ACCEPT },
       signal,
       timeout: req.method === 'GET' ? readTimeoutMs : false,
       throwHttpErrors: true,

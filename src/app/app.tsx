@@ -12,6 +12,7 @@ import { SignInPage } from '../features/team/sign-in-page';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
 import { QueueLiveUpdates } from './queue-live-updates';
+import { ReviewDocumentRoute } from './review-document-route';
 import { JobRoute } from './job-route';
 import { JobsRoute } from './jobs-route';
 import { OpenSavedRoute, SavedRoute } from './saved-route';
@@ -47,10 +48,31 @@ export function App() {
             </header>
             <ErrorBoundary>
               <Switch>
-                <Route path="/" component={UploadRoute} />
-                <Route path="/jobs" component={JobsRoute} />
-                <Route path="/jobs/:jobId">{(params) => <JobRoute jobId={params.jobId} />}</Route>
-                <Route path="/v1/jobs/:jobId">{(params) => <V1JobRoute jobId={params.jobId} />}</Route>
+                {/* The upstream is the team's: these pages are for signed-in operators. */}
+                <Route path="/">
+                  <RequireSession>
+                    <UploadRoute />
+                  </RequireSession>
+                </Route>
+                <Route path="/jobs">
+                  <RequireSession>
+                    <JobsRoute />
+                  </RequireSession>
+                </Route>
+                <Route path="/jobs/:jobId">
+                  {(params) => (
+                    <RequireSession>
+                      <JobRoute jobId={params.jobId} />
+                    </RequireSession>
+                  )}
+                </Route>
+                <Route path="/v1/jobs/:jobId">
+                  {(params) => (
+                    <RequireSession>
+                      <V1JobRoute jobId={params.jobId} />
+                    </RequireSession>
+                  )}
+                </Route>
                 <Route path="/open" component={OpenSavedRoute} />
                 <Route path="/saved/:key">
                   {(params) => <SavedRoute savedKey={decodeURIComponent(params.key)} />}
@@ -58,6 +80,7 @@ export function App() {
                 <Route path="/sign-in" component={SignInPage} />
                 <Route path="/setup" component={SetupPage} />
                 <Route path="/operators" component={OperatorsPage} />
+                <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>
                 <Route path="/queue">
                   <RequireSession>
                     <QueuePage />

@@ -4,13 +4,17 @@
  * /api/app-config, subscribes to /api/events, enqueues a document through /api/v2 with the advertised
  * webhook id, and hears of the job from the reference service's signed webhook to /hooks/v2. Also:
  * the extension's model schema through the proxy, and a quick shutdown with a stream still open.
+ * As in the app, the browser is an operator's, signed in: its cookie and CSRF token go with every call.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EventSource } from 'undici';
+import { Readable, Writable } from 'node:stream';
+import { Agent, EventSource, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/http';
+import { rememberCsrfToken } from '../../../src/api/review/csrf';
+import { runOperatorsCommand } from '../../review/cli/operators-command';
 import { getAppConfig, subscribeToAppEvents, type JobEvent } from '../../../src/api/v2/app-events';
 import { enqueueExtraction, getJob, searchModels } from '../../../src/api/v2/endpoints';
 import { getModelSchema } from '../../../src/api/v2/model-schema';
@@ -22,6 +26,9 @@ import { openSse } from '../test-support/sse-client';
 let main: MainProcess;
 let dataDir: string;
 let client: ApiClient;
+let cookie = '';
+let restoreFetch: (() => void) | undefined;
+let withCookie: Dispatcher;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'embedded-events-'));
@@ -31,9 +38,43 @@ beforeAll(async () => {
     REFERENCE_API_KEY: 'embedded-events-key',
   });
   client = createApiClient({ baseUrl: `${main.url}/api` });
+
+  // An operator, made with the operators command on the server's own store, signs in.
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const added = await runOperatorsCommand(['add', 'Events', '--role', 'operator'], {
+    stdin: Readable.from(['events password 123']),
+    stdout: quiet,
+    stderr: quiet,
+    env: { APP_DATA_DIR: path.join(dataDir, 'app'), DATABASE_URL: '' },
+  });
+  expect(added).toBe(0);
+  const signedIn = await fetch(`${main.url}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Events', password: 'events password 123' }),
+  });
+  const session = (await signedIn.json()) as { csrfToken: string };
+  cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  rememberCsrfToken(session.csrfToken);
+  // The browser's cookie jar: every request to the app server carries the session cookie.
+  const plainFetch = globalThis.fetch;
+  restoreFetch = () => (globalThis.fetch = plainFetch);
+  globalThis.fetch = (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set('cookie', cookie);
+    return input instanceof Request
+      ? plainFetch(new Request(input, { headers }))
+      : plainFetch(input, { ...init, headers });
+  };
+  withCookie = new Agent().compose(
+    (dispatch) => (options, handler) =>
+      dispatch({ ...options, headers: { ...(options.headers as Record<string, string>), cookie } }, handler),
+  );
 });
 
 afterAll(async () => {
+  restoreFetch?.();
+  rememberCsrfToken(undefined);
   await main?.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -70,7 +111,15 @@ describe('job events with the embedded reference service', () => {
     const received: JobEvent[] = [];
     const unsubscribe = subscribeToAppEvents(
       { onJob: (event) => received.push(event) },
-      { client, EventSource },
+      {
+        client,
+        // A browser's EventSource sends the origin's cookies: this one is told to.
+        EventSource: class extends EventSource {
+          constructor(url: string) {
+            super(url, { dispatcher: withCookie });
+          }
+        },
+      },
     );
     try {
       const pdf = await generatePdf([
@@ -121,7 +170,7 @@ describe('job events with the embedded reference service', () => {
   });
 
   it('stops promptly on SIGTERM although a browser still holds an event stream', async () => {
-    const stream = await openSse(`${main.url}/api/events`);
+    const stream = await openSse(`${main.url}/api/events`, { Cookie: cookie });
     await stream.waitFor((blocks) => blocks.length > 0);
     const started = Date.now();
     const stopped = main.stop('SIGTERM');

@@ -59,7 +59,10 @@ describe.each(ENGINES)('queue events on %s', (engine) => {
       { name: 'Eve', role: 'operator', passwordHash: null },
       Date.now(),
     );
-    const stream = await openSse(`${b.server.url}/api/events`);
+    // The stream is for signed-in operators: a session of Eve's, on copy B.
+    const session = await b.review.sessions.create(operator.id, Date.now());
+    const stream = await openSse(`${b.server.url}/api/events`, { Cookie: `er_session=${session.token}` });
+    expect(stream.status).toBe(200);
     try {
       const added = await a.review.queue.addDocument(
         { apiVersion: 'v2', modelKey: 'm', fileName: 'live.pdf' },

@@ -28,6 +28,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
   let follower: JobFollower;
   let server: RunningServer;
   let cookie = '';
+  let csrf = '';
   let pdf: Uint8Array;
 
   beforeAll(async () => {
@@ -59,7 +60,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       headers: { 'Content-Type': 'application/json', Origin: server.url },
       body: JSON.stringify({ name: 'Ada', password: PASSWORD }),
     });
-    SessionResponse.parse(await signedIn.json());
+    csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
     cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     pdf = (
       await generatePdf([
@@ -110,7 +111,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     form.set('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'facture-été.pdf');
     const enqueued = await fetch(`${server.url}/api/v2/products/extraction/enqueue`, {
       method: 'POST',
-      headers: { Cookie: cookie, Origin: server.url },
+      headers: { Cookie: cookie, 'X-CSRF-Token': csrf, Origin: server.url },
       body: form,
     });
     expect(enqueued.status).toBe(202);
@@ -160,7 +161,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       form.set('document', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), name);
       const response = await fetch(`${server.url}/api/v1/products/mindee/invoices/v4/${mode}`, {
         method: 'POST',
-        headers: { Cookie: cookie, Origin: server.url },
+        headers: { Cookie: cookie, 'X-CSRF-Token': csrf, Origin: server.url },
         body: form,
       });
       expect(response.status).toBe(mode === 'predict' ? 201 : 202);
@@ -190,7 +191,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     form.set('file', new Blob([new Uint8Array(pdf)]), 'refused.pdf');
     const refused = await fetch(`${server.url}/api/v2/products/extraction/enqueue`, {
       method: 'POST',
-      headers: { Cookie: cookie, Origin: server.url },
+      headers: { Cookie: cookie, 'X-CSRF-Token': csrf, Origin: server.url },
       body: form,
     });
     expect(refused.status).toBeGreaterThanOrEqual(400);

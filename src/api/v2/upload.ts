@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import { InvalidRequestError, NetworkError, type ApiError } from '../errors';
+import { csrfHeaders } from '../review/csrf';
 import { ACCEPT, api, errorFromResponse, notifyRetryWait, parseSuccess, type ApiClient } from '../http';
 import { check } from '../issues';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter } from '../retry';
@@ -187,6 +188,8 @@ export const xhrTransport: UploadTransport = ({ url, form, signal, onProgress })
     const done = () => signal?.removeEventListener('abort', onAbort);
     xhr.open('POST', url);
     xhr.setRequestHeader('Accept', ACCEPT);
+    // The signed-in session's token: the app server refuses a change without it.
+    for (const [name, value] of Object.entries(csrfHeaders())) xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress({ loaded: event.loaded, total: event.total });

@@ -3,6 +3,7 @@ import type { ExtractionResponse } from '../../api/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
 import { FeedbackPanel } from './feedback/feedback-panel';
+import type { Edits } from './fields/review-tree';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
 import { useFieldActions } from './use-field-actions';
@@ -32,6 +33,16 @@ interface Props {
   pageTurns?: readonly Rotation[] | undefined;
   /** A v1 prediction: its document and product, to send feedback for (instead of "Send to RAG"). */
   v1Feedback?: { documentId: string; product: string } | undefined;
+  /** The IndexedDB draft's key, when not the job id (the team queue's `review:<document id>`). */
+  draftKey?: string | undefined;
+  /** Corrections to start from instead of the stored draft, which is then not read (read at mount; followed when read-only). */
+  initialCorrections?: Edits | undefined;
+  /** Told the corrections once loaded, then at every change. */
+  onCorrectionsChange?: ((edits: Edits) => void) | undefined;
+  /** Values shown, not editable: the editors are disabled and the corrections bar is left out. */
+  readOnly?: boolean | undefined;
+  /** Said in place of the page when `document` is null, instead of the message about this browser. */
+  documentMissing?: ReactNode;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
@@ -43,9 +54,20 @@ export function ReviewView({
   offline = false,
   pageTurns,
   v1Feedback,
+  draftKey,
+  initialCorrections,
+  onCorrectionsChange,
+  readOnly = false,
+  documentMissing,
 }: Props) {
   const { inference } = result;
-  const model = useReviewModel(jobId, result, { offline });
+  const model = useReviewModel(jobId, result, {
+    offline,
+    draftKey,
+    initial: initialCorrections,
+    onChange: onCorrectionsChange,
+    readOnly,
+  });
   const [viewer, dispatchViewer] = useViewerState({ selected: useFieldFromUrl() ?? undefined });
   const [filter, setFilter] = useState(false);
   const [tab, setTab] = useState<ReviewTab>('values');
@@ -86,6 +108,22 @@ export function ReviewView({
       ? 'This extraction replaced the data schema: editors follow the values as returned.'
       : null;
 
+  const values = (
+    <ValuesPanel
+      rootRef={valuesRoot}
+      nodes={model.nodes}
+      filtered={filtered}
+      onFilterChange={setFilter}
+      forReview={model.values.filter(isForReview).length}
+      stillToReview={navFields.filter((f) => f.toReview).length}
+      total={model.values.length}
+      actions={actions}
+      highlight={highlight}
+      schemaNote={schemaNote}
+      onHelp={() => setHelpOpen(true)}
+    />
+  );
+
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
       <section
@@ -106,8 +144,8 @@ export function ReviewView({
           </Suspense>
         ) : (
           <p className="p-4 text-sm text-slate-800">
-            This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or
-            the browser's storage was cleared), so only the values are shown.
+            {documentMissing ??
+              "This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or the browser's storage was cleared), so only the values are shown."}
           </p>
         )}
       </section>
@@ -127,39 +165,35 @@ export function ReviewView({
           stored={stored}
           onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
           values={
-            <ValuesPanel
-              rootRef={valuesRoot}
-              nodes={model.nodes}
-              filtered={filtered}
-              onFilterChange={setFilter}
-              forReview={model.values.filter(isForReview).length}
-              stillToReview={navFields.filter((f) => f.toReview).length}
-              total={model.values.length}
-              actions={actions}
-              highlight={highlight}
-              schemaNote={schemaNote}
-              onHelp={() => setHelpOpen(true)}
-            />
-          }
-        />
-        <CorrectionsBar
-          nodes={model.nodes}
-          changes={model.changes}
-          documentName={stored?.filename ?? inference.file.name}
-          inferenceId={inference.id}
-          modelId={inference.model.id}
-          offline={offline}
-          feedback={
-            v1Feedback && (
-              <FeedbackPanel
-                nodes={model.nodes}
-                documentId={v1Feedback.documentId}
-                product={v1Feedback.product}
-              />
+            readOnly ? (
+              <fieldset disabled className="contents">
+                {values}
+              </fieldset>
+            ) : (
+              values
             )
           }
-          onRevertAll={() => model.correct({ type: 'revertAll' })}
         />
+        {!readOnly && (
+          <CorrectionsBar
+            nodes={model.nodes}
+            changes={model.changes}
+            documentName={stored?.filename ?? inference.file.name}
+            inferenceId={inference.id}
+            modelId={inference.model.id}
+            offline={offline}
+            feedback={
+              v1Feedback && (
+                <FeedbackPanel
+                  nodes={model.nodes}
+                  documentId={v1Feedback.documentId}
+                  product={v1Feedback.product}
+                />
+              )
+            }
+            onRevertAll={() => model.correct({ type: 'revertAll' })}
+          />
+        )}
       </aside>
       <p role="status" className="sr-only">
         {announcement}

@@ -6,21 +6,30 @@ import { needsReview } from './confidence';
 import { countChanges } from './fields/corrections-reducer';
 import { buildReviewTree, leavesOf, NO_EDITS, simpleNodes, type SimpleNode } from './fields/review-tree';
 import { schemaHints } from './fields/schema-hints';
-import { useCorrections } from './fields/use-corrections';
+import { useCorrections, type CorrectionsOptions } from './fields/use-corrections';
+
+export interface ReviewModelOptions extends CorrectionsOptions {
+  /** A saved result opened from files: no request at all, the values are typed as returned. */
+  offline?: boolean | undefined;
+}
 
 /**
  * Everything the review derives from the result: the model's schema (for typed editors and the
  * classification values), the operator's corrections, the field tree with them applied, the leaves the
  * viewer draws, and which values still need review.
  */
-export function useReviewModel(jobId: string, result: ExtractionResponse, { offline = false } = {}) {
+export function useReviewModel(
+  jobId: string,
+  result: ExtractionResponse,
+  { offline = false, ...correctionOptions }: ReviewModelOptions = {},
+) {
   const { inference } = result;
   // A replaced data schema is not the model's: its fields would be typed by the wrong schema.
   const replaced = inference.active_options.data_schema.replace;
   // Offline (a saved result opened from files): no request at all, the values are typed as returned.
   const schema = useQuery({ ...modelSchemaQueryOptions(inference.model.id), enabled: !replaced && !offline });
   const hints = useMemo(() => schemaHints(schema.data?.data_schema.fields), [schema.data]);
-  const { corrections, dispatch, storageError, ready } = useCorrections(jobId, result);
+  const { corrections, dispatch, storageError, ready } = useCorrections(jobId, result, correctionOptions);
   const fields = inference.result.fields;
 
   const nodes = useMemo(() => buildReviewTree(fields, corrections, hints), [fields, corrections, hints]);

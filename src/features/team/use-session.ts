@@ -42,6 +42,10 @@ export function useAcceptSession(): (session: SessionResponse) => void {
       // Only the unobserved ones: the page that opened the session is still on screen.
       forgetReviewData(queryClient, 'inactive');
       queryClient.setQueryData(sessionQueryOptions().queryKey, session);
+      // What was refused while signed out (the app's settings, jobs) is asked again.
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.state.status === 'error',
+      });
     },
     [queryClient],
   );

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { NetworkError } from '../../../api/errors';
+import { ProblemAlert } from '../../../components/problem-alert';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { ReasonDialog } from './reason-dialog';
+import { useConfirmShortcut } from './use-confirm-shortcut';
+import { NotSavedError, type DecisionRequest } from './use-decisions';
+
+interface Props {
+  onDecide: (request: DecisionRequest) => void;
+  busy: boolean;
+  error: unknown;
+}
+
+const WORKING: Record<DecisionRequest['kind'], string> = {
+  confirm: 'Saving and confirming…',
+  reject: 'Saving and rejecting…',
+  postpone: 'Saving and postponing…',
+  release: 'Saving and releasing…',
+};
+
+/**
+ * The decisions on the document held: confirm (and take the next, Ctrl+Enter), reject or postpone
+ * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
+ * stay, in this browser and on the server as far as it took them.
+ */
+export function DecisionBar({ onDecide, busy, error }: Props) {
+  const [asking, setAsking] = useState<'reject' | 'postpone' | null>(null);
+  const [last, setLast] = useState<DecisionRequest['kind']>('confirm');
+  const decide = (request: DecisionRequest) => {
+    if (busy) return;
+    setLast(request.kind);
+    onDecide(request);
+  };
+  useConfirmShortcut(() => decide({ kind: 'confirm', next: true }), asking === null);
+
+  return (
+    <section
+      aria-label="Decision"
+      className="flex flex-col gap-2 rounded-md border border-slate-300 bg-white p-3"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <Button
+          onClick={() => decide({ kind: 'confirm', next: true })}
+          disabled={busy}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+        >
+          Confirm and next
+          <kbd
+            aria-hidden="true"
+            className="rounded border border-blue-300 px-1 font-mono text-xs font-normal"
+          >
+            Ctrl+Enter
+          </kbd>
+        </Button>
+        <Button variant="secondary" onClick={() => decide({ kind: 'confirm', next: false })} disabled={busy}>
+          Confirm
+        </Button>
+        <Button
+          variant="secondary"
+          aria-haspopup="dialog"
+          onClick={() => setAsking('reject')}
+          disabled={busy}
+        >
+          Reject…
+        </Button>
+        <Button
+          variant="secondary"
+          aria-haspopup="dialog"
+          onClick={() => setAsking('postpone')}
+          disabled={busy}
+        >
+          Postpone…
+        </Button>
+        <Button variant="ghost" onClick={() => decide({ kind: 'release' })} disabled={busy}>
+          Release
+        </Button>
+      </div>
+      {busy && <Spinner label={WORKING[last]} />}
+      {error != null && <DecisionProblem error={error} />}
+      <ReasonDialog
+        open={asking === 'reject'}
+        title="Reject this document"
+        label="Why is it rejected? (required)"
+        required
+        submitLabel="Reject"
+        onSubmit={(reason) => decide({ kind: 'reject', reason: reason ?? '' })}
+        onClose={() => setAsking(null)}
+      />
+      <ReasonDialog
+        open={asking === 'postpone'}
+        title="Postpone this document"
+        label="Why is it postponed? (optional)"
+        required={false}
+        submitLabel="Postpone"
+        onSubmit={(reason) => decide({ kind: 'postpone', reason })}
+        onClose={() => setAsking(null)}
+      />
+    </section>
+  );
+}
+
+function DecisionProblem({ error }: { error: unknown }) {
+  if (error instanceof NotSavedError) {
+    return (
+      <ProblemAlert
+        error={error.cause}
+        action={
+          error.cause instanceof NetworkError
+            ? 'Nothing was decided: your corrections could not all be saved, the server cannot be reached. They are kept in this browser and sent when it answers; then decide again.'
+            : 'Nothing was decided: your corrections are not all saved (see above). They are kept in this browser.'
+        }
+      />
+    );
+  }
+  return <ProblemAlert error={error} action="Nothing was decided. Your corrections are kept." />;
+}

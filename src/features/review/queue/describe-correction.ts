@@ -1,0 +1,34 @@
+/**
+ * Corrections in words, as the stale-version alert and the history show them: which field (or which
+ * list edit), and a value as the operator would read it.
+ */
+import { ADDED, REMOVED, REVIEWED } from './corrections-sync';
+
+const LIST_EDITS: Record<string, string> = {
+  [REMOVED]: 'Items removed',
+  [ADDED]: 'Items added',
+  [REVIEWED]: 'Values checked',
+};
+
+export function correctionLabel(path: string): string {
+  return LIST_EDITS[path] ?? path;
+}
+
+/** `undefined`: no correction (the extracted value); `{ "$reverted": true }` likewise. */
+export function describeValue(value: unknown, path = ''): string {
+  const list = Object.hasOwn(LIST_EDITS, path);
+  if (value === undefined || isReverted(value)) return list ? '(none)' : '(as extracted)';
+  if (value === null) return '(no value)';
+  if (value === '') return '(empty)';
+  if (Array.isArray(value))
+    return value.length === 0 ? '(none)' : value.map((v) => describeValue(v)).join(', ');
+  if (typeof value === 'object') {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? '(none)' : entries.map(([k, v]) => `${k}: ${describeValue(v)}`).join(', ');
+  }
+  return String(value);
+}
+
+function isReverted(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>).$reverted === true;
+}

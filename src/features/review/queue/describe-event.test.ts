@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineEntry } from '../../../api/review/schemas';
+import { describeEvent } from './describe-event';
+
+const at = '2026-01-05T10:42:00.000Z';
+const ada = { id: 'op-ada', name: 'Ada' };
+const entry = (
+  kind: string,
+  data: TimelineEntry['data'] = null,
+  actor: TimelineEntry['actor'] = ada,
+): TimelineEntry => ({
+  kind,
+  at,
+  actor,
+  data,
+});
+
+describe('describeEvent', () => {
+  it('tells a correction as field: before → after, reverts and list edits included', () => {
+    expect(describeEvent(entry('corrected', { field: 'total', before: null, after: 12.5 }))).toEqual({
+      who: 'Ada',
+      what: 'total: (as extracted) → 12.5',
+    });
+    expect(
+      describeEvent(entry('corrected', { field: 'total', before: 12.5, after: { $reverted: true } })).what,
+    ).toBe('total: 12.5 → (as extracted)');
+    expect(describeEvent(entry('corrected', { field: 'note', before: 'x', after: null })).what).toBe(
+      'note: x → (no value)',
+    );
+    expect(
+      describeEvent(entry('corrected', { field: '#removed', before: null, after: ['line_items[1]'] })).what,
+    ).toBe('Items removed: (none) → line_items[1]');
+    expect(
+      describeEvent(entry('corrected', { field: '#added', before: { l: 1 }, after: { l: 2 } })).what,
+    ).toBe('Items added: l: 1 → l: 2');
+  });
+
+  it('names decisions with their reason, and who did it', () => {
+    expect(describeEvent(entry('rejected', { reason: 'Not an invoice' }))).toEqual({
+      who: 'Ada',
+      what: 'Rejected it: Not an invoice',
+    });
+    expect(describeEvent(entry('postponed')).what).toBe('Postponed it');
+    expect(describeEvent(entry('extracted', null, null)).who).toBe('The app server');
+    expect(describeEvent(entry('some_new_kind')).what).toBe('some new kind');
+  });
+});

@@ -1,0 +1,48 @@
+/** One entry of a document's timeline (`GET …/timeline`, docs/review-store.md) in words. */
+import type { TimelineEntry } from '../../../api/review/schemas';
+import { correctionLabel, describeValue } from './describe-correction';
+
+export interface EventText {
+  who: string;
+  what: string;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
+  const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
+  const reason = text(data?.reason);
+  switch (kind) {
+    case 'received':
+      return { who, what: 'Received the document' };
+    case 'extracted':
+      return { who, what: 'Extraction done: ready for review' };
+    case 'failed':
+      return { who, what: 'The extraction failed' };
+    case 'taken':
+      return { who, what: data?.how === 'next' ? 'Took it from the queue' : 'Opened it for review' };
+    case 'lease_expired':
+      return { who, what: 'Left it idle: the lease ran out, and another operator took it' };
+    case 'corrected': {
+      const field = text(data?.field) ?? '(unknown field)';
+      // `before` is null when the field had no correction yet (the server cannot tell it from a null).
+      const before = describeValue(data?.before ?? undefined, field);
+      const after = describeValue(data?.after, field);
+      return { who, what: `${correctionLabel(field)}: ${before} → ${after}` };
+    }
+    case 'released':
+      return { who, what: 'Released it to the queue, undecided' };
+    case 'confirmed':
+      return { who, what: 'Confirmed it' };
+    case 'rejected':
+      return { who, what: reason ? `Rejected it: ${reason}` : 'Rejected it' };
+    case 'postponed':
+      return { who, what: reason ? `Postponed it: ${reason}` : 'Postponed it' };
+    case 'reopened':
+      return { who, what: 'Reopened it for review' };
+    case 'reassigned':
+      return { who, what: 'Reassigned it to another operator' };
+    default:
+      return { who, what: kind.replaceAll('_', ' ') };
+  }
+}

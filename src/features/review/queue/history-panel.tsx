@@ -1,0 +1,77 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { timelineCsvUrl } from '../../../api/review/endpoints';
+import { timelineQueryOptions } from '../../../api/review/queries';
+import { ProblemAlert } from '../../../components/problem-alert';
+import { Spinner } from '../../../components/ui/spinner';
+import { describeEvent } from './describe-event';
+import { formatWhen } from './format-time';
+
+interface Props {
+  documentId: string;
+  /** Admins may download the timeline as CSV. */
+  isAdmin: boolean;
+}
+
+/**
+ * The document's timeline, read when opened: who did what when (received, taken, each correction as
+ * field: before → after, decisions with their reasons), oldest first as the server lists it.
+ */
+export function HistoryPanel({ documentId, isAdmin }: Props) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const timeline = useQuery({ ...timelineQueryOptions(documentId), enabled: open });
+  const events = timeline.data?.events ?? [];
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="rounded-md border border-slate-300 bg-white">
+      <h2 id={`${id}-heading`} className="text-sm font-semibold">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={`${id}-body`}
+          onClick={() => setOpen((o) => !o)}
+          className="flex w-full items-center justify-between px-3 py-2 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700"
+        >
+          History
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+        </button>
+      </h2>
+      {open && (
+        <div id={`${id}-body`} className="flex max-h-72 flex-col gap-2 overflow-y-auto px-3 pb-3">
+          {timeline.isPending && <Spinner label="Loading the history…" />}
+          {timeline.isError && (
+            <ProblemAlert error={timeline.error} onRetry={() => void timeline.refetch()} />
+          )}
+          {timeline.isSuccess && events.length === 0 && (
+            <p className="text-sm text-slate-700">Nothing has happened to this document yet.</p>
+          )}
+          {events.length > 0 && (
+            <ol className="flex flex-col gap-1 text-sm">
+              {events.map((event, index) => {
+                const { who, what } = describeEvent(event);
+                return (
+                  <li key={`${event.at}-${index}`} className="border-t border-slate-100 pt-1 first:border-0">
+                    <time dateTime={event.at} className="text-xs text-slate-600">
+                      {formatWhen(event.at)}
+                    </time>{' '}
+                    <span className="font-medium">{who}</span>: <span className="break-words">{what}</span>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+          {isAdmin && (
+            <a
+              href={timelineCsvUrl(documentId)}
+              download
+              className="self-start text-sm font-medium text-blue-800 underline"
+            >
+              Download CSV
+            </a>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

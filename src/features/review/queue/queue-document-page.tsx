@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import { ApiError } from '../../../api/errors';
+import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
+import { ProblemAlert } from '../../../components/problem-alert';
+import { Spinner } from '../../../components/ui/spinner';
+import { preloadDocumentViewer } from '../viewer/preload';
+import { QueueReview } from './queue-review';
+
+/** How often a document still being extracted is read again (live queue events come sooner). */
+const PROCESSING_POLL_MS = 5_000;
+
+/**
+ * One document of the team queue (`/review/{id}`) for the signed-in operator: loaded, named, then
+ * reviewed by its state (queue-review.tsx).
+ */
+export function QueueDocumentPage({ documentId }: { documentId: string }) {
+  const session = useQuery(sessionQueryOptions());
+  const query = useQuery({
+    ...reviewDocumentQueryOptions(documentId),
+    refetchInterval: (q) => (q.state.data?.document.state === 'processing' ? PROCESSING_POLL_MS : false),
+  });
+  const document = query.data?.document;
+  const operator = session.data?.operator;
+  // The viewer and pdf.js load while the document is fetched.
+  useEffect(preloadDocumentViewer, []);
+
+  return (
+    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-xl font-semibold break-all">
+          {document ? (document.alias ?? document.fileName) : 'Document'}
+        </h1>
+        <Link href="/queue" className="text-sm font-medium text-blue-800 underline">
+          Back to the queue
+        </Link>
+      </div>
+      {(query.isPending || session.isPending) && <Spinner label="Loading the document…" />}
+      {query.isError && !document && (
+        <ProblemAlert
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          action={
+            query.error instanceof ApiError && query.error.status === 404
+              ? 'There is no such document in the review: it was removed, or the address is wrong.'
+              : undefined
+          }
+        />
+      )}
+      {session.isError && <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />}
+      {document && operator && <QueueReview key={document.id} document={document} operator={operator} />}
+    </main>
+  );
+}

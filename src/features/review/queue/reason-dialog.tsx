@@ -1,0 +1,118 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+
+interface Props {
+  open: boolean;
+  title: string;
+  /** The reason's label. */
+  label: string;
+  /** A reason must be given (a rejection); else it may be left empty. */
+  required: boolean;
+  submitLabel: string;
+  onSubmit: (reason: string | undefined) => void;
+  onClose: () => void;
+}
+
+/**
+ * Asks for a decision's reason in a modal `<dialog>`, as the shortcuts dialog does: the focus goes to
+ * the reason, stays inside (the page behind is inert), Escape cancels, and the focus returns to the
+ * button that opened it.
+ */
+export function ReasonDialog({ open, title, label, required, submitLabel, onSubmit, onClose }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      element.showModal();
+      field.current?.focus();
+    } else if (!open && element.open) element.close();
+  }, [open]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = reason.trim();
+    if (required && text === '') {
+      setMissing(true);
+      field.current?.focus();
+      return;
+    }
+    dialog.current?.close();
+    onSubmit(text === '' ? undefined : text);
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={`${id}-title`}
+      onClose={() => {
+        setReason('');
+        setMissing(false);
+        onClose();
+        returnTo.current?.focus();
+      }}
+      onKeyDown={trapTab}
+      className="m-auto w-full max-w-lg rounded-lg border border-slate-300 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
+    >
+      <form onSubmit={submit} noValidate className="flex flex-col gap-3">
+        <h2 id={`${id}-title`} className="text-lg font-semibold">
+          {title}
+        </h2>
+        <label htmlFor={`${id}-reason`} className="text-sm font-medium">
+          {label}
+        </label>
+        <textarea
+          ref={field}
+          id={`${id}-reason`}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setMissing(false);
+          }}
+          rows={4}
+          maxLength={2000}
+          required={required}
+          aria-invalid={missing || undefined}
+          aria-describedby={missing ? `${id}-error` : undefined}
+          className="rounded border border-slate-300 px-2 py-1 text-sm focus:outline-2 focus:outline-blue-700"
+        />
+        {missing && (
+          <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
+            Say why: the reason is kept with the decision.
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => dialog.current?.close()}>
+            Cancel
+          </Button>
+          <Button type="submit">{submitLabel}</Button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+/** Tab and Shift+Tab cycle inside the dialog (its last control would otherwise leave for the browser's). */
+function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return;
+  const focusable = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>('button, textarea, [href], input, select'),
+  ].filter((el) => !el.hasAttribute('disabled'));
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}

@@ -3,6 +3,7 @@
  * their contract are listed in each module, and in /api/openapi.json.
  */
 import { Hono } from 'hono';
+import { importRoutes } from './import-routes';
 import { reviewOpenApiDocument } from './openapi';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from './review-context';
@@ -12,6 +13,8 @@ import { sessionRoutes } from './session-routes';
 export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   const api = new Hono<ReviewEnv>();
   api.route('/', sessionRoutes(review));
+  // Before the review routes: the import answers with its own session check (import-routes.ts).
+  api.route('/review', importRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
   api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));

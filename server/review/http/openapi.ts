@@ -7,7 +7,7 @@
  * schema is one entry of `components.schemas`, referred to by `$ref`.
  *
  * The routes are listed below by hand, from the header comments of session-routes.ts,
- * review-routes.ts and operator-routes.ts; openapi.test.ts checks that they are exactly the routes
+ * review-routes.ts, import-routes.ts and operator-routes.ts; openapi.test.ts checks that they are exactly the routes
  * the Hono app serves, and that every `$ref` resolves.
  */
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { z } from 'zod';
 import {
   CorrectionsRequest,
   DocumentResponse,
+  ImportMetadata,
+  ImportResponse,
   NewOperatorRequest,
   OperatorView,
   PostponeRequest,
@@ -36,6 +38,7 @@ import {
 import { ErrorResponse } from '../../../src/api/v2/schemas';
 import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';
 import { CSRF_HEADER, SESSION_COOKIE } from './session-auth';
 import { SIGN_IN_ATTEMPTS } from './session-routes';
 
@@ -88,6 +91,11 @@ const REQUEST_SCHEMAS: Record<string, Named> = {
     schema: ReassignRequest,
     description: 'The operator to hand the document to: their id or their name.',
   },
+  ImportMetadata: {
+    schema: ImportMetadata,
+    description:
+      'The `metadata` part of `POST /api/review/import` (JSON): a job a browser kept. v2: the model id and job id; v1: the model as `account/name/vN`, and the queue’s job id (or, for a synchronous prediction, the document id).',
+  },
 };
 
 /** Written as the server writes them. */
@@ -114,6 +122,11 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
   },
   TimelineEntry: { schema: TimelineEntry, description: 'One event of a document’s history.' },
   TimelineResponse: { schema: TimelineResponse, description: 'A document’s history, oldest first.' },
+  ImportResponse: {
+    schema: ImportResponse,
+    description:
+      'The imported document (`imported: true`), or the one that already held this upstream job (`imported: false`).',
+  },
   // The routes build these few answers inline, without a schema of their own in src/api/review.
   CountsResponse: {
     schema: z.object({ counts: StateCounts }),
@@ -190,6 +203,8 @@ interface Route {
   problems?: ProblemCode[];
   /** What a code means on this route, when its catalogue title is not enough. */
   notes?: Partial<Record<ProblemCode, string>>;
+  /** Specification extensions (`x-…`) of the operation. */
+  extensions?: Record<`x-${string}`, JsonObject>;
 }
 
 const json = (schema: JsonObject, description: string, headers?: JsonObject): JsonObject => ({
@@ -515,6 +530,58 @@ function routes(queueQuery: JsonObject): Route[] {
       notes: { '404-010': 'no such document, or it has no kept file (sent by URL)' },
     },
     {
+      method: 'post',
+      path: '/api/review/import',
+      operationId: 'importDocument',
+      tag: 'review',
+      summary: 'Import a job a browser kept',
+      description:
+        'Brings a job that a browser kept in its own storage (before the team queue existed) into the queue, with its result and, if the browser kept it, its file: the document is `to_review`, and its timeline says `imported` by the caller. ' +
+        'The body is `multipart/form-data` (the parts are described in `x-multipart-parts`): `metadata`, JSON of the `ImportMetadata` schema; `result`, the upstream’s JSON answer (a v2 extraction response, with `inference`, or a v1 document response, with `document`); `file`, optional, the document’s bytes. ' +
+        `\`metadata\` and \`result\` may be text fields or JSON file parts, up to ${MAX_IMPORT_PART_BYTES / 1024 / 1024} MB each; the file up to ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB. ` +
+        'Once per upstream job: when the store holds the same `apiVersion` and `upstreamJobId` already (imported before, or uploaded through the app), the answer is 200 with that document, unchanged, and `imported: false`.',
+      auth: 'session+csrf',
+      ok: {
+        201: json(ref('ImportResponse'), 'Imported: the new document, in the queue.'),
+        200: json(ref('ImportResponse'), 'The job was in the store already: its document, unchanged.'),
+      },
+      problems: ['400-001', '413-001', '415-001', '422-008'],
+      notes: {
+        '400-001': 'the multipart body is broken (no boundary, cut short)',
+        '413-001': `the file is over ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB, or \`metadata\` or \`result\` over ${MAX_IMPORT_PART_BYTES / 1024 / 1024} MB`,
+        '415-001': 'the body is not `multipart/form-data`',
+        '422-008':
+          'a part is missing, not JSON, or does not fit: `errors[]` point into the form (`#/metadata/model`, `#/result/inference`, `#/file`)',
+      },
+      extensions: {
+        'x-multipart-parts': {
+          metadata: {
+            required: true,
+            contentType: 'application/json',
+            schema: ref('ImportMetadata'),
+          },
+          result: {
+            required: true,
+            contentType: 'application/json',
+            schema: {
+              type: 'object',
+              description:
+                'The upstream’s answer as it came: v2 `{ inference }`, v1 `{ document }` (its id is `upstreamResultId` when that is left out).',
+            },
+          },
+          file: {
+            required: false,
+            contentType: 'application/octet-stream',
+            schema: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description: 'The document as it was uploaded; its part’s content type is kept as the file’s.',
+            },
+          },
+        },
+      },
+    },
+    {
       method: 'get',
       path: '/api/review/documents/{id}/timeline',
       operationId: 'getTimeline',
@@ -694,6 +761,7 @@ function operation(route: Route, requestSchemas: Record<string, JsonObject>): Js
           },
         }),
     responses,
+    ...route.extensions,
   };
 }
 

@@ -8,12 +8,14 @@ import { api, segment, type ApiClient } from '../http';
 import { csrfHeaders } from './csrf';
 import {
   DocumentResponse,
+  ImportResponse,
   OperatorView,
   QueuePage,
   SessionResponse,
   StateCounts,
   TimelineResponse,
   type CorrectionsRequest,
+  type ImportMetadata,
   type OperatorRole,
   type QueueQuery,
   type SignInRequest,
@@ -189,4 +191,42 @@ export function getTimeline(id: string, { signal, client = api }: CallOptions = 
 /** The timeline's CSV export (admins), as a link target. */
 export function timelineCsvUrl(id: string): string {
   return `${api.baseUrl}${doc(id, '/timeline')}?format=csv`;
+}
+
+// ─── Import of the jobs this browser kept ────────────────────────────────────────────────────────────
+
+export interface ImportInput {
+  metadata: ImportMetadata;
+  /** The upstream's answer as it came (v2 extraction response, v1 document response). */
+  result: unknown;
+  /** The document's bytes, when this browser kept them; sent as the `file` part. */
+  file?: Blob | null | undefined;
+}
+
+/**
+ * The multipart form of `POST /api/review/import`: the metadata, the result as a JSON part, then the
+ * file (last, so that the server knows the job before the bytes come, and stores no copy of a job it
+ * has already).
+ */
+export function toImportForm({ metadata, result, file }: ImportInput): FormData {
+  const form = new FormData();
+  form.append('metadata', JSON.stringify(metadata));
+  form.append('result', new Blob([JSON.stringify(result)], { type: 'application/json' }), 'result.json');
+  if (file) form.append('file', file, metadata.fileName);
+  return form;
+}
+
+/**
+ * Brings a job this browser kept into the team queue: `imported` false when the queue had it already
+ * (the answer is then that document, unchanged).
+ */
+export function importDocument(input: ImportInput, { signal, client = api }: CallOptions = {}) {
+  return client.request({
+    method: 'POST',
+    path: '/review/import',
+    body: { form: toImportForm(input) },
+    schema: ImportResponse,
+    signal,
+    headers: csrfHeaders(),
+  });
 }

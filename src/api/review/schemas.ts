@@ -201,3 +201,37 @@ export const TimelineEntry = z.object({
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 export const TimelineResponse = z.object({ events: z.array(TimelineEntry) });
+
+// ─── Import of the jobs a browser kept ───────────────────────────────────────────────────────────────
+
+/** v1 models are `account/name/vN`; a v2 model id has no slash. */
+const V1_MODEL = /^[^/\s]+\/[^/\s]+\/v\d+$/;
+
+/**
+ * `POST /api/review/import`, its `metadata` part (JSON): a job this browser kept from before the team
+ * queue (src/lib/document-store.ts). The same (apiVersion, upstreamJobId) is imported once.
+ */
+export const ImportMetadata = z
+  .strictObject({
+    apiVersion: ApiVersion,
+    /** v2: the model id; v1: `account/name/vN`. */
+    model: z.string().trim().min(1, { error: 'Give the model' }).max(300),
+    fileName: z.string().trim().min(1, { error: 'Give the file’s name' }).max(1000),
+    alias: z.string().trim().max(1000).nullish(),
+    /** v2: the job id; v1: the queue’s job id (asynchronous) or the document id (synchronous). */
+    upstreamJobId: z.string().trim().min(1, { error: 'Give the upstream job’s id' }).max(300),
+    /** v2: the inference id; v1: the document id. Read from the result when left out. */
+    upstreamResultId: z.string().trim().min(1).max(300).optional(),
+  })
+  .superRefine((metadata, context) => {
+    const v1 = V1_MODEL.test(metadata.model);
+    if (metadata.apiVersion === 'v1' && !v1)
+      context.addIssue({ code: 'custom', path: ['model'], message: 'A v1 model is account/name/vN' });
+    if (metadata.apiVersion === 'v2' && metadata.model.includes('/'))
+      context.addIssue({ code: 'custom', path: ['model'], message: 'A v2 model is its id, without a slash' });
+  });
+export type ImportMetadata = z.input<typeof ImportMetadata>;
+
+/** `POST /api/review/import`: 201 with `imported: true`, or 200 with the document already there. */
+export const ImportResponse = z.object({ document: ReviewDocument, imported: z.boolean() });
+export type ImportResponse = z.infer<typeof ImportResponse>;

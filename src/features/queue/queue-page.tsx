@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
+import { ImportBanner } from './import-banner';
 import { QueueCounts } from './queue-counts';
 import { QueueFiltersForm } from './queue-filters';
 import { QueueResults } from './queue-results';
@@ -17,6 +18,7 @@ import {
 /**
  * The team's queue (`/queue`, for a signed-in operator): how many documents are in each state, the
  * documents themselves filtered from the URL, page by page, and "Start reviewing" to take the next one.
+ * Once, the jobs this browser kept before the team queue existed are offered for import (ImportBanner).
  */
 export function QueuePage() {
   const session = useQuery(sessionQueryOptions());
@@ -45,6 +47,7 @@ export function QueuePage() {
         </div>
         <StartReviewingButton />
       </div>
+      <ImportBanner />
       <QueueCounts
         counts={queue.data?.counts}
         selected={filters.state}

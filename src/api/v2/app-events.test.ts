@@ -1,6 +1,15 @@
 /** What the app server's event stream and app-config send, as the browser reads them. */
 import { describe, expect, it } from 'vitest';
-import { AppConfig, appConfigKey, appConfigQueryOptions, JobEvent, parseAppEvent } from './app-events';
+import { createApiClient } from '../http';
+import {
+  AppConfig,
+  appConfigKey,
+  appConfigQueryOptions,
+  JobEvent,
+  parseAppEvent,
+  subscribeToAppEvents,
+  type EventSourceLike,
+} from './app-events';
 
 const job = {
   version: 'v2',
@@ -66,5 +75,53 @@ describe('AppConfig', () => {
   it('is one query, kept for the session', () => {
     expect(appConfigQueryOptions().queryKey).toEqual(appConfigKey);
     expect(appConfigQueryOptions().staleTime).toBe(Infinity);
+  });
+});
+
+describe('subscribeToAppEvents', () => {
+  /** A stand-in EventSource that counts how many streams are opened and closed. */
+  class CountingSource implements EventSourceLike {
+    static opened = 0;
+    static closed = 0;
+    private readonly listeners = new Map<string, ((event: MessageEvent) => void)[]>();
+    constructor(readonly url: string) {
+      CountingSource.opened += 1;
+    }
+    addEventListener(type: string, listener: (event: MessageEvent) => void): void {
+      this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+    }
+    close(): void {
+      CountingSource.closed += 1;
+    }
+    emit(type: string, data: unknown): void {
+      for (const listener of this.listeners.get(type) ?? []) {
+        listener(new MessageEvent(type, { data: JSON.stringify(data) }));
+      }
+    }
+  }
+
+  it('shares one stream between the subscribers of a tab, and closes it with the last one', () => {
+    const client = createApiClient({ baseUrl: 'http://127.0.0.1:1/api' });
+    const queue: unknown[] = [];
+    const jobs: unknown[] = [];
+    const stopQueue = subscribeToAppEvents(
+      { onQueue: (e) => queue.push(e) },
+      { client, EventSource: CountingSource },
+    );
+    const stopJobs = subscribeToAppEvents(
+      { onJob: (e) => jobs.push(e) },
+      { client, EventSource: CountingSource },
+    );
+    expect(CountingSource.opened).toBe(1);
+    stopQueue();
+    expect(CountingSource.closed).toBe(0);
+    stopJobs();
+    expect(CountingSource.closed).toBe(1);
+    // A later subscriber opens a new one.
+    const again = subscribeToAppEvents({}, { client, EventSource: CountingSource });
+    expect(CountingSource.opened).toBe(2);
+    again();
+    expect(queue).toEqual([]);
+    expect(jobs).toEqual([]);
   });
 });

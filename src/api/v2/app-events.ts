@@ -172,7 +172,11 @@ export interface AppEventHandlers {
  * Listens to `/api/events` until the returned function is called. The browser reconnects by itself
  * after a break (the server's `retry:` hint, 3 s) and sends `Last-Event-ID`, so what was sent in the
  * meantime is replayed, or a `resync` says it cannot be. Messages that do not match their schema are
- * ignored. Open one per tab: each holds one of the browser's few connections per origin.
+ * ignored.
+ *
+ * Every subscriber of a tab shares one EventSource (the job events and the team queue alike): over
+ * HTTP/1.1 a browser opens at most six connections per origin, and a stream holds one for as long as
+ * it is open, so a stream per subscriber would soon leave three tabs nothing to load a file with.
  */
 export function subscribeToAppEvents(
   handlers: AppEventHandlers,
@@ -181,18 +185,55 @@ export function subscribeToAppEvents(
     EventSource: Source = globalThis.EventSource,
   }: { client?: ApiClient; EventSource?: EventSourceConstructor } = {},
 ): () => void {
-  const source = new Source(client.resolve({ path: APP_EVENTS_PATH }).href);
+  const url = client.resolve({ path: APP_EVENTS_PATH }).href;
+  let shared = sharedStreams.get(Source)?.get(url);
+  if (shared === undefined) {
+    shared = openShared(new Source(url));
+    const byUrl = sharedStreams.get(Source) ?? new Map<string, SharedStream>();
+    byUrl.set(url, shared);
+    sharedStreams.set(Source, byUrl);
+  }
+  const stream = shared;
+  stream.subscribers.add(handlers);
+  if (stream.connected) handlers.onConnectionChange?.(true);
+  return () => {
+    stream.subscribers.delete(handlers);
+    if (stream.subscribers.size > 0) return;
+    stream.source.close();
+    sharedStreams.get(Source)?.delete(url);
+  };
+}
+
+interface SharedStream {
+  source: EventSourceLike;
+  subscribers: Set<AppEventHandlers>;
+  connected: boolean;
+}
+
+const sharedStreams = new Map<EventSourceConstructor, Map<string, SharedStream>>();
+
+function openShared(source: EventSourceLike): SharedStream {
+  const stream: SharedStream = { source, subscribers: new Set(), connected: false };
+  const each = (call: (handlers: AppEventHandlers) => void) => {
+    for (const handlers of [...stream.subscribers]) call(handlers);
+  };
   const listen = (type: AppEventName) =>
     source.addEventListener(type, (message) => {
       const event = parseAppEvent(type, typeof message.data === 'string' ? message.data : '');
-      if (event?.type === 'job') handlers.onJob?.(event.data);
-      else if (event?.type === 'resync') handlers.onResync?.(event.data);
-      else if (event?.type === 'queue') handlers.onQueue?.(event.data);
+      if (event?.type === 'job') each((h) => h.onJob?.(event.data));
+      else if (event?.type === 'resync') each((h) => h.onResync?.(event.data));
+      else if (event?.type === 'queue') each((h) => h.onQueue?.(event.data));
     });
   listen('job');
   listen('resync');
   listen('queue');
-  source.addEventListener('open', () => handlers.onConnectionChange?.(true));
-  source.addEventListener('error', () => handlers.onConnectionChange?.(false));
-  return () => source.close();
+  source.addEventListener('open', () => {
+    stream.connected = true;
+    each((h) => h.onConnectionChange?.(true));
+  });
+  source.addEventListener('error', () => {
+    stream.connected = false;
+    each((h) => h.onConnectionChange?.(false));
+  });
+  return stream;
 }

@@ -1,0 +1,135 @@
+/**
+ * Two operators work one queue from two browsers: each gets a different document; one corrects (the
+ * correction kept across a reload) and confirms, and the other sees it leave the queue at once; a
+ * stale edit (the same document open in two tabs) is refused and explained; an admin reads the
+ * document's history. Documents go through the real upload route and the reference service.
+ */
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expectAccessible, keepScreenshot } from './support/artifacts';
+import { valueOf } from './support/review-journey';
+import { addOperator, csrfHeader, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
+import { invoicePdf } from './support/upload-documents';
+import { INVOICE_MODEL_ID } from './support/upload-steps';
+
+interface Listed {
+  id: string;
+  fileName: string;
+  state: string;
+}
+
+async function listQueue(request: APIRequestContext, query: string): Promise<Listed[]> {
+  const response = await request.get(`/api/review/documents?${query}`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { documents: Listed[] }).documents;
+}
+
+/** Every document other journeys left waiting is confirmed, so that "next" gives ours. */
+async function clearQueue(request: APIRequestContext): Promise<void> {
+  const headers = await csrfHeader(request);
+  for (;;) {
+    const next = await request.post('/api/review/next', { headers });
+    if (next.status() === 204) return;
+    const { document } = (await next.json()) as { document: { id: string; version: number } };
+    const confirmed = await request.post(`/api/review/documents/${document.id}/confirm`, {
+      headers,
+      data: { version: document.version },
+    });
+    expect(confirmed.status()).toBe(200);
+  }
+}
+
+async function operatorPage(browser: Browser, name: string): Promise<Page> {
+  const context = await browser.newContext({ storageState: NOBODY });
+  const page = await context.newPage();
+  await signIn(page, name);
+  return page;
+}
+
+async function startReviewing(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Start reviewing' }).click();
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
+  await expect(valueOf(page, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  return page.url().split('/').at(-1) ?? '';
+}
+
+test('two operators share one queue: different documents, live updates, stale edits refused, history', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const alice = uniqueName('Alice');
+  const bob = uniqueName('Bob');
+  await addOperator(alice, 'operator');
+  await addOperator(bob, 'operator');
+
+  // Two invoices, sent as the app sends them (the run's admin is signed in on `page`).
+  await clearQueue(page.request);
+  const batch = uniqueName('queue');
+  for (const n of [1, 2]) {
+    const pdf = await invoicePdf({ invoiceNumber: `Q-${n}000`, total: `${n}00.00` });
+    await enqueuePdf(page.request, { name: `${batch}-${n}.pdf`, buffer: Buffer.from(pdf) }, INVOICE_MODEL_ID);
+  }
+  await expect(async () => {
+    const ours = await listQueue(page.request, `q=${batch}&state=to_review`);
+    expect(ours).toHaveLength(2);
+  }).toPass({ timeout: 60_000 });
+
+  // Each operator gets a document of their own.
+  const alicePage = await operatorPage(browser, alice);
+  const bobPage = await operatorPage(browser, bob);
+  const aliceDoc = await startReviewing(alicePage);
+  const bobDoc = await startReviewing(bobPage);
+  expect(aliceDoc).not.toBe(bobDoc);
+  const ours = await listQueue(page.request, `q=${batch}`);
+  expect(ours.map((d) => d.id).sort()).toEqual([aliceDoc, bobDoc].sort());
+  expect(ours.every((d) => d.state === 'in_review')).toBe(true);
+  await expectAccessible(alicePage, 'queue-review');
+
+  // Bob also has the queue open in another tab: Alice's document is in review there.
+  const bobQueue = await bobPage.context().newPage();
+  await bobQueue.goto(`/queue?q=${batch}`);
+  const aliceRow = bobQueue
+    .getByRole('row')
+    .filter({ has: bobQueue.getByRole('link', { name: /-\d\.pdf$/ }) })
+    .filter({ hasText: alice });
+  await expect(aliceRow).toContainText(/in review/i);
+  await keepScreenshot(bobQueue, 'team-queue-two-operators');
+
+  // Alice corrects a value: saved to the server, and still there after a reload.
+  await valueOf(alicePage, 'invoice_number').fill('Q-ALICE');
+  await expect(alicePage.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
+  await alicePage.reload();
+  await expect(valueOf(alicePage, 'invoice_number')).toHaveValue('Q-ALICE', { timeout: 30_000 });
+
+  // She confirms; Bob's queue tab shows it confirmed without being reloaded.
+  await alicePage.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(alicePage.getByText(/confirmed/i).first()).toBeVisible();
+  const confirmedRow = bobQueue
+    .getByRole('row')
+    .filter({ hasText: /confirmed/i })
+    .filter({ hasText: alice });
+  await expect(confirmedRow).toBeVisible({ timeout: 8_000 });
+
+  // Bob has his document open twice; an edit made in the first tab makes the second one's stale.
+  const secondTab = await bobPage.context().newPage();
+  await secondTab.goto(`/review/${bobDoc}`);
+  await expect(valueOf(secondTab, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  await valueOf(bobPage, 'invoice_number').fill('Q-BOB-FIRST');
+  await expect(bobPage.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
+  await valueOf(secondTab, 'invoice_number').fill('Q-BOB-SECOND');
+  await expect(secondTab.getByText(/changed since you read it/i).first()).toBeVisible({ timeout: 15_000 });
+  await expect(secondTab.getByRole('button', { name: 'Keep mine' })).toBeVisible();
+  await keepScreenshot(secondTab, 'team-queue-stale-edit');
+
+  // The admin reads Alice's document's history: taken, corrected, confirmed, by her.
+  await page.goto(`/review/${aliceDoc}`);
+  await page.getByRole('button', { name: /History/ }).click();
+  const history = page.getByRole('list').filter({ hasText: /confirmed/i });
+  await expect(history).toContainText(alice);
+  await expect(history).toContainText('Q-ALICE');
+  await expect(page.getByRole('link', { name: /Download CSV/i })).toBeVisible();
+  await keepScreenshot(page, 'team-queue-history');
+
+  await alicePage.context().close();
+  await bobPage.context().close();
+});

@@ -23,6 +23,7 @@ import type { Engine } from '../server/review/db/migrations';
 import { openReview, type OpenedReview } from '../server/review/open-review';
 import { startPostgresCluster } from '../server/review/testing/postgres-cluster';
 import { ms, percentile, table } from './stats';
+import { mountReview } from '../server/review/http/mount-review';
 
 const DOCUMENTS = 100_000;
 const OPERATORS = 20;
@@ -145,7 +146,7 @@ async function benchEngine(engine: Engine, databaseUrl: string | undefined): Pro
     for (let i = 0; i < OPERATORS; i++) {
       await review.operators.create({ name: `op-${i}`, role: 'operator', passwordHash: hash }, Date.now());
     }
-    server = await listen(createApp({ upstream: {}, staticDir: null, review }), {
+    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,
     });

@@ -14,6 +14,7 @@ import { createApp, type AppOptions, type UpstreamTarget } from './app/create-ap
 import { AppEventHub } from './app/events/app-event-hub';
 import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
+import { mountReview } from './review/http/mount-review';
 import { JobFollower } from './review/intake/job-follower';
 import {
   firstStartSetupLink,
@@ -109,10 +110,10 @@ async function main(): Promise<void> {
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
     hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
-    review: {
-      ...review,
+    review: mountReview(review, {
+      hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
       intake: { tempDir: path.join(env.APP_DATA_DIR, 'incoming'), onDocument: (id) => follower.follow(id) },
-    },
+    }),
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
 

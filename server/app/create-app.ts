@@ -28,17 +28,13 @@ import { notFound, ProblemError, problemResponse, renderError } from '../shared/
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
-import { createProxyHandler, type ApiVersion, type ExchangeRecorder } from './proxy/create-proxy';
-import { uploadRecorder } from '../review/intake/upload-recorder';
+import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { hostGuard } from '../shared/host-guard';
 import { hostPolicy } from '../shared/host-policy';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
-import { requestFacts } from '../shared/request-connection';
-import { createReviewApi } from '../review/http/create-review-api';
-import { requireSession } from '../review/http/session-auth';
-import type { ReviewContext } from '../review/http/review-context';
+import type { ReviewMount } from '../review/http/mount-review';
 import { securityHeaders } from './security-headers';
 import { serveApp } from './static/serve-app';
 
@@ -97,16 +93,11 @@ export interface AppOptions {
     trustProxy?: readonly string[];
   };
   /**
-   * The review store and its settings: with it, the review API (sessions, the shared queue,
-   * operators) is served under /api (server/review/http/). Without it, only the proxy and events.
+   * The review store, mounted (server/review/http/mount-review.ts): the review API under /api
+   * (sessions, the shared queue, operators), the sign-in check in front of the upstream, the job
+   * events and the settings, and the recorder of uploads. Without it, only the proxy and events.
    */
-  review?: Omit<ReviewContext, 'isHttps'> & {
-    /**
-     * Keeps what the app uploads (server/review/intake/): each enqueue or predict request's file and
-     * job, entered into the queue once its result is in.
-     */
-    intake?: { tempDir: string; onDocument?: (documentId: string) => void } | undefined;
-  };
+  review?: ReviewMount;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -187,26 +178,11 @@ export function createApp(options: AppOptions): Hono {
 
   // With the review store, the app is a team's: only signed-in operators use the upstream (their
   // changes with the session's CSRF token), read the job events or the app's settings.
-  let review: ReviewContext | undefined;
-  let recorder: ExchangeRecorder | undefined;
-  if (options.review !== undefined) {
-    const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
-    review = {
-      ...options.review,
-      isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
-    };
-    const signedIn = requireSession(review) as unknown as MiddlewareHandler;
-    for (const path of ['/app-config', '/events', '/v2/*', '/v1/*']) api.use(path, signedIn);
-    const { intake } = options.review;
-    if (intake !== undefined && review.files !== undefined) {
-      recorder = uploadRecorder({
-        review,
-        files: review.files,
-        tempDir: intake.tempDir,
-        onDocument: intake.onDocument,
-      });
-    }
+  const review = options.review;
+  if (review !== undefined) {
+    for (const path of ['/app-config', '/events', '/v2/*', '/v1/*']) api.use(path, review.signedIn);
   }
+  const recorder = review?.recorder;
   api.get('/app-config', (c) =>
     c.json(
       {
@@ -229,7 +205,7 @@ export function createApp(options: AppOptions): Hono {
       { 'Cache-Control': 'no-store' },
     ),
   );
-  if (review !== undefined) api.route('/', createReviewApi(review));
+  if (review !== undefined) api.route('/', review.api);
   api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2, recorder }));
   api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1, recorder }));
   api.all('*', notFound);

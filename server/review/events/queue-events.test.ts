@@ -11,6 +11,7 @@ import { listen, type RunningServer } from '../../app/listen';
 import { openSse, type SseBlock } from '../../app/test-support/sse-client';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
+import { mountReview } from '../http/mount-review';
 
 interface Copy {
   review: OpenedReview;
@@ -22,10 +23,13 @@ async function startCopy(settings: TestStore['settings']): Promise<Copy> {
   const review = await openReview(settings);
   const hub = new AppEventHub();
   review.bus.subscribe({ onChange: (change) => hub.publishQueue(change) });
-  const server = await listen(createApp({ upstream: {}, staticDir: null, review, events: hub }), {
-    host: '127.0.0.1',
-    port: 0,
-  });
+  const server = await listen(
+    createApp({ upstream: {}, staticDir: null, review: mountReview(review), events: hub }),
+    {
+      host: '127.0.0.1',
+      port: 0,
+    },
+  );
   return { review, hub, server };
 }
 

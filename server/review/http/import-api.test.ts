@@ -24,6 +24,7 @@ import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import type { QueueChange } from '../events/queue-bus';
 import { openReview, type OpenedReview } from '../open-review';
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';
+import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const PASSWORD = 'correct horse battery staple';
@@ -141,7 +142,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
         T0,
       )
     ).id;
-    server = await listen(createApp({ upstream: {}, staticDir: null, review }), {
+    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,
     });

@@ -30,6 +30,7 @@ import type { SessionStore } from '../store/session-store';
 import { createReviewApi } from './create-review-api';
 import { reviewOpenApiDocument } from './openapi';
 import type { ReviewContext } from './review-context';
+import { mountReview } from './mount-review';
 
 type JsonSchema = { [keyword: string]: unknown };
 
@@ -494,7 +495,7 @@ describe('GET /api/openapi.json over HTTP', () => {
   beforeAll(async () => {
     store = await openTestStore('sqlite');
     review = await openReview({ ...store.settings });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review }), {
+    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,
     });

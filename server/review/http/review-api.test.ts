@@ -17,6 +17,7 @@ import { createApp } from '../../app/create-app';
 import { listen, type RunningServer } from '../../app/listen';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
+import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const LEASE = 60_000;
@@ -75,7 +76,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, leaseMs: LEASE, now: () => clock });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review }), {
+    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,
     });

@@ -9,6 +9,7 @@ import { createApp } from '../../app/create-app';
 import { listen, type RunningServer } from '../../app/listen';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
+import { mountReview } from './mount-review';
 
 describe.each(ENGINES)('single sign-on on %s', (engine) => {
   let store: TestStore;
@@ -36,7 +37,7 @@ describe.each(ENGINES)('single sign-on on %s', (engine) => {
         Date.now(),
       );
     }
-    const server = await listen(createApp({ upstream: {}, staticDir: null, review }), {
+    const server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,
     });

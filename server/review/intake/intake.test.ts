@@ -18,6 +18,7 @@ import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
 import { JobFollower } from './job-follower';
+import { mountReview } from '../http/mount-review';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -45,13 +46,12 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       createApp({
         upstream: { v2: upstream, v1: upstream },
         staticDir: null,
-        review: {
-          ...review,
+        review: mountReview(review, {
           intake: {
             tempDir: path.join(store.settings.dataDir, 'incoming'),
             onDocument: (id) => follower.follow(id),
           },
-        },
+        }),
       }),
       { host: '127.0.0.1', port: 0 },
     );

@@ -9,6 +9,7 @@ import type { ExchangeRecorder } from '../../app/proxy/create-proxy';
 import { hostPolicy } from '../../shared/host-policy';
 import { requestFacts } from '../../shared/request-connection';
 import { trustedPeers } from '../../shared/trusted-proxy';
+import { firstRecorder, sentBackRecorder } from '../intake/sent-back-recorder';
 import { uploadRecorder } from '../intake/upload-recorder';
 import { createReviewApi } from './create-review-api';
 import type { ReviewContext } from './review-context';
@@ -19,8 +20,8 @@ export interface ReviewMount {
   api: Hono;
   /** Put before the upstream routes, the job events and the app's settings. */
   signedIn: MiddlewareHandler;
-  /** Keeps what the app uploads, when an intake is given. */
-  recorder: ExchangeRecorder | undefined;
+  /** Keeps what the app uploads (when an intake is given) and records what is sent back. */
+  recorder: ExchangeRecorder;
 }
 
 export interface MountOptions {
@@ -52,6 +53,6 @@ export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: Mou
   return {
     api: createReviewApi(review) as unknown as Hono,
     signedIn: requireSession(review) as unknown as MiddlewareHandler,
-    recorder,
+    recorder: firstRecorder([recorder, sentBackRecorder(review)]),
   };
 }

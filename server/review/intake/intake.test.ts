@@ -153,6 +153,33 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
     // Nobody signed in: no file.
     expect((await fetch(`${server.url}/api/review/documents/${id}/file`)).status).toBe(401);
+
+    // The operator sends the corrected values to RAG from the review: recorded in the timeline.
+    const rag = await fetch(`${server.url}/api/v2/extensions/rag/${INVOICE_MODEL_ID}/documents`, {
+      method: 'POST',
+      headers: {
+        Cookie: cookie,
+        'X-CSRF-Token': csrf,
+        Origin: server.url,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        inference_id: opened.upstreamResultId,
+        fields: { invoice_number: { value: 'INT-0042-FIXED', locations: [], confidence: null } },
+      }),
+    });
+    expect(rag.status).toBe(201);
+    await expect
+      .poll(async () => {
+        const timeline = (await (
+          await fetch(`${server.url}/api/review/documents/${id}/timeline`, { headers: { Cookie: cookie } })
+        ).json()) as { events: { kind: string; actor: { name: string | null } | null; data: unknown }[] };
+        return timeline.events.find((e) => e.kind === 'sent_to_rag');
+      })
+      .toMatchObject({
+        actor: { name: 'Ada' },
+        data: { method: 'POST', fields: ['invoice_number'], status: 201 },
+      });
   });
 
   it('keeps v1 predictions: an asynchronous one once its job completes, a synchronous one at once', async () => {
@@ -181,6 +208,32 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     expect(asyncDoc[0]).toMatchObject({ apiVersion: 'v1', model: 'mindee/invoices/v4' });
     const settled = await settle(asyncDoc[0]?.id ?? '');
     expect(settled.state).toBe('to_review');
+
+    // Feedback on it, sent from the review: recorded in its timeline.
+    const patched = await fetch(
+      `${server.url}/api/v1/documents/${settled.upstream_result_id ?? ''}/feedback`,
+      {
+        method: 'PATCH',
+        headers: {
+          Cookie: cookie,
+          'X-CSRF-Token': csrf,
+          Origin: server.url,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ feedback: { invoice_number: { value: 'INT-0042' } } }),
+      },
+    );
+    expect(patched.status).toBe(200);
+    await expect
+      .poll(async () => {
+        const timeline = (await (
+          await fetch(`${server.url}/api/review/documents/${settled.id}/timeline`, {
+            headers: { Cookie: cookie },
+          })
+        ).json()) as { events: { kind: string; data: unknown }[] };
+        return timeline.events.find((e) => e.kind === 'feedback_sent');
+      })
+      .toMatchObject({ data: { method: 'PATCH', fields: ['invoice_number'] } });
     expect(JSON.parse(settled.result_json ?? '{}')).toMatchObject({ document: { name: 'async-v1.pdf' } });
   });
 

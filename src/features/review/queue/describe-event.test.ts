@@ -45,3 +45,23 @@ describe('describeEvent', () => {
     expect(describeEvent(entry('some_new_kind')).what).toBe('some new kind');
   });
 });
+
+describe('what is sent back', () => {
+  it('names the fields of feedback and RAG sends, and imports', () => {
+    const at = '2026-11-24T09:00:00.000Z';
+    const actor = { id: 'a', name: 'Ada' };
+    expect(
+      describeEvent({
+        kind: 'feedback_sent',
+        at,
+        actor,
+        data: { method: 'PATCH', fields: ['total', 'date'] },
+      }),
+    ).toEqual({ who: 'Ada', what: 'Sent feedback to the service (total, date)' });
+    expect(describeEvent({ kind: 'sent_to_rag', at, actor, data: { fields: [] } })).toEqual({
+      who: 'Ada',
+      what: 'Sent the corrected values to RAG',
+    });
+    expect(describeEvent({ kind: 'imported', at, actor, data: null }).what).toMatch(/Imported/);
+  });
+});

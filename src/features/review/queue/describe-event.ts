@@ -42,6 +42,17 @@ export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
       return { who, what: 'Reopened it for review' };
     case 'reassigned':
       return { who, what: 'Reassigned it to another operator' };
+    case 'imported':
+      return { who, what: 'Imported it from a browser’s kept jobs' };
+    case 'feedback_sent':
+    case 'sent_to_rag': {
+      const fields = Array.isArray(data?.fields)
+        ? data.fields.filter((f): f is string => typeof f === 'string')
+        : [];
+      const where =
+        kind === 'feedback_sent' ? 'Sent feedback to the service' : 'Sent the corrected values to RAG';
+      return { who, what: fields.length === 0 ? where : `${where} (${fields.join(', ')})` };
+    }
     default:
       return { who, what: kind.replaceAll('_', ' ') };
   }

@@ -13,6 +13,7 @@ import {
   QueueDocument,
   QueueQuery,
   ReassignRequest,
+  PriorityRequest,
   RejectRequest,
   SetupRequest,
   SignInRequest,
@@ -289,6 +290,11 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     valid: [{ operator: 'Bob' }, { operator: QUEUE_DOCUMENT.id }],
     invalid: [{ operator: '' }, {}],
   },
+  PriorityRequest: {
+    schema: PriorityRequest,
+    valid: [{ priority: 5 }, { priority: -1 }, { priority: 0 }],
+    invalid: [{ priority: 1.5 }, { priority: 5000 }, {}],
+  },
   QueueQuery: {
     schema: QueueQuery,
     valid: [{}, { state: 'to_review', q: 'invoice', from: '2026-11-24T09:00:00+01:00', limit: 20 }],
@@ -349,6 +355,7 @@ describe('the review API’s OpenAPI document', () => {
         'RejectRequest',
         'PostponeRequest',
         'ReassignRequest',
+        'PriorityRequest',
         'TimelineEntry',
         'TimelineResponse',
         'Problem',

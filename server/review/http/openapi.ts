@@ -25,6 +25,7 @@ import {
   QueuePage,
   QueueQuery,
   ReassignRequest,
+  PriorityRequest,
   RejectRequest,
   ReviewDocument,
   SessionResponse,
@@ -90,6 +91,10 @@ const REQUEST_SCHEMAS: Record<string, Named> = {
   ReassignRequest: {
     schema: ReassignRequest,
     description: 'The operator to hand the document to: their id or their name.',
+  },
+  PriorityRequest: {
+    schema: PriorityRequest,
+    description: 'How soon the document comes up: higher first (0 by default), then the oldest.',
   },
   ImportMetadata: {
     schema: ImportMetadata,
@@ -469,6 +474,21 @@ function routes(queueQuery: JsonObject): Route[] {
       ok: { 200: json(ref('DocumentResponse'), 'The document, postponed.') },
       problems: HELD_WRITE,
       notes: HELD_WRITE_NOTES,
+    },
+    {
+      method: 'post',
+      path: '/api/review/documents/{id}/priority',
+      operationId: 'setDocumentPriority',
+      tag: 'review',
+      summary: 'Set a document’s priority (admins)',
+      description: '"Take next" gives the waiting document with the highest priority first, then the oldest.',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: DOCUMENT_ID,
+      body: 'PriorityRequest',
+      ok: { 200: json(ref('DocumentResponse'), 'The document, with its new priority.') },
+      problems: ['404-010'],
+      notes: { '404-010': 'no such document' },
     },
     {
       method: 'post',

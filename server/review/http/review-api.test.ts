@@ -362,6 +362,39 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     expect(lines[4]).toMatch(/^2026-11-24T09:00:\d\d\.000Z,corrected,Alice,total_amount,null,120\.5,,$/);
   });
 
+  it('lets admins raise a document, which then comes up first', async () => {
+    const older = await readyDocument('routine.pdf');
+    const urgent = await readyDocument('urgent.pdf');
+    const admin = new Browser(server.url);
+    await admin.signIn('Ada');
+    const alice = new Browser(server.url);
+    await alice.signIn('Alice');
+    await problem(
+      await alice.send('POST', `/api/review/documents/${urgent}/priority`, { priority: 5 }),
+      403,
+      '403-005',
+    );
+    await problem(
+      await admin.send('POST', `/api/review/documents/${urgent}/priority`, { priority: 1.5 }),
+      422,
+      '422-008',
+    );
+    const raised = await admin.send('POST', `/api/review/documents/${urgent}/priority`, { priority: 5 });
+    expect(DocumentResponse.parse(await raised.json()).document.priority).toBe(5);
+    const next = DocumentResponse.parse(await (await alice.send('POST', '/api/review/next')).json()).document;
+    expect(next.id).toBe(urgent);
+    // Raised above every older waiting document, routine.pdf among them.
+    expect(older).not.toBe(urgent);
+    const history = TimelineResponse.parse(
+      await (await admin.send('GET', `/api/review/documents/${urgent}/timeline`)).json(),
+    );
+    expect(history.events.find((e) => e.kind === 'prioritised')).toMatchObject({
+      actor: { name: 'Ada' },
+      data: { from: 0, to: 5 },
+    });
+    expect((await alice.send('POST', `/api/review/documents/${urgent}/release`)).status).toBe(200);
+  });
+
   it('refuses the review to anybody not signed in, and to other sites', async () => {
     const stranger = new Browser(server.url);
     await problem(await stranger.send('POST', '/api/review/next'), 401, '401-011');

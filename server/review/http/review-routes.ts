@@ -14,6 +14,7 @@
  *   POST /api/review/documents/{id}/postpone     { version, reason? }
  *   POST /api/review/documents/{id}/reassign     { operator }   (admins)
  *   POST /api/review/documents/{id}/reopen                      (admins)
+ *   POST /api/review/documents/{id}/priority     { priority }   (admins; higher comes up first)
  *   GET  /api/review/documents/{id}/file         → the kept file (the viewer shows it)
  *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
  *
@@ -26,6 +27,7 @@ import { Hono, type Context } from 'hono';
 import {
   CorrectionsRequest,
   PostponeRequest,
+  PriorityRequest,
   QueueQuery,
   ReassignRequest,
   RejectRequest,
@@ -175,6 +177,11 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
       (await review.operators.findById(operator)) ?? (await review.operators.findByName(operator));
     if (target === undefined) throw new ProblemError('404-012', `No operator ${JSON.stringify(operator)}.`);
     return answer(c, await review.queue.reassign(id, me(c), target.id, review.now()));
+  });
+  routes.post('/documents/:id/priority', requireAdmin(), async (c) => {
+    const id = idOf(c);
+    const { priority } = await readBody(c, PriorityRequest);
+    return answer(c, await review.queue.setPriority(id, me(c), priority, review.now()));
   });
   routes.post('/documents/:id/reopen', requireAdmin(), async (c) =>
     answer(c, await review.queue.reopen(idOf(c), me(c), review.now())),

@@ -505,6 +505,33 @@ export class QueueStore {
     );
   }
 
+  /**
+   * An admin sets how soon a document comes up: "next" takes the highest priority first, then the
+   * oldest. Any state: a document still processing enters the queue with it.
+   */
+  async setPriority(id: string, adminId: string, priority: number, now: number): Promise<WriteResult> {
+    return this.tell(
+      await this.db.transaction().execute(async (trx) => {
+        const before = await this.find(id, trx);
+        if (before === undefined) return { ok: false, reason: 'not_found' } as const;
+        const document = await trx
+          .updateTable('documents')
+          .set({ priority, version: sql`version + 1`, updated_at: now })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordEvent(trx, {
+          documentId: id,
+          kind: 'prioritised',
+          actorId: adminId,
+          at: now,
+          data: { from: before.priority, to: priority },
+        });
+        return { ok: true, document } as const;
+      }),
+    );
+  }
+
   /** An admin puts a decided (or held) document back in the queue. */
   async reopen(id: string, adminId: string, now: number): Promise<WriteResult> {
     return this.tell(

@@ -230,3 +230,7 @@ export function importDocument(input: ImportInput, { signal, client = api }: Cal
     headers: csrfHeaders(),
   });
 }
+
+/** Admins: how soon a waiting document comes up (higher first). */
+export const setDocumentPriority = (id: string, priority: number, options: CallOptions = {}) =>
+  write(id, '/priority', { priority }, options);

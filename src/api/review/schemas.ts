@@ -188,7 +188,12 @@ export const PostponeRequest = z.strictObject({
   reason: z.string().trim().max(2000).optional(),
 });
 
-export const ReassignRequest = z.strictObject({ operator: z.string().min(1) });
+export const ReassignRequest = z.strictObject({ operator: z.string().min(1).max(200) });
+
+/** How soon a document comes up: higher first (0 by default); then the oldest. */
+export const PriorityRequest = z.strictObject({
+  priority: z.int({ error: 'A priority is a whole number' }).min(-1000).max(1000),
+});
 
 // ─── Timeline ────────────────────────────────────────────────────────────────────────────────────────
 

@@ -63,5 +63,8 @@ describe('what is sent back', () => {
       what: 'Sent the corrected values to RAG',
     });
     expect(describeEvent({ kind: 'imported', at, actor, data: null }).what).toMatch(/Imported/);
+    expect(describeEvent({ kind: 'prioritised', at, actor, data: { from: 0, to: 5 } }).what).toBe(
+      'Set its priority from 0 to 5',
+    );
   });
 });

@@ -42,6 +42,8 @@ export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
       return { who, what: 'Reopened it for review' };
     case 'reassigned':
       return { who, what: 'Reassigned it to another operator' };
+    case 'prioritised':
+      return { who, what: `Set its priority from ${String(data?.from ?? 0)} to ${String(data?.to ?? 0)}` };
     case 'imported':
       return { who, what: 'Imported it from a browser’s kept jobs' };
     case 'feedback_sent':

@@ -10,6 +10,7 @@ import { DocumentStatus } from './document-status';
 import { NO_FILE_MESSAGE } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
 import { HistoryPanel } from './history-panel';
+import { PriorityControl } from './priority-control';
 import { useDocumentActions } from './use-document-actions';
 import { useDocumentFile } from './use-document-file';
 import { useQueueResult } from './use-queue-result';
@@ -54,6 +55,10 @@ export function QueueReview({ document, operator }: Props) {
       {!editable && (
         <DocumentStatus document={document} me={operator.id} isAdmin={isAdmin} take={take} reopen={reopen} />
       )}
+      {isAdmin &&
+        (document.state === 'to_review' ||
+          document.state === 'postponed' ||
+          document.state === 'processing') && <PriorityControl document={document} />}
       {lost && (
         <ProblemAlert
           error={lost.error}

@@ -11,6 +11,7 @@ import { NO_FILE_MESSAGE } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
 import { HistoryPanel } from './history-panel';
 import { PriorityControl } from './priority-control';
+import { ReassignControl } from './reassign-control';
 import { useDocumentActions } from './use-document-actions';
 import { useDocumentFile } from './use-document-file';
 import { useQueueResult } from './use-queue-result';
@@ -55,10 +56,15 @@ export function QueueReview({ document, operator }: Props) {
       {!editable && (
         <DocumentStatus document={document} me={operator.id} isAdmin={isAdmin} take={take} reopen={reopen} />
       )}
-      {isAdmin &&
-        (document.state === 'to_review' ||
-          document.state === 'postponed' ||
-          document.state === 'processing') && <PriorityControl document={document} />}
+      {isAdmin && ['to_review', 'postponed', 'processing', 'in_review'].includes(document.state) && (
+        <section
+          aria-label="Admin"
+          className="flex flex-wrap gap-6 rounded-md border border-slate-300 bg-white p-3"
+        >
+          {document.state !== 'in_review' && <PriorityControl document={document} />}
+          {document.state !== 'processing' && <ReassignControl document={document} />}
+        </section>
+      )}
       {lost && (
         <ProblemAlert
           error={lost.error}

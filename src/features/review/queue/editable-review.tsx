@@ -59,6 +59,13 @@ export function EditableReview(props: Props) {
       result={review.response}
       pageTurns={review.pageTurns}
       offline={document.apiVersion === 'v1'}
+      // A v1 document: its feedback goes to the service from here, as from a job's review (and is
+      // recorded in the document's history).
+      v1Feedback={
+        document.apiVersion === 'v1' && document.upstreamResultId !== null
+          ? { documentId: document.upstreamResultId, product: document.model }
+          : undefined
+      }
       document={
         file && { file: file.file, filename: document.fileName, mimeType: file.mimeType, size: file.size }
       }

@@ -23,6 +23,7 @@ import type { Engine } from '../server/review/db/migrations';
 import { openReview, type OpenedReview } from '../server/review/open-review';
 import { startPostgresCluster } from '../server/review/testing/postgres-cluster';
 import { ms, percentile, table } from './stats';
+import { benchQueueBrowser } from './queue-browser';
 import { mountReview } from '../server/review/http/mount-review';
 
 const DOCUMENTS = 100_000;
@@ -207,9 +208,12 @@ export async function benchQueue(): Promise<void> {
     console.log(`\n${table(rows)}`);
     console.log(
       '\n(Times seen by a client on the same machine over HTTP: server time plus a loopback round trip. ' +
-        "The review's first page drawn after confirm-and-next is measured in Chromium: not in this suite yet.)",
+        "The review's first page drawn after confirm-and-next is measured in Chromium: below.)",
     );
   } finally {
     await cluster.stop();
   }
+
+  console.log('\nConfirm and next in Chromium (production build, the real app server)…');
+  await benchQueueBrowser();
 }

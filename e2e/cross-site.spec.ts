@@ -76,15 +76,31 @@ test('a page of another origin can neither make the app server act nor read its 
   // would have acted on it. The DevTools protocol sees what the server answered.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  // The response is blocked before the page sees it, so its status comes from the raw exchange.
+  // The response is blocked before the page sees it, so its status comes from the raw exchange. The
+  // protocol may report the raw answer before or after the request itself: both are kept by id.
   const enqueueRequests = new Set<string>();
-  cdp.on('Network.requestWillBeSent', (event) => {
-    if (event.request.url === `${appOrigin}${ENQUEUE}`) enqueueRequests.add(event.requestId);
+  const statuses = new Map<string, number>();
+  let settle: (status: number) => void = () => undefined;
+  const answered = new Promise<number>((resolve, reject) => {
+    settle = resolve;
+    setTimeout(() => reject(new Error('no answer to the cross-site enqueue seen in 20 s')), 20_000);
   });
-  const answered = new Promise<number>((resolve) => {
-    cdp.on('Network.responseReceivedExtraInfo', (event) => {
-      if (enqueueRequests.has(event.requestId)) resolve(event.statusCode);
-    });
+  const check = (requestId: string) => {
+    const status = statuses.get(requestId);
+    if (enqueueRequests.has(requestId) && status !== undefined) settle(status);
+  };
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.request.url !== `${appOrigin}${ENQUEUE}`) return;
+    enqueueRequests.add(event.requestId);
+    check(event.requestId);
+  });
+  cdp.on('Network.responseReceivedExtraInfo', (event) => {
+    statuses.set(event.requestId, event.statusCode);
+    check(event.requestId);
+  });
+  cdp.on('Network.responseReceived', (event) => {
+    if (!statuses.has(event.requestId)) statuses.set(event.requestId, event.response.status);
+    check(event.requestId);
   });
   const blind = await sendEnqueue(page, appOrigin, 'no-cors');
   expect(blind.type).toBe('error');

@@ -87,6 +87,18 @@ export class QueueStore {
     private readonly onChange?: (document: DocumentRow) => void,
   ) {}
 
+  /** The columns of a document taken by `operatorId` under a fresh lease (from whoever held it). */
+  private takenBy(operatorId: string, now: number) {
+    return {
+      previous_holder_id: takenOverFrom,
+      state: 'in_review' as const,
+      holder_id: operatorId,
+      lease_expires_at: now + this.leaseMs,
+      version: sql<number>`version + 1`,
+      updated_at: now,
+    };
+  }
+
   /** Tells of a change once its transaction has committed, and passes the result on. */
   private tell<T extends DocumentRow | WriteResult | undefined>(result: T): T {
     const document = changedDocument(result);
@@ -222,14 +234,7 @@ export class QueueStore {
       await this.db.transaction().execute(async (trx) => {
         const document = await trx
           .updateTable('documents')
-          .set({
-            previous_holder_id: takenOverFrom,
-            state: 'in_review',
-            holder_id: operatorId,
-            lease_expires_at: now + this.leaseMs,
-            version: sql`version + 1`,
-            updated_at: now,
-          })
+          .set(this.takenBy(operatorId, now))
           .where('id', '=', (eb) => {
             const next = eb
               .selectFrom('documents')
@@ -475,24 +480,12 @@ export class QueueStore {
       await this.db.transaction().execute(async (trx) => {
         const document = await trx
           .updateTable('documents')
-          .set({
-            previous_holder_id: takenOverFrom,
-            state: 'in_review',
-            holder_id: toOperatorId,
-            lease_expires_at: now + this.leaseMs,
-            version: sql`version + 1`,
-            updated_at: now,
-          })
+          .set(this.takenBy(toOperatorId, now))
           .where('id', '=', id)
           .where('state', 'in', ['to_review', 'in_review', 'postponed'])
           .returningAll()
           .executeTakeFirst();
-        if (!document) {
-          const current = await this.find(id, trx);
-          return current === undefined
-            ? { ok: false, reason: 'not_found' }
-            : { ok: false, reason: 'wrong_state', current };
-        }
+        if (!document) return wrongState(await this.find(id, trx));
         await recordEvent(trx, {
           documentId: id,
           kind: 'reassigned',
@@ -552,12 +545,7 @@ export class QueueStore {
           .where('state', 'in', ['confirmed', 'rejected', 'postponed', 'in_review'])
           .returningAll()
           .executeTakeFirst();
-        if (!document) {
-          const current = await this.find(id, trx);
-          return current === undefined
-            ? { ok: false, reason: 'not_found' }
-            : { ok: false, reason: 'wrong_state', current };
-        }
+        if (!document) return wrongState(await this.find(id, trx));
         await recordEvent(trx, { documentId: id, kind: 'reopened', actorId: adminId, at: now });
         return { ok: true, document };
       }),
@@ -697,4 +685,11 @@ function changedDocument(result: DocumentRow | WriteResult | undefined): Documen
   if (result === undefined) return undefined;
   if ('ok' in result) return result.ok ? result.document : undefined;
   return result;
+}
+
+/** A write refused for the document's state (or because it is not there). */
+function wrongState(current: DocumentRow | undefined): WriteResult {
+  return current === undefined
+    ? { ok: false, reason: 'not_found' }
+    : { ok: false, reason: 'wrong_state', current };
 }

@@ -84,4 +84,8 @@ export const reviewKeys = {
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
   operators: () => [...reviewKeys.all, 'operators'] as const,
+  /** A queue document's kept file (its bytes, for the viewer). */
+  file: (id: string) => [...reviewKeys.all, 'file', id] as const,
+  /** Whether a one-time set-up link is still usable. */
+  setupLink: (token: string) => [...reviewKeys.all, 'setup-link', token] as const,
 };

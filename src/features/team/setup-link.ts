@@ -25,7 +25,7 @@ export function forgetSetupToken(): void {
 }
 
 /** Under `reviewKeys.all`, so a sign-out forgets it with the rest (keys.ts has no set-up key yet). */
-const setupLinkKey = (token: string) => [...reviewKeys.all, 'setup-link', token] as const;
+const setupLinkKey = reviewKeys.setupLink;
 
 /** Whether the link can still create the first admin (404 `404-011` once used or expired). */
 export function setupLinkQueryOptions(token: string) {

@@ -18,7 +18,7 @@ export interface DocumentFile {
  */
 export function useDocumentFile(documentId: string, enabled = true) {
   return useQuery({
-    queryKey: [...reviewKeys.all, 'file', documentId],
+    queryKey: reviewKeys.file(documentId),
     queryFn: ({ signal }) => fetchDocumentFile(documentId, signal),
     staleTime: Infinity,
     enabled,

@@ -16,7 +16,7 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow } from '../db/schema';
 import type { ApiVersion } from '../review-types';
 import { recordEvent } from './audit-store';
-import type { QueueStore } from './queue-store';
+import { newDocumentRow, type QueueStore } from './queue-store';
 
 export interface ImportInput {
   /** Chosen by the caller when its file was stored under it first; else a new UUID. */
@@ -69,37 +69,25 @@ export async function importDocument(
 
     const document = await trx
       .insertInto('documents')
-      .values({
-        id,
-        api_version: input.apiVersion,
-        model_key: input.modelKey,
-        file_name: input.fileName,
-        alias: input.alias,
-        mime_type: input.file?.mimeType ?? null,
-        file_key: input.file === null ? null : id,
-        file_bytes: input.file?.bytes ?? null,
-        file_sha256: input.file?.sha256 ?? null,
-        upstream_job_id: input.upstreamJobId,
-        upstream_result_id: null,
-        uploaded_by: input.importedBy,
+      .values(
         // `processing` for the moment until setResult below: the queue's one way in.
-        state: 'processing',
-        holder_id: null,
-        lease_expires_at: null,
-        previous_holder_id: null,
-        decided_by: null,
-        decided_at: null,
-        reason: null,
-        priority: 0,
-        version: 1,
-        fields_total: 0,
-        fields_to_review: 0,
-        result_json: null,
-        error_json: null,
-        created_at: now,
-        updated_at: now,
-        ready_at: null,
-      })
+        newDocumentRow(
+          id,
+          {
+            apiVersion: input.apiVersion,
+            modelKey: input.modelKey,
+            fileName: input.fileName,
+            alias: input.alias,
+            mimeType: input.file?.mimeType ?? null,
+            fileKey: input.file === null ? null : id,
+            fileBytes: input.file?.bytes ?? null,
+            fileSha256: input.file?.sha256 ?? null,
+            upstreamJobId: input.upstreamJobId,
+            uploadedBy: input.importedBy,
+          },
+          now,
+        ),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordEvent(trx, {

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
-import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
+import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../queue-state';
 import type { ApiVersion, Decision, DocumentState } from '../review-types';
 import { recordEvent } from './audit-store';
@@ -123,36 +123,7 @@ export class QueueStore {
       await this.db.transaction().execute(async (trx) => {
         const document = await trx
           .insertInto('documents')
-          .values({
-            id,
-            api_version: input.apiVersion,
-            model_key: input.modelKey,
-            file_name: input.fileName,
-            alias: input.alias ?? null,
-            mime_type: input.mimeType ?? null,
-            file_key: input.fileKey ?? null,
-            file_bytes: input.fileBytes ?? null,
-            file_sha256: input.fileSha256 ?? null,
-            upstream_job_id: input.upstreamJobId ?? null,
-            upstream_result_id: null,
-            uploaded_by: input.uploadedBy ?? null,
-            state: 'processing',
-            holder_id: null,
-            lease_expires_at: null,
-            previous_holder_id: null,
-            decided_by: null,
-            decided_at: null,
-            reason: null,
-            priority: input.priority ?? 0,
-            version: 1,
-            fields_total: 0,
-            fields_to_review: 0,
-            result_json: null,
-            error_json: null,
-            created_at: now,
-            updated_at: now,
-            ready_at: null,
-          })
+          .values(newDocumentRow(id, input, now))
           .returningAll()
           .executeTakeFirstOrThrow();
         await recordEvent(trx, {
@@ -692,4 +663,38 @@ function wrongState(current: DocumentRow | undefined): WriteResult {
   return current === undefined
     ? { ok: false, reason: 'not_found' }
     : { ok: false, reason: 'wrong_state', current };
+}
+
+/** A new document's row: `processing`, held by nobody, version 1, until its result arrives. */
+export function newDocumentRow(id: string, input: NewDocument, now: number): NewDocumentRow {
+  return {
+    id,
+    api_version: input.apiVersion,
+    model_key: input.modelKey,
+    file_name: input.fileName,
+    alias: input.alias ?? null,
+    mime_type: input.mimeType ?? null,
+    file_key: input.fileKey ?? null,
+    file_bytes: input.fileBytes ?? null,
+    file_sha256: input.fileSha256 ?? null,
+    upstream_job_id: input.upstreamJobId ?? null,
+    upstream_result_id: null,
+    uploaded_by: input.uploadedBy ?? null,
+    state: 'processing',
+    holder_id: null,
+    lease_expires_at: null,
+    previous_holder_id: null,
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+    priority: input.priority ?? 0,
+    version: 1,
+    fields_total: 0,
+    fields_to_review: 0,
+    result_json: null,
+    error_json: null,
+    created_at: now,
+    updated_at: now,
+    ready_at: null,
+  };
 }

@@ -154,5 +154,118 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+
+    '0002-review-gateway': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Pipelines that send documents through the app server's /v2 and /v1 (docs/gateway.md).
+        await db.schema
+          .createTable('integrations')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', 'text', (c) => c.notNull().unique())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('key_hint', 'text', (c) => c.notNull())
+          .addColumn('webhook_url', 'text')
+          .addColumn('webhook_secret', 'text')
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('revoked_at', time)
+          .addColumn('last_used_at', time)
+          .execute();
+
+        await db.schema
+          .alterTable('documents')
+          .addColumn('integration_id', 'text', (c) => c.references('integrations.id').onDelete('set null'))
+          .execute();
+        await db.schema
+          .createIndex('documents_integration')
+          .on('documents')
+          .columns(['integration_id', 'created_at'])
+          .execute();
+        // The validated result on demand, by the upstream's inference or document id.
+        await db.schema
+          .createIndex('documents_upstream_result')
+          .on('documents')
+          .columns(['api_version', 'upstream_result_id'])
+          .execute();
+        // Exports: confirmed documents of a model, by decision time.
+        await db.schema
+          .createIndex('documents_decided')
+          .on('documents')
+          .columns(['state', 'model_key', 'decided_at'])
+          .execute();
+
+        // Per model (v2) or product (v1): routing rules, business rules, feedback upstream on or off.
+        await db.schema
+          .createTable('model_settings')
+          .addColumn('api_version', 'text', (c) => c.notNull().check(sql`api_version in ('v2', 'v1')`))
+          .addColumn('model_key', 'text', (c) => c.notNull())
+          .addColumn('routing_json', 'text', (c) => c.notNull())
+          .addColumn('rules_json', 'text', (c) => c.notNull())
+          .addColumn('feedback_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('updated_at', time, (c) => c.notNull())
+          .addColumn('updated_by', 'text', (c) => c.references('operators.id').onDelete('set null'))
+          .addPrimaryKeyConstraint('model_settings_pk', ['api_version', 'model_key'])
+          .execute();
+
+        // The way back: each confirmation's webhook and feedback, kept until delivered (an outbox).
+        await db.schema
+          .createTable('deliveries')
+          .addColumn('id', serialKey, (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+          .addColumn('integration_id', 'text', (c) => c.references('integrations.id').onDelete('set null'))
+          .addColumn('kind', 'text', (c) =>
+            c.notNull().check(sql`kind in ('webhook', 'v1_feedback', 'v2_rag')`),
+          )
+          .addColumn('decided_at', time, (c) => c.notNull())
+          .addColumn('state', 'text', (c) =>
+            c.notNull().check(sql`state in ('pending', 'delivered', 'failed')`),
+          )
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', time, (c) => c.notNull())
+          .addColumn('lease_until', time)
+          .addColumn('last_status', 'integer')
+          .addColumn('last_error', 'text')
+          .addColumn('payload_json', 'text', (c) => c.notNull())
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('updated_at', time, (c) => c.notNull())
+          .addColumn('delivered_at', time)
+          .addUniqueConstraint('deliveries_once', ['document_id', 'kind', 'decided_at'])
+          .execute();
+        await db.schema
+          .createIndex('deliveries_due')
+          .on('deliveries')
+          .columns(['state', 'next_attempt_at'])
+          .execute();
+        await db.schema
+          .createIndex('deliveries_document')
+          .on('deliveries')
+          .columns(['document_id', 'id'])
+          .execute();
+
+        await db.schema
+          .createTable('delivery_attempts')
+          .addColumn('id', serialKey, (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('delivery_id', 'integer', (c) =>
+            c.notNull().references('deliveries.id').onDelete('cascade'),
+          )
+          .addColumn('at', time, (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull())
+          .addColumn('status', 'integer')
+          .addColumn('error', 'text')
+          .addColumn('duration_ms', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('delivery_attempts_delivery')
+          .on('delivery_attempts')
+          .columns(['delivery_id', 'id'])
+          .execute();
+      },
+    },
   };
 }

@@ -83,6 +83,77 @@ export interface DocumentsTable {
   updated_at: number;
   /** When the result arrived: the document's age in the queue counts from here. */
   ready_at: number | null;
+  /** The pipeline that sent it through the gateway (/v2, /v1); null for the app's own uploads. */
+  integration_id: string | null;
+}
+
+export interface IntegrationsTable {
+  id: string;
+  name: string;
+  /** `name` lower-cased: names are unique whatever their case. */
+  name_key: string;
+  /** SHA-256 (hex) of the integration key: the key itself is shown once and never stored. */
+  key_hash: string;
+  /** The key's first characters, to tell keys apart in lists (`erk_3f9a…`). */
+  key_hint: string;
+  /** Where confirmed documents' validated results are POSTed; null for none. */
+  webhook_url: string | null;
+  /** Signs those webhooks (HMAC-SHA256 of the raw body): needed to sign, so kept as is. */
+  webhook_secret: string | null;
+  created_at: number;
+  /** A revoked key is refused (401); the integration's documents stay. */
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface ModelSettingsTable {
+  api_version: 'v2' | 'v1';
+  /** v2: the model id; v1: `account/name/vN`. */
+  model_key: string;
+  /** When a document goes to an operator rather than being confirmed on its own (JSON text). */
+  routing_json: string;
+  /** The business rules checked in the review and before routing (JSON text). */
+  rules_json: string;
+  /** v1: send the corrections as feedback (PATCH) when a document is confirmed. 0 or 1. */
+  feedback_enabled: number;
+  version: number;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+export type DeliveryKind = 'webhook' | 'v1_feedback' | 'v2_rag';
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  document_id: string;
+  integration_id: string | null;
+  kind: DeliveryKind;
+  /** The confirmation this delivery is for (a document reopened and confirmed again gets new ones). */
+  decided_at: number;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: number;
+  /** Taken by one app-server copy until then (an attempt in flight); expired → anyone may retry. */
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  /** What is sent, JSON text, built at confirmation. */
+  payload_json: string;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: number;
+  /** `delivered`, `status`, `timeout`, `network`. */
+  outcome: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
 }
 
 export interface CorrectionsTable {
@@ -117,6 +188,10 @@ export interface ReviewDatabaseSchema {
   documents: DocumentsTable;
   corrections: CorrectionsTable;
   audit_events: AuditEventsTable;
+  integrations: IntegrationsTable;
+  model_settings: ModelSettingsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -125,3 +200,7 @@ export type NewDocumentRow = Insertable<DocumentsTable>;
 export type DocumentUpdate = Updateable<DocumentsTable>;
 export type CorrectionRow = Selectable<CorrectionsTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
+export type IntegrationRow = Selectable<IntegrationsTable>;
+export type ModelSettingsRow = Selectable<ModelSettingsTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;

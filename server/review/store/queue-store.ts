@@ -35,6 +35,8 @@ export interface NewDocument {
   fileSha256?: string | null;
   upstreamJobId?: string | null;
   uploadedBy?: string | null;
+  /** The pipeline that sent it through the gateway. */
+  integrationId?: string | null;
   priority?: number;
 }
 
@@ -696,5 +698,6 @@ export function newDocumentRow(id: string, input: NewDocument, now: number): New
     created_at: now,
     updated_at: now,
     ready_at: null,
+    integration_id: input.integrationId ?? null,
   };
 }

@@ -20,6 +20,13 @@ import { recordEvent } from './audit-store';
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
 
+/** See QueueStore's `onConfirmed`. A throw rolls the confirmation back. */
+export type ConfirmationHook = (
+  trx: Transaction<ReviewDatabaseSchema>,
+  document: DocumentRow,
+  now: number,
+) => Promise<void>;
+
 export type WriteResult = { ok: true; document: DocumentRow } | ({ ok: false } & Refusal<DocumentRow>);
 
 export interface NewDocument {
@@ -87,6 +94,11 @@ export class QueueStore {
     private readonly leaseMs: number,
     /** Told of each committed change (queue events for the browsers, server/review/events/). */
     private readonly onChange?: (document: DocumentRow) => void,
+    /**
+     * Runs inside the transaction that confirms a document (by an operator or automatically): what
+     * must follow a confirmation (the way back's deliveries) is then written with it or not at all.
+     */
+    private readonly onConfirmed?: ConfirmationHook,
   ) {}
 
   /** The columns of a document taken by `operatorId` under a fresh lease (from whoever held it). */
@@ -442,6 +454,7 @@ export class QueueStore {
           at: now,
           data: reason === null ? undefined : { reason },
         });
+        if (decision === 'confirmed') await this.onConfirmed?.(trx, document, now);
         return { ok: true, document };
       }),
     );

@@ -17,7 +17,13 @@ import type { ProblemBody } from '../../shared/problem';
 import type { ExtractionInference, WebhookResponse } from '../api-types';
 import type { DeliveryRecord, NewDelivery, WebhookDeliveryStore } from './delivery-store';
 import { webhookPayload, type FinishedJob } from './payload';
-import { endpointUrl, postWebhook, type AttemptOutcome } from './post-webhook';
+import { endpointUrl, postWebhook, type AttemptOutcome } from '../../shared/post-webhook';
+import {
+  DEFAULT_RETRY_POLICY,
+  describeFailedAttempt,
+  retryDelay,
+  type RetryPolicy,
+} from '../../shared/retry-policy';
 import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import { webhookProblems } from './webhook-problems';
 
@@ -36,23 +42,8 @@ export interface WebhookEndpoint {
 /** The endpoint `endpointId` configured on model `modelId`, or undefined when there is none. */
 export type EndpointResolver = (modelId: string, endpointId: string) => WebhookEndpoint | undefined;
 
-export interface RetryPolicy {
-  /** Attempts per delivery, the first included. Default 5. */
-  maxAttempts: number;
-  /** Per attempt, from connecting to the response's status line. Default 10 s. */
-  attemptTimeoutMs: number;
-  /** Wait before the first retry; doubled for each further one. Default 1 s. */
-  initialDelayMs: number;
-  /** Cap of any wait, `Retry-After` included. Default 60 s. */
-  maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 5,
-  attemptTimeoutMs: 10_000,
-  initialDelayMs: 1_000,
-  maxDelayMs: 60_000,
-};
+// The policy is shared with the app server's way back (shared/retry-policy.ts).
+export { DEFAULT_RETRY_POLICY, type RetryPolicy };
 
 export const WEBHOOK_USER_AGENT = 'extraction-review-reference-service/0.1 (webhooks)';
 
@@ -244,35 +235,15 @@ export class WebhookDispatcher {
     attempt: number,
     maxAttempts: number,
   ): ProblemBody {
-    const at = `Attempt ${attempt} of ${maxAttempts}`;
-    switch (outcome.kind) {
-      case 'timeout':
-        return webhookProblems.timedOut(
-          `${at}: the endpoint did not answer within ${formatDuration(this.policy.attemptTimeoutMs)}.`,
-        );
-      case 'network':
-        return webhookProblems.deliveryFailed(
-          `${at}: the endpoint could not be reached (${outcome.message}).`,
-        );
-      case 'status': {
-        const answered = `${at}: the endpoint answered ${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
-        if (outcome.status >= 300 && outcome.status < 400) {
-          const to = outcome.location ? ` to ${outcome.location}` : '';
-          return webhookProblems.deliveryFailed(
-            `${answered}${to}; redirects are not followed: configure the final URL.`,
-          );
-        }
-        return webhookProblems.deliveryFailed(`${answered}; a 2xx status is expected.`);
-      }
-    }
+    const detail = describeFailedAttempt(outcome, attempt, maxAttempts, this.policy.attemptTimeoutMs);
+    return outcome.kind === 'timeout'
+      ? webhookProblems.timedOut(detail)
+      : webhookProblems.deliveryFailed(detail);
   }
 
-  /** Before retry n (after attempt n failed): initial × 2^(n-1), capped, with "equal jitter" (50–100 %). */
+  /** Before retry n (after attempt n failed): the shared policy's backoff (shared/retry-policy.ts). */
   private backoff(attempt: number, retryAfterMs: number | null): number {
-    const { initialDelayMs, maxDelayMs } = this.policy;
-    const exponential = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-    const jittered = exponential * (0.5 + 0.5 * (this.options.random ?? Math.random)());
-    return Math.min(maxDelayMs, Math.max(jittered, retryAfterMs ?? 0));
+    return retryDelay(this.policy, attempt, retryAfterMs, this.options.random);
   }
 }
 
@@ -293,5 +264,3 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-const formatDuration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);

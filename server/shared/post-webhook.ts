@@ -1,10 +1,14 @@
 /**
- * One delivery attempt: a POST over node:http/node:https, never fetch, so that
+ * One delivery attempt: a POST (or the PATCH of v1 feedback) over node:http/node:https, never fetch,
+ * so that
  * - redirects are never followed (a 3xx is an answer like any other, and not a 2xx);
  * - the body is one Buffer written once (no stream to tee, no copy per attempt);
  * - the time-out covers the whole exchange up to the response's status line, connection included.
  * A fresh connection per attempt (`agent: false`): a retry never reuses a socket the receiver may have
  * left in a bad state, and nothing is pooled across jobs.
+ *
+ * Shared by the reference service's webhook dispatcher (reference/webhooks/dispatcher.ts) and the app
+ * server's way back (review/wayback/delivery-worker.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -24,6 +28,8 @@ export type AttemptOutcome =
   | { kind: 'aborted' };
 
 export interface PostOptions {
+  /** Default POST. */
+  method?: 'POST' | 'PATCH';
   headers: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
@@ -31,8 +37,9 @@ export interface PostOptions {
 
 /**
  * An endpoint URL the dispatcher may call, or the reason it may not. Only http(s): endpoints come from
- * the operator's models file, so private and loopback addresses are allowed (a receiver on the same
- * machine, such as the app server's `/hooks/v2`, is the common case), unlike the URL input of enqueue.
+ * the operator's own configuration (the models file, an integration's webhook URL set by an admin), so
+ * private and loopback addresses are allowed (a receiver on the same machine, such as the app server's
+ * `/hooks/v2`, is the common case), unlike the URL input of enqueue.
  */
 export function endpointUrl(raw: string): URL | string {
   let url: URL;
@@ -58,7 +65,7 @@ export function postWebhook(url: URL, body: Buffer, options: PostOptions): Promi
       resolve(outcome);
     };
     const request = transport.request(url, {
-      method: 'POST',
+      method: options.method ?? 'POST',
       agent: false,
       headers: { ...options.headers, 'Content-Length': String(body.length) },
     });

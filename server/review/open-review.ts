@@ -12,6 +12,7 @@ import { trustedPeers } from '../shared/trusted-proxy';
 import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './http/review-context';
 import { DEFAULT_LEASE_MS } from './queue-state';
+import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';
 import { SessionStore, type SessionStoreOptions } from './store/session-store';
@@ -69,6 +70,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     bus,
     queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS, (row) => bus.publish(toEvent(row))),
     operators: new OperatorStore(database),
+    integrations: new IntegrationStore(database),
     sessions: new SessionStore(database, settings.sessions),
     files: new DiskFileStorage(path.join(settings.dataDir, 'files')),
     now: settings.now ?? Date.now,

@@ -12,10 +12,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { readEnv, type Env } from '../../config';
+import { describe, Failure, isoTime, printable, quote, runWithStore, table } from './cli-support';
 import { OperatorRole } from '../../../src/api/review/schemas';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
-import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
+import type { ReviewDatabase } from '../db/open-database';
 import { DuplicateOperatorError, OperatorStore, type Operator } from '../store/operator-store';
 import { SETUP_LINK_TTL_MS } from '../open-review';
 import { SessionStore } from '../store/session-store';
@@ -64,16 +64,6 @@ type Command =
 
 type Parsed = { kind: 'help' } | { kind: 'usage'; message: string } | { kind: 'run'; command: Command };
 
-/** A refusal with its message (on stderr) and exit code; anything else thrown is unexpected. */
-class Failure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
-
 const aborted = () => new Failure('Aborted.', 130);
 
 export async function runOperatorsCommand(argv: string[], io: OperatorsIo): Promise<number> {
@@ -86,34 +76,7 @@ export async function runOperatorsCommand(argv: string[], io: OperatorsIo): Prom
     io.stderr.write(`${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  let env: Env;
-  try {
-    env = readEnv(io.env);
-  } catch (error) {
-    io.stderr.write(`${describe(error)}\n`);
-    return 1;
-  }
-  let database: ReviewDatabase;
-  try {
-    database = await openReviewDatabase({
-      databaseUrl: env.DATABASE_URL,
-      dataDir: env.APP_DATA_DIR,
-      // One statement at a time: a pool of the server's size would only hold connections.
-      maxConnections: 2,
-    });
-  } catch (error) {
-    io.stderr.write(`${explainOpenError(error, env)}\n`);
-    return 1;
-  }
-  try {
-    await execute(parsed.command, database, io);
-    return 0;
-  } catch (error) {
-    io.stderr.write(`${describe(error)}\n`);
-    return error instanceof Failure ? error.exitCode : 1;
-  } finally {
-    await database.close();
-  }
+  return runWithStore(io, (database) => execute(parsed.command, database, io));
 }
 
 // ─── Arguments ───────────────────────────────────────────────────────────────────────────────────────
@@ -398,64 +361,3 @@ function askHidden(stdin: TerminalInput, prompt: Writable, question: string): Pr
 }
 
 // ─── Output ──────────────────────────────────────────────────────────────────────────────────────────
-
-/** Columns padded to their widest cell, two spaces apart, no trailing spaces. */
-function table(header: string[], rows: string[][]): string {
-  const lines = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => line[column]?.length ?? 0)));
-  return lines
-    .map((line) =>
-      line
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')
-    .concat('\n');
-}
-
-/** A name as typed, unless it holds control characters, which would break the line (then quoted). */
-const printable = (name: string): string => (/\p{Cc}/u.test(name) ? JSON.stringify(name) : name);
-
-/** Quoted, with any control character escaped. */
-const quote = (name: string): string => JSON.stringify(name);
-
-/** ISO 8601 to the second, in UTC. */
-const isoTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** One line that says where the store is and why it could not be opened (never a password). */
-function explainOpenError(error: unknown, env: Env): string {
-  const where =
-    env.DATABASE_URL !== undefined
-      ? `the PostgreSQL database of DATABASE_URL (${redactUrl(env.DATABASE_URL)})`
-      : `the embedded database in APP_DATA_DIR (${env.APP_DATA_DIR})`;
-  const hint =
-    env.DATABASE_URL !== undefined
-      ? 'Check DATABASE_URL and that the PostgreSQL server is running and reachable.'
-      : 'Check APP_DATA_DIR, or set DATABASE_URL to use PostgreSQL.';
-  // The migrator wraps the driver's error ("migration unknown failed: …"): the cause says it plainly.
-  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  const reason = describe(cause)
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(/\.$/, '');
-  return `Cannot open the review store, ${where}: ${reason}. ${hint}`;
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'not a URL';
-  }
-}
-
-/** An error's message; an AggregateError without one (every address of a name refused) lists its own. */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.message === '') {
-    return error.errors.map(describe).join('; ');
-  }
-  if (!(error instanceof Error)) return String(error);
-  return error.message || String((error as { code?: unknown }).code ?? error.name);
-}

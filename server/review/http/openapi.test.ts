@@ -25,6 +25,7 @@ import { problemCatalog, ProblemError, type ProblemCode } from '../../shared/pro
 import type { ReviewDatabase } from '../db/open-database';
 import { openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
+import type { IntegrationStore } from '../store/integration-store';
 import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
 import type { SessionStore } from '../store/session-store';
@@ -311,6 +312,7 @@ function stubContext(): ReviewContext {
     database: {} as ReviewDatabase,
     queue: {} as QueueStore,
     operators: {} as OperatorStore,
+    integrations: {} as IntegrationStore,
     sessions: {} as SessionStore,
     now: () => 0,
     isHttps: () => false,

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
+import type { IntegrationStore } from '../store/integration-store';
 import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
 import type { ActiveSession, SessionStore } from '../store/session-store';
@@ -14,6 +15,8 @@ export interface ReviewContext {
   database: ReviewDatabase;
   queue: QueueStore;
   operators: OperatorStore;
+  /** The pipelines that send documents through the gateway (/v2, /v1). */
+  integrations: IntegrationStore;
   sessions: SessionStore;
   /** Milliseconds since the epoch; tests move it. */
   now: () => number;

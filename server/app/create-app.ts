@@ -10,6 +10,9 @@
  *   /api/session, /api/setup, /api/review/*, /api/operators, /api/openapi.json   the review API
  *                 (server/review/http/), when the app server has a review store
  *   /api/*        404 problem
+ *   /v2/*, /v1/*  the gateway for pipelines, with a review store (docs/gateway.md): an integration
+ *                 key in Authorization, then proxied like /api/<version>/* with the upstream's URLs
+ *                 written absolute under the host called; the validated results on demand
  *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
  *   anything else  the built app's files, else index.html (client-side routes)
  *
@@ -29,6 +32,7 @@ import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
+import { gatewayRewriter } from './proxy/gateway-urls';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { hostGuard } from '../shared/host-guard';
 import { hostPolicy } from '../shared/host-policy';
@@ -116,14 +120,17 @@ export function describeUpstream(target: UpstreamTarget | undefined): string | n
   return target.embedded === true ? 'embedded reference' : new URL(target.url).origin;
 }
 
-/** The bases to rewrite into `/api/<version>`: each upstream's URL and aliases, plus `/<version>`. */
-export function rewriteRulesFor(upstream: AppOptions['upstream']): RewriteRule[] {
+/**
+ * The bases to rewrite into `<to>/<version>` (`/api/v2` for the browser, the gateway's absolute
+ * `https://review.example.com/v2` for pipelines): each upstream's URL and aliases, plus `/<version>`.
+ */
+export function rewriteRulesFor(upstream: AppOptions['upstream'], to = '/api'): RewriteRule[] {
   const rules: RewriteRule[] = [];
   for (const version of ['v2', 'v1'] as const) {
     const target = upstream[version];
     if (target === undefined) continue;
     for (const base of [target.url, ...(target.aliases ?? [])]) {
-      rules.push({ from: `${base.replace(/\/+$/, '')}/${version}`, to: `/api/${version}` });
+      rules.push({ from: `${base.replace(/\/+$/, '')}/${version}`, to: `${to}/${version}` });
     }
   }
   return rules;
@@ -214,6 +221,39 @@ export function createApp(options: AppOptions): Hono {
   app.use('*', securityHeaders());
   app.use('*', hostGuard(policy, ''));
   app.route('/api', api);
+  // The v1 review page lived at /v1/jobs/{id} before the gateway took /v1: old links still work.
+  app.get('/v1/jobs/:jobId{[^/]+}', (c) =>
+    c.redirect(`/jobs/v1/${encodeURIComponent(c.req.param('jobId'))}`, 308),
+  );
+  const gateway = review?.gateway;
+  const gatewayRewriterFor = gatewayRewriter(
+    (base) => rewriteRulesFor(upstream, base),
+    policy,
+    options.hosts?.publicUrl,
+  );
+  for (const version of ['v2', 'v1'] as const) {
+    if (gateway === undefined) {
+      // No review store, no integrations: never the app's index.html for a pipeline's call.
+      app.all(`/${version}/*`, notFound);
+      continue;
+    }
+    const routes = new Hono();
+    routes.use('*', withoutCorsHeaders);
+    routes.use('*', gateway.authenticate(version));
+    routes.route('/', gateway.routes[version]);
+    routes.all(
+      '*',
+      createProxyHandler({
+        ...proxyOptions,
+        rewriter: gatewayRewriterFor,
+        version,
+        upstream: upstream[version],
+        recorder,
+      }),
+    );
+    if (version === 'v1') routes.onError(gateway.renderV1Error);
+    app.route(`/${version}`, routes);
+  }
   app.post(
     '/hooks/v2',
     webhookReceiver({

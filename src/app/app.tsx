@@ -66,7 +66,7 @@ export function App() {
                     </RequireSession>
                   )}
                 </Route>
-                <Route path="/v1/jobs/:jobId">
+                <Route path="/jobs/v1/:jobId">
                   {(params) => (
                     <RequireSession>
                       <V1JobRoute jobId={params.jobId} />

@@ -33,7 +33,11 @@ export interface ProxyOptions {
   version: ApiVersion;
   /** Undefined when this version has no upstream: every request answers `502-002`. */
   upstream: Upstream | undefined;
-  rewriter: UrlRewriter;
+  /**
+   * Rewrites the upstream's absolute URLs into ours; a function when they depend on the request (the
+   * gateway writes absolute URLs under the host the client called).
+   */
+  rewriter: UrlRewriter | ((c: Context) => UrlRewriter);
   /** How long the upstream may take to send its response headers once the request is sent. */
   headersTimeoutMs: number;
   /** How long the upstream may stay silent while it sends its response body. */
@@ -110,6 +114,8 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     options;
   const envPrefix = `UPSTREAM_${version.toUpperCase()}`;
 
+  const rewriterFor = typeof rewriter === 'function' ? rewriter : () => rewriter;
+
   return async (c) => {
     if (upstream === undefined) {
       throw new ProblemError(
@@ -181,6 +187,7 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     });
 
     const headers = clientResponseHeaders(response.headers);
+    const rewriter = rewriterFor(c);
     const location = headers.get('location');
     if (location !== null) headers.set('location', rewriter.rewriteLocation(location, target));
     for (const [name, value] of Object.entries(connectionHeaders())) headers.set(name, value);

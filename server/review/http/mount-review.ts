@@ -4,13 +4,16 @@
  * inside createApp, so that an app server without a review store never loads the review's code
  * (zod schemas, Kysely, Argon2): the proxy's streaming tests measure that lean process.
  */
-import type { Hono, MiddlewareHandler } from 'hono';
+import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
 import type { ExchangeRecorder } from '../../app/proxy/create-proxy';
 import { hostPolicy } from '../../shared/host-policy';
 import { requestFacts } from '../../shared/request-connection';
 import { trustedPeers } from '../../shared/trusted-proxy';
 import { firstRecorder, sentBackRecorder } from '../intake/sent-back-recorder';
 import { uploadRecorder } from '../intake/upload-recorder';
+import { renderV1GatewayError } from '../gateway/gateway-routes';
+import { integrationAuth } from '../gateway/integration-auth';
+import type { ApiVersion } from '../review-types';
 import { createReviewApi } from './create-review-api';
 import type { ReviewContext } from './review-context';
 import { requireSession } from './session-auth';
@@ -22,6 +25,16 @@ export interface ReviewMount {
   signedIn: MiddlewareHandler;
   /** Keeps what the app uploads (when an intake is given) and records what is sent back. */
   recorder: ExchangeRecorder;
+  /**
+   * The gateway for pipelines (`/v2/*`, `/v1/*` of the app server, docs/gateway.md): who calls (an
+   * integration key), what it answers itself (the validated results), how its v1 errors look. The
+   * proxy behind it is the app server's own (createApp).
+   */
+  gateway: {
+    authenticate: (version: ApiVersion) => MiddlewareHandler;
+    routes: Record<ApiVersion, Hono>;
+    renderV1Error: ErrorHandler;
+  };
 }
 
 export interface MountOptions {
@@ -54,5 +67,10 @@ export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: Mou
     api: createReviewApi(review) as unknown as Hono,
     signedIn: requireSession(review) as unknown as MiddlewareHandler,
     recorder: firstRecorder([recorder, sentBackRecorder(review)]),
+    gateway: {
+      authenticate: (version) => integrationAuth(review, version),
+      routes: { v2: new Hono(), v1: new Hono() },
+      renderV1Error: renderV1GatewayError,
+    },
   };
 }

@@ -10,11 +10,13 @@ import { PassThrough } from 'node:stream';
 import type { Context } from 'hono';
 import type { ExchangeRecorder } from '../../app/proxy/create-proxy';
 import type { ReviewContext } from '../http/review-context';
+import { integrationOf } from '../gateway/integration-auth';
 import { currentSession } from '../http/session-auth';
 import { recordEvent } from '../store/audit-store';
 
-const V1_FEEDBACK = /^\/api\/v1\/documents\/([^/]+)\/feedback\/?$/;
-const V2_RAG = /^\/api\/v2\/extensions\/rag\/[^/]+\/documents\/?$/;
+// From the app (/api/…) and from pipelines through the gateway (/v1, /v2 of the app server).
+const V1_FEEDBACK = /^(?:\/api)?\/v1\/documents\/([^/]+)\/feedback\/?$/;
+const V2_RAG = /^(?:\/api)?\/v2\/extensions\/rag\/[^/]+\/documents\/?$/;
 /** Feedback and RAG bodies are a document's values: far below this. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -64,10 +66,15 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
         });
         sink.once('error', () => resolve(undefined));
       });
-      const sender = currentSession(c, review).then(
-        (session) => session?.operator.id ?? null,
-        () => null,
-      );
+      // A pipeline's integration, or the operator of the request's cookie.
+      const integration = integrationOf(c);
+      const sender =
+        integration !== undefined
+          ? Promise.resolve(null)
+          : currentSession(c, review).then(
+              (session) => session?.operator.id ?? null,
+              () => null,
+            );
       return {
         body: sink,
         answered: ({ status }) => {
@@ -92,7 +99,12 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
               kind: target.kind,
               actorId: await sender,
               at: review.now(),
-              data: { method, fields: fieldsOf(sent), status },
+              data: {
+                method,
+                fields: fieldsOf(sent),
+                status,
+                ...(integration === undefined ? {} : { integration: integration.name }),
+              },
             });
           })().catch((error: unknown) =>
             console.error('[review intake] a send-back could not be recorded:', error),

@@ -20,12 +20,14 @@ import { z } from 'zod';
 import type { ExchangeRecorder, ExchangeRecording } from '../../app/proxy/create-proxy';
 import type { FileStorage } from '../files/file-storage';
 import type { ReviewContext } from '../http/review-context';
+import { integrationOf } from '../gateway/integration-auth';
 import { currentSession } from '../http/session-auth';
 import type { ApiVersion } from '../review-types';
 import { countFields } from './count-fields';
 
-const V2_ENQUEUE = /^\/api\/v2\/products\/extraction\/enqueue\/?$/;
-const V1_PREDICT = /^\/api\/v1\/products\/([^/]+)\/([^/]+)\/v?(\d+)\/(predict|predict_async)\/?$/;
+// The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
+const V2_ENQUEUE = /^(?:\/api)?\/v2\/products\/extraction\/enqueue\/?$/;
+const V1_PREDICT = /^(?:\/api)?\/v1\/products\/([^/]+)\/([^/]+)\/v?(\d+)\/(predict|predict_async)\/?$/;
 
 interface Target {
   apiVersion: ApiVersion;
@@ -76,11 +78,15 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
             sink.once('error', reject);
           }),
       );
-      // Who uploaded it, read now: the cookie is the request's.
-      const uploader = currentSession(c, deps.review).then(
-        (session) => session?.operator.id ?? null,
-        () => null,
-      );
+      // Who sent it, read now: the gateway's integration, or the operator of the request's cookie.
+      const integrationId = integrationOf(c)?.id ?? null;
+      const uploader =
+        integrationId !== null
+          ? Promise.resolve(null)
+          : currentSession(c, deps.review).then(
+              (session) => session?.operator.id ?? null,
+              () => null,
+            );
       const contentType = c.req.header('content-type') ?? '';
       const recording: ExchangeRecording = {
         body: sink,
@@ -90,7 +96,13 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
             try {
               await written;
               if (accepted && json !== undefined) {
-                await keep(deps, target, { copy, contentType, answer: json, uploadedBy: await uploader });
+                await keep(deps, target, {
+                  copy,
+                  contentType,
+                  answer: json,
+                  uploadedBy: await uploader,
+                  integrationId,
+                });
               }
             } catch (error) {
               console.error('[review intake] an upload could not be kept:', error);
@@ -123,6 +135,7 @@ interface Exchange {
   contentType: string;
   answer: string;
   uploadedBy: string | null;
+  integrationId: string | null;
 }
 
 async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Promise<void> {
@@ -150,6 +163,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
         fileSha256: input.stored?.sha256 ?? null,
         upstreamJobId: job.id,
         uploadedBy: exchange.uploadedBy,
+        integrationId: exchange.integrationId,
       },
       now,
     );
@@ -170,6 +184,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
       fileSha256: input.stored?.sha256 ?? null,
       upstreamJobId: parsed.job?.id ?? null,
       uploadedBy: exchange.uploadedBy,
+      integrationId: exchange.integrationId,
     },
     now,
   );

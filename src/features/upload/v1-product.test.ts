@@ -59,7 +59,7 @@ describe('the v1 product of an upload', () => {
 
   it('names products and their pages', () => {
     expect(v1ProductLabel({ account: 'mindee', name: 'invoices', version: 'v4' })).toBe('mindee/invoices/v4');
-    expect(v1JobHref('a b')).toBe('/v1/jobs/a%20b');
+    expect(v1JobHref('a b')).toBe('/jobs/v1/a%20b');
     // The endpoints' product schema is strict: the mode stays out of it.
     expect(v1Ref({ account: 'mindee', name: 'invoices', version: '4', mode: 'sync' })).toEqual({
       account: 'mindee',

@@ -93,5 +93,5 @@ export function v1Ref({ account, name, version }: StoredV1): V1ProductRef {
 
 /** The page of a stored v1 prediction. */
 export function v1JobHref(jobId: string): string {
-  return `/v1/jobs/${encodeURIComponent(jobId)}`;
+  return `/jobs/v1/${encodeURIComponent(jobId)}`;
 }

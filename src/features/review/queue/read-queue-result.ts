@@ -1,7 +1,7 @@
 /**
  * A queued document's `result` (the upstream's answer as it came, docs/review-store.md) in the
  * review's shape: a v2 inference response as is, a v1 document response through the v1 adapter
- * (pages turned upright, numeric confidences graded), as the /jobs and /v1/jobs reviews show them. A
+ * (pages turned upright, numeric confidences graded), as the /jobs and /jobs/v1 reviews show them. A
  * result that does not match says where, for a ProblemAlert: never a crash.
  */
 import { check, type ValidationIssue } from '../../../api/issues';

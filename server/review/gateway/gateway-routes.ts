@@ -1,0 +1,13 @@
+/**
+ * What the gateway answers itself, before the proxy: for now only its v1 error envelope; the validated
+ * results on demand are added here (reviewed-results.ts).
+ */
+import type { Context } from 'hono';
+import { v1ErrorBody } from '../../reference/v1/v1-envelope';
+import { ProblemError, renderError } from '../../shared/problem';
+
+/** The gateway's own v1 errors (a 502 from the proxy, a 404 of ours) in the v1 envelope. */
+export function renderV1GatewayError(error: Error, c: Context): Response {
+  if (!(error instanceof ProblemError)) return renderError(error, c);
+  return c.json(v1ErrorBody(error, c.req.url), error.status as 400, error.headers);
+}

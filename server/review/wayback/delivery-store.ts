@@ -1,0 +1,222 @@
+/**
+ * The way back's deliveries in the review store (`deliveries`, `delivery_attempts`, written by the
+ * outbox at confirmation, outbox.ts): taken by a worker under a lease, their attempts recorded,
+ * listed and retried by admins.
+ *
+ * Taking one is one `UPDATE … WHERE id = (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING` on
+ * PostgreSQL (SQLite's single writer does the same), as the queue's "next" is: two app-server copies
+ * never hold one delivery at once. The lease (`lease_until`) is a time in the row: a copy that stops
+ * mid-attempt leaves it to expire, and any copy carries on after that.
+ */
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { ReviewDatabase } from '../db/open-database';
+import type {
+  DeliveryAttemptRow,
+  DeliveryKind,
+  DeliveryRow,
+  DeliveryState,
+  ReviewDatabaseSchema,
+} from '../db/schema';
+
+type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'deliveries'>;
+
+/** Pending, due, and held by no worker (or its lease ran out). */
+const due = (now: number) => (eb: Eb) =>
+  eb.and([
+    eb('state', '=', 'pending'),
+    eb('next_attempt_at', '<=', now),
+    eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]),
+  ]);
+
+export type ListedDelivery = DeliveryRow & { file_name: string | null; integration_name: string | null };
+
+export interface DeliveryFilters {
+  state?: DeliveryState | undefined;
+  kind?: DeliveryKind | undefined;
+  documentId?: string | undefined;
+  integrationId?: string | undefined;
+  /** Deliveries with a smaller id (the previous page's last). */
+  before?: number | undefined;
+  limit: number;
+}
+
+/** What one attempt came to. */
+export interface AttemptRecord {
+  at: number;
+  outcome: 'delivered' | 'status' | 'timeout' | 'network';
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  /** Pending again at this time, or finished (`delivered`, `failed`). */
+  next: { state: 'pending'; at: number } | { state: 'delivered' | 'failed' };
+}
+
+export class DeliveryStore {
+  constructor(private readonly store: ReviewDatabase) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  /** Takes the next due delivery for `leaseMs`; undefined when none is due. */
+  async claim(now: number, leaseMs: number): Promise<DeliveryRow | undefined> {
+    const postgres = this.store.engine === 'postgres';
+    return (
+      this.db
+        .updateTable('deliveries')
+        .set({ lease_until: now + leaseMs, updated_at: now })
+        .where('id', '=', (eb) => {
+          const next = eb
+            .selectFrom('deliveries')
+            .select('id')
+            .where(due(now))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(1);
+          return postgres ? next.forUpdate().skipLocked() : next;
+        })
+        // Checked again on the row itself (PostgreSQL re-evaluates a row changed since the subquery).
+        .where(due(now))
+        .returningAll()
+        .executeTakeFirst()
+    );
+  }
+
+  /**
+   * Records an attempt made under the lease `leaseUntil`, and the delivery's new state. The attempt is
+   * kept whatever happens; the state changes only while the lease is still this worker's.
+   */
+  async recordAttempt(delivery: DeliveryRow, leaseUntil: number, attempt: AttemptRecord): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('delivery_attempts')
+        .values({
+          delivery_id: delivery.id,
+          at: attempt.at,
+          outcome: attempt.outcome,
+          status: attempt.status,
+          error: attempt.error,
+          duration_ms: Math.max(0, Math.round(attempt.durationMs)),
+        })
+        .execute();
+      const { next } = attempt;
+      const updated = await trx
+        .updateTable('deliveries')
+        .set({
+          state: next.state,
+          attempts: sql<number>`attempts + 1`,
+          lease_until: null,
+          next_attempt_at: next.state === 'pending' ? next.at : sql<number>`next_attempt_at`,
+          last_status: attempt.status,
+          last_error: attempt.error,
+          delivered_at: next.state === 'delivered' ? attempt.at : null,
+          updated_at: attempt.at,
+        })
+        .where('id', '=', delivery.id)
+        .where('lease_until', '=', leaseUntil)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    });
+  }
+
+  /** Not sent at all (no URL any more, no upstream): failed, with why, until an admin retries it. */
+  async refuse(delivery: DeliveryRow, leaseUntil: number, reason: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('deliveries')
+      .set({ state: 'failed', lease_until: null, last_status: null, last_error: reason, updated_at: now })
+      .where('id', '=', delivery.id)
+      .where('lease_until', '=', leaseUntil)
+      .execute();
+  }
+
+  /** Gives the lease back without an attempt (shutting down mid-way): due again at once. */
+  async release(delivery: DeliveryRow, leaseUntil: number): Promise<void> {
+    await this.db
+      .updateTable('deliveries')
+      .set({ lease_until: null })
+      .where('id', '=', delivery.id)
+      .where('lease_until', '=', leaseUntil)
+      .execute();
+  }
+
+  /**
+   * An admin's retry: a failed delivery is pending again with a new round of attempts, due now; a
+   * pending one is due now. A delivered one is left as it is (`delivered`).
+   */
+  async retry(
+    id: number,
+    now: number,
+  ): Promise<{ ok: true; delivery: DeliveryRow } | { ok: false; reason: 'not_found' | 'delivered' }> {
+    const delivery = await this.db
+      .updateTable('deliveries')
+      .set({
+        state: 'pending',
+        attempts: sql<number>`case when state = 'failed' then 0 else attempts end`,
+        next_attempt_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('state', 'in', ['failed', 'pending'])
+      .returningAll()
+      .executeTakeFirst();
+    if (delivery !== undefined) return { ok: true, delivery };
+    const current = await this.find(id);
+    return { ok: false, reason: current === undefined ? 'not_found' : 'delivered' };
+  }
+
+  async find(id: number): Promise<ListedDelivery | undefined> {
+    return this.listed().where('deliveries.id', '=', id).executeTakeFirst();
+  }
+
+  async attemptsOf(id: number): Promise<DeliveryAttemptRow[]> {
+    return this.db
+      .selectFrom('delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', id)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** A document's deliveries, oldest first. */
+  async forDocument(documentId: string): Promise<ListedDelivery[]> {
+    return this.listed().where('deliveries.document_id', '=', documentId).orderBy('deliveries.id').execute();
+  }
+
+  /** One page, newest first, keyset-paged on the id. */
+  async list(filters: DeliveryFilters): Promise<{ rows: ListedDelivery[]; next: number | null }> {
+    let query = this.listed();
+    if (filters.state !== undefined) query = query.where('deliveries.state', '=', filters.state);
+    if (filters.kind !== undefined) query = query.where('deliveries.kind', '=', filters.kind);
+    if (filters.documentId !== undefined)
+      query = query.where('deliveries.document_id', '=', filters.documentId);
+    if (filters.integrationId !== undefined)
+      query = query.where('deliveries.integration_id', '=', filters.integrationId);
+    if (filters.before !== undefined) query = query.where('deliveries.id', '<', filters.before);
+    const rows = await query
+      .orderBy('deliveries.id', 'desc')
+      .limit(filters.limit + 1)
+      .execute();
+    const page = rows.slice(0, filters.limit);
+    return { rows: page, next: rows.length > filters.limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  async countByState(): Promise<Record<DeliveryState, number>> {
+    const rows = await this.db
+      .selectFrom('deliveries')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
+    const counts: Record<DeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
+    for (const row of rows) counts[row.state] += Number(row.n);
+    return counts;
+  }
+
+  private listed() {
+    return this.db
+      .selectFrom('deliveries')
+      .leftJoin('documents', 'documents.id', 'deliveries.document_id')
+      .leftJoin('integrations', 'integrations.id', 'deliveries.integration_id')
+      .selectAll('deliveries')
+      .select(['documents.file_name as file_name', 'integrations.name as integration_name']);
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Sends the way back's deliveries (written by the outbox at confirmation, outbox.ts) until each is
+ * delivered, with the reference service's retry policy (shared/retry-policy.ts: 5 attempts, 1 s
+ * doubling to 60 s with jitter, `Retry-After` honoured, 10 s per attempt; docs/gateway.md):
+ *
+ * - a due delivery is taken under a lease (delivery-store.ts), so app-server copies sharing one
+ *   PostgreSQL never send one at the same time; each attempt is recorded with its outcome;
+ * - the webhook's URL and secret are read again before each attempt (an admin may have fixed them);
+ * - an attempt is one request (shared/post-webhook.ts: no redirect followed, a fresh connection, the
+ *   same bytes each time); anything but a 2xx is retried after the backoff, which is a time in the row
+ *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
+ * - after the last attempt the delivery is `failed`, shown to admins, who may retry it.
+ *
+ * The worker looks for due deliveries every second, and at once when woken (a confirmation).
+ */
+import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
+import { endpointUrl, postWebhook, type AttemptOutcome } from '../../shared/post-webhook';
+import {
+  DEFAULT_RETRY_POLICY,
+  describeFailedAttempt,
+  retryDelay,
+  type RetryPolicy,
+} from '../../shared/retry-policy';
+import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
+import type { ReviewDatabase } from '../db/open-database';
+import type { DeliveryRow } from '../db/schema';
+import { DeliveryStore } from './delivery-store';
+import { WEBHOOK_EVENT } from './build-payloads';
+
+export const WAYBACK_USER_AGENT = 'extraction-review/0.1 (way back)';
+/** Each attempt names its delivery, the same at every attempt: a receiver can drop a repeat. */
+export const DELIVERY_HEADER = 'X-Review-Delivery';
+export const EVENT_HEADER = 'X-Review-Event';
+
+const POLL_MS = 1_000;
+const LANES = 4;
+/** A lease outlasts an attempt by this much: the time to record it. */
+const LEASE_MARGIN_MS = 30_000;
+
+export interface DeliveryWorkerDeps {
+  database: ReviewDatabase;
+  now: () => number;
+  /** Where v1 feedback and v2 RAG go, with the server's key (as the proxy and the job follower call them). */
+  upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
+  retry?: Partial<RetryPolicy>;
+  /** 0..1, the jitter's source. */
+  random?: () => number;
+  /** How often to look for due deliveries. Default 1 s. */
+  pollMs?: number;
+  /** Deliveries sent at once by this copy. Default 4. */
+  lanes?: number;
+  /** Where a delivery that finally failed is reported. Default console.warn. */
+  log?: (message: string) => void;
+}
+
+type Target =
+  { url: URL; method: 'POST' | 'PATCH'; headers: Record<string, string>; who: string } | { refused: string };
+
+export class DeliveryWorker {
+  private readonly store: DeliveryStore;
+  private readonly policy: RetryPolicy;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopping = new AbortController();
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.store = new DeliveryStore(deps.database);
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
+    if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
+  }
+
+  start(): void {
+    this.stopping = new AbortController();
+    this.timer = setInterval(() => this.wake(), this.deps.pollMs ?? POLL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops: attempts in flight are cut short and their deliveries left due again. Before closing the store. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.stopping.abort();
+    await this.running;
+  }
+
+  /** Looks for due deliveries now (a document was just confirmed). */
+  wake(): void {
+    if (this.stopping.signal.aborted) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Sends every delivery due now, until none is. Exposed for tests; `wake` runs it in the background. */
+  async drain(): Promise<void> {
+    await Promise.all(Array.from({ length: this.deps.lanes ?? LANES }, () => this.lane()));
+  }
+
+  private async lane(): Promise<void> {
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      try {
+        const now = this.deps.now();
+        const leaseUntil = now + this.policy.attemptTimeoutMs + LEASE_MARGIN_MS;
+        const delivery = await this.store.claim(now, leaseUntil - now);
+        if (delivery === undefined) return;
+        await this.attempt(delivery, leaseUntil, signal);
+      } catch (error) {
+        // A broken database: the delivery stays pending, its lease runs out, the next look retries it.
+        console.error('[way back] a delivery could not be handled:', error);
+        return;
+      }
+    }
+  }
+
+  private async attempt(delivery: DeliveryRow, leaseUntil: number, signal: AbortSignal): Promise<void> {
+    const target = await this.target(delivery);
+    if ('refused' in target) {
+      await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.now());
+      this.report(delivery, target.refused);
+      return;
+    }
+    const started = performance.now();
+    const outcome = await postWebhook(target.url, Buffer.from(delivery.payload_json, 'utf8'), {
+      method: target.method,
+      headers: target.headers,
+      timeoutMs: this.policy.attemptTimeoutMs,
+      signal,
+    });
+    const durationMs = performance.now() - started;
+    if (outcome.kind === 'aborted') {
+      await this.store.release(delivery, leaseUntil);
+      return;
+    }
+    const at = this.deps.now();
+    const attempt = delivery.attempts + 1;
+    if (outcome.kind === 'delivered') {
+      await this.store.recordAttempt(delivery, leaseUntil, {
+        at,
+        outcome: 'delivered',
+        status: outcome.status,
+        error: null,
+        durationMs,
+        next: { state: 'delivered' },
+      });
+      return;
+    }
+    const error = describeFailedAttempt(
+      outcome,
+      attempt,
+      this.policy.maxAttempts,
+      this.policy.attemptTimeoutMs,
+      target.who,
+    );
+    const last = attempt >= this.policy.maxAttempts;
+    await this.store.recordAttempt(delivery, leaseUntil, {
+      at,
+      outcome: outcome.kind,
+      status: outcome.kind === 'status' ? outcome.status : null,
+      error,
+      durationMs,
+      next: last
+        ? { state: 'failed' }
+        : { state: 'pending', at: at + Math.round(this.backoff(attempt, outcome)) },
+    });
+    if (last) this.report(delivery, error);
+  }
+
+  private backoff(
+    attempt: number,
+    outcome: Exclude<AttemptOutcome, { kind: 'delivered' | 'aborted' }>,
+  ): number {
+    return retryDelay(
+      this.policy,
+      attempt,
+      outcome.kind === 'status' ? outcome.retryAfterMs : null,
+      this.deps.random,
+    );
+  }
+
+  /** Where this attempt goes and with which headers, read now; or why it cannot be sent. */
+  private async target(delivery: DeliveryRow): Promise<Target> {
+    const db = this.deps.database.db;
+    const json = { 'Content-Type': 'application/json', 'User-Agent': WAYBACK_USER_AGENT };
+    if (delivery.kind === 'webhook') {
+      const integration =
+        delivery.integration_id === null
+          ? undefined
+          : await db
+              .selectFrom('integrations')
+              .select(['webhook_url', 'webhook_secret', 'revoked_at'])
+              .where('id', '=', delivery.integration_id)
+              .executeTakeFirst();
+      if (integration === undefined)
+        return { refused: 'The integration was removed: the webhook was not sent.' };
+      if (integration.revoked_at !== null)
+        return { refused: 'The integration’s key was revoked: the webhook was not sent.' };
+      if (integration.webhook_url === null || integration.webhook_url === '')
+        return { refused: 'The integration has no webhook URL any more: the webhook was not sent.' };
+      const url = endpointUrl(integration.webhook_url);
+      if (typeof url === 'string') return { refused: `${url} The webhook was not sent.` };
+      const headers: Record<string, string> = {
+        ...json,
+        [DELIVERY_HEADER]: String(delivery.id),
+        [EVENT_HEADER]: WEBHOOK_EVENT,
+      };
+      if (integration.webhook_secret !== null && integration.webhook_secret !== '')
+        headers[SIGNATURE_HEADER] = signPayload(integration.webhook_secret, delivery.payload_json);
+      return { url, method: 'POST', headers, who: 'the webhook URL' };
+    }
+
+    const document = await db
+      .selectFrom('documents')
+      .select(['model_key', 'upstream_result_id'])
+      .where('id', '=', delivery.document_id)
+      .executeTakeFirst();
+    const version = delivery.kind === 'v1_feedback' ? 'v1' : 'v2';
+    const upstream = this.deps.upstream[version];
+    if (upstream === undefined) return { refused: `There is no ${version} upstream to send to.` };
+    if (document === undefined) return { refused: 'The document was removed.' };
+    const base = upstream.url.replace(/\/+$/, '');
+    const headers = { ...json, Authorization: authorizationFor(version, upstream.apiKey) };
+    if (delivery.kind === 'v1_feedback') {
+      if (document.upstream_result_id === null)
+        return { refused: 'The document has no v1 document id to send feedback for.' };
+      return {
+        url: new URL(`${base}/v1/documents/${encodeURIComponent(document.upstream_result_id)}/feedback`),
+        method: 'PATCH',
+        headers,
+        who: 'the v1 upstream',
+      };
+    }
+    return {
+      url: new URL(`${base}/v2/extensions/rag/${encodeURIComponent(document.model_key)}/documents`),
+      method: 'POST',
+      headers,
+      who: 'the v2 upstream',
+    };
+  }
+
+  private report(delivery: DeliveryRow, error: string): void {
+    (this.deps.log ?? console.warn)(
+      `[way back] ${delivery.kind} ${delivery.id} of document ${delivery.document_id} failed: ${error}`,
+    );
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The way back's outbox: the confirmation hook of the queue store (QueueStore's `onConfirmed`), run
+ * inside the transaction that confirms a document, by an operator or automatically. It writes the
+ * deliveries that confirmation calls for, with what each will send built now, so a confirmation and
+ * its deliveries are committed together or not at all; the delivery worker (delivery-worker.ts) sends
+ * them afterwards, from the table, whatever happens to this process meanwhile.
+ *
+ * - `webhook`: the document came through an integration (`documents.integration_id`) whose webhook URL
+ *   is set and whose key is not revoked. The body: webhookBody (build-payloads.ts).
+ * - `v1_feedback`: a v1 document whose product has feedback on (`model_settings.feedback_enabled`),
+ *   and something v1 feedback can carry changed. The body: the PATCH of the changed fields.
+ * - `v2_rag`: a v2 document, when the v2 upstream takes validated results for retrieval (`rag`: the
+ *   embedded reference service does, the hosted API has no such endpoint; docs/gateway.md). The body:
+ *   `{ inference_id, fields }`, the corrected fields, changed or not: a confirmed result is validated.
+ *
+ * One delivery per kind per confirmation (`unique(document_id, kind, decided_at)`): a document reopened
+ * and confirmed again gets new ones, with what it says then.
+ */
+import type { Transaction } from 'kysely';
+import type { DeliveryKind, DocumentRow, ReviewDatabaseSchema } from '../db/schema';
+import type { ConfirmationHook } from '../store/queue-store';
+import { buildPayloads, webhookBody, type ReviewOutcome } from './build-payloads';
+
+type Trx = Transaction<ReviewDatabaseSchema>;
+
+export interface OutboxOptions {
+  /** Whether the v2 upstream takes validated results for RAG (`POST /v2/extensions/rag/…`). */
+  rag: boolean;
+}
+
+export function wayBackOutbox(options: OutboxOptions): ConfirmationHook {
+  return async (trx, document, now) => {
+    if (document.result_json === null) return;
+    const decidedAt = document.decided_at ?? now;
+    const payloads = buildPayloads({
+      apiVersion: document.api_version,
+      modelKey: document.model_key,
+      upstreamJobId: document.upstream_job_id,
+      upstreamResultId: document.upstream_result_id,
+      resultJson: document.result_json,
+      corrections: await corrections(trx, document.id),
+    });
+
+    const deliveries: { kind: DeliveryKind; payload: unknown }[] = [];
+    const integration = await webhookIntegration(trx, document);
+    if (integration !== undefined) {
+      const outcome = await reviewOutcome(trx, document, integration, decidedAt);
+      deliveries.push({ kind: 'webhook', payload: webhookBody(document.api_version, outcome, payloads) });
+    }
+    if (payloads.v1Feedback !== undefined && (await feedbackEnabled(trx, document)))
+      deliveries.push({ kind: 'v1_feedback', payload: payloads.v1Feedback });
+    if (payloads.v2Rag !== undefined && options.rag)
+      deliveries.push({ kind: 'v2_rag', payload: payloads.v2Rag });
+    if (deliveries.length === 0) return;
+
+    await trx
+      .insertInto('deliveries')
+      .values(
+        deliveries.map(({ kind, payload }) => ({
+          document_id: document.id,
+          integration_id: kind === 'webhook' ? document.integration_id : null,
+          kind,
+          decided_at: decidedAt,
+          state: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          last_status: null,
+          last_error: null,
+          // Compact JSON, the exact bytes every attempt sends (and signs).
+          payload_json: JSON.stringify(payload),
+          created_at: now,
+          updated_at: now,
+          delivered_at: null,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['document_id', 'kind', 'decided_at']).doNothing())
+      .execute();
+  };
+}
+
+/** The latest value of each corrected path, as the review reads them (`document.corrections`). */
+async function corrections(trx: Trx, documentId: string): Promise<Record<string, unknown>> {
+  const rows = await trx
+    .selectFrom('corrections')
+    .select(['field_path', 'value_json'])
+    .where('document_id', '=', documentId)
+    .orderBy('id')
+    .execute();
+  const latest = new Map(rows.map((row) => [row.field_path, row.value_json]));
+  return Object.fromEntries([...latest].map(([path, json]) => [path, JSON.parse(json) as unknown]));
+}
+
+async function webhookIntegration(
+  trx: Trx,
+  document: DocumentRow,
+): Promise<{ id: string; name: string } | undefined> {
+  if (document.integration_id === null) return undefined;
+  const row = await trx
+    .selectFrom('integrations')
+    .select(['id', 'name', 'webhook_url', 'revoked_at'])
+    .where('id', '=', document.integration_id)
+    .executeTakeFirst();
+  if (row === undefined || row.webhook_url === null || row.webhook_url === '' || row.revoked_at !== null)
+    return undefined;
+  return { id: row.id, name: row.name };
+}
+
+async function feedbackEnabled(trx: Trx, document: DocumentRow): Promise<boolean> {
+  if (document.api_version !== 'v1') return false;
+  const row = await trx
+    .selectFrom('model_settings')
+    .select('feedback_enabled')
+    .where('api_version', '=', 'v1')
+    .where('model_key', '=', document.model_key)
+    .executeTakeFirst();
+  return Number(row?.feedback_enabled ?? 0) === 1;
+}
+
+/**
+ * Who confirmed and how. An operator's confirmation names them (`decided_by`); a confirmation with no
+ * operator, or whose `confirmed` event says `automatic: true`, is automatic. An overridden business
+ * rule's reason is the document's `reason` (or the event's `overrideReason`).
+ */
+async function reviewOutcome(
+  trx: Trx,
+  document: DocumentRow,
+  integration: { id: string; name: string },
+  decidedAt: number,
+): Promise<ReviewOutcome> {
+  const operator =
+    document.decided_by === null
+      ? undefined
+      : await trx
+          .selectFrom('operators')
+          .select('name')
+          .where('id', '=', document.decided_by)
+          .executeTakeFirst();
+  const event = await trx
+    .selectFrom('audit_events')
+    .select('data_json')
+    .where('document_id', '=', document.id)
+    .where('kind', '=', 'confirmed')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const data = parseData(event?.data_json ?? null);
+  const overrideReason =
+    document.reason ?? (typeof data.overrideReason === 'string' ? data.overrideReason : null);
+  return {
+    documentId: document.id,
+    integration,
+    confirmedBy: operator?.name ?? null,
+    automatic: document.decided_by === null || data.automatic === true,
+    confirmedAt: decidedAt,
+    overrideReason,
+  };
+}
+
+function parseData(json: string | null): Record<string, unknown> {
+  if (json === null) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}

@@ -16,6 +16,7 @@ import { listen, type RunningServer } from './app/listen';
 import { readEnv, repoRoot, type Env } from './config';
 import { mountReview } from './review/http/mount-review';
 import { JobFollower } from './review/intake/job-follower';
+import { DeliveryWorker } from './review/wayback/delivery-worker';
 import {
   firstStartSetupLink,
   openReview,
@@ -96,12 +97,23 @@ async function main(): Promise<void> {
     v1: configured(env.UPSTREAM_V1_URL, env.UPSTREAM_V1_API_KEY) ?? embedded,
   };
   const events = new AppEventHub();
-  const review = await openReviewStore(env, reference);
+  // The way back sends confirmed v2 results to RAG only where the upstream offers it: the embedded
+  // reference service's extension (the hosted API has none; docs/gateway.md).
+  const review = await openReviewStore(env, reference, { rag: upstream.v2?.embedded === true });
   // Every change of the team queue, this copy's and (with PostgreSQL) the others', to the browsers.
   review.bus.subscribe({ onChange: (change) => events.publishQueue(change) });
   // Documents the app uploads enter the queue once their result is in.
   const follower = new JobFollower({ review, upstream });
   follower.start();
+  // Confirmed documents' webhooks and feedback (the way back): at once after a confirmation, and every
+  // second for what is due (retries, and what a previous run or another copy left).
+  const deliveries = new DeliveryWorker({ database: review.database, now: review.now, upstream });
+  review.bus.subscribe({
+    onChange: (change) => {
+      if (change.state === 'confirmed') deliveries.wake();
+    },
+  });
+  deliveries.start();
   const app = createApp({
     upstream,
     staticDir: env.DEV ? null : env.STATIC_DIR,
@@ -122,6 +134,7 @@ async function main(): Promise<void> {
     server = await listen(app, { host: env.HOST, port: env.PORT });
   } catch (error) {
     await follower.stop();
+    await deliveries.stop();
     await review.close();
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
@@ -157,16 +170,21 @@ async function main(): Promise<void> {
     events.close();
     await server.close();
     await follower.stop();
+    await deliveries.stop();
     await review.close();
     await reference?.close();
   });
 }
 
 /** The review store (APP_DATA_DIR, or DATABASE_URL), migrated; its start-up line says which. */
-async function openReviewStore(env: Env, reference: ReferenceService | undefined): Promise<OpenedReview> {
+async function openReviewStore(
+  env: Env,
+  reference: ReferenceService | undefined,
+  wayBack: { rag: boolean },
+): Promise<OpenedReview> {
   let review: OpenedReview;
   try {
-    review = await openReview(reviewSettingsFromEnv(env));
+    review = await openReview({ ...reviewSettingsFromEnv(env), wayBack });
   } catch (error) {
     await reference?.close();
     throw new StartupError(

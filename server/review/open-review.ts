@@ -16,6 +16,7 @@ import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';
 import { SessionStore, type SessionStoreOptions } from './store/session-store';
+import { wayBackOutbox, type OutboxOptions } from './wayback/outbox';
 
 export interface ReviewSettings {
   databaseUrl?: string | undefined;
@@ -24,6 +25,8 @@ export interface ReviewSettings {
   sessions?: SessionStoreOptions;
   sso?: { header: string; trustedProxies: readonly string[] } | undefined;
   now?: () => number;
+  /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
+  wayBack?: OutboxOptions | undefined;
 }
 
 export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
@@ -68,7 +71,13 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
   return {
     database,
     bus,
-    queue: new QueueStore(database, settings.leaseMs ?? DEFAULT_LEASE_MS, (row) => bus.publish(toEvent(row))),
+    queue: new QueueStore(
+      database,
+      settings.leaseMs ?? DEFAULT_LEASE_MS,
+      (row) => bus.publish(toEvent(row)),
+      // Each confirmation's webhook and feedback, written in its transaction (the way back's outbox).
+      wayBackOutbox(settings.wayBack ?? { rag: false }),
+    ),
     operators: new OperatorStore(database),
     integrations: new IntegrationStore(database),
     sessions: new SessionStore(database, settings.sessions),

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import { importRoutes } from './import-routes';
+import { modelSettingsRoutes } from './model-settings-routes';
 import { reviewOpenApiDocument } from './openapi';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from './review-context';
@@ -15,6 +16,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   api.route('/', sessionRoutes(review));
   // Before the review routes: the import answers with its own session check (import-routes.ts).
   api.route('/review', importRoutes(review));
+  api.route('/review', modelSettingsRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
   api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));

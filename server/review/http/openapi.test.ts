@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { ModelSettingsRequest } from '../../../src/api/review/model-settings';
 import {
+  ConfirmRequest,
   CorrectionsRequest,
   NewOperatorRequest,
   PostponeRequest,
@@ -106,6 +108,7 @@ const KNOWN = new Set([
   'propertyNames',
   'items',
   'anyOf',
+  'oneOf',
   'enum',
   'const',
   'minLength',
@@ -150,6 +153,10 @@ function check(schema: JsonSchema, value: unknown, at = '#'): string[] {
   if (Array.isArray(schema.anyOf)) {
     const fits = (schema.anyOf as JsonSchema[]).some((branch) => check(branch, value, at).length === 0);
     if (!fits) errors.push(`${at}: fits no branch of anyOf`);
+  }
+  if (Array.isArray(schema.oneOf)) {
+    const fitting = (schema.oneOf as JsonSchema[]).filter((branch) => check(branch, value, at).length === 0);
+    if (fitting.length !== 1) errors.push(`${at}: fits ${fitting.length} branches of oneOf, not one`);
   }
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) errors.push(`${at}: not in the enum`);
   if ('const' in schema && schema.const !== value) errors.push(`${at}: not ${JSON.stringify(schema.const)}`);
@@ -258,6 +265,49 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     schema: VersionRequest,
     valid: [{ version: 3 }],
     invalid: [{}, { version: 0 }, { version: 1.5 }, { version: '3' }, { version: 3, reason: 'x' }],
+  },
+  ConfirmRequest: {
+    schema: ConfirmRequest,
+    valid: [{ version: 3 }, { version: 3, overrideReason: 'The supplier rounds each line.' }],
+    invalid: [{}, { version: 0 }, { version: 3, overrideReason: '' }, { version: 3, reason: 'x' }],
+  },
+  ModelSettingsRequest: {
+    schema: ModelSettingsRequest,
+    valid: [
+      { version: 0, routing: {}, rules: [] },
+      {
+        version: 2,
+        routing: {
+          autoConfirm: true,
+          minConfidence: 'High',
+          requiredFields: ['total_net'],
+          samplePercent: 5,
+        },
+        rules: [
+          { id: 'a', kind: 'required', field: 'line_items[*].description' },
+          { id: 'b', kind: 'pattern', field: 'invoice_number', pattern: '^INV-\\d+$' },
+          { id: 'c', kind: 'date_range', field: 'date', min: '2024-01-01', max: '2030-12-31' },
+          { id: 'd', kind: 'one_of', field: 'currency', values: ['EUR'] },
+          {
+            id: 'e',
+            kind: 'sum',
+            list: 'line_items',
+            item: 'total_price',
+            equals: 'total_net',
+            tolerance: 0.01,
+          },
+          { id: 'f', kind: 'add', terms: ['total_net', 'total_tax'], equals: 'total_amount' },
+          { id: 'g', kind: 'date_order', earlier: 'date', later: 'due_date' },
+        ],
+        feedbackEnabled: true,
+      },
+    ],
+    invalid: [
+      { routing: {}, rules: [] },
+      { version: 0, routing: { samplePercent: 101 }, rules: [] },
+      { version: 0, routing: {}, rules: [{ id: 'a', kind: 'sum', list: 'x' }] },
+      { version: 0, routing: {}, rules: [{ id: 'a', kind: 'required', field: 'a b' }] },
+    ],
   },
   CorrectionsRequest: {
     schema: CorrectionsRequest,

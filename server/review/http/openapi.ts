@@ -14,6 +14,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  ModelSettings,
+  ModelSettingsRequest,
+  ModelsResponse,
+  RuleFailure,
+} from '../../../src/api/review/model-settings';
+import {
+  ConfirmRequest,
   CorrectionsRequest,
   DocumentResponse,
   ImportMetadata,
@@ -74,6 +81,16 @@ const REQUEST_SCHEMAS: Record<string, Named> = {
     description:
       'The document’s version as the caller read it: a write based on another version is refused (409-001).',
   },
+  ConfirmRequest: {
+    schema: ConfirmRequest,
+    description:
+      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it).',
+  },
+  ModelSettingsRequest: {
+    schema: ModelSettingsRequest,
+    description:
+      'A model’s routing rules, business rules and feedback setting, on the version read (0 for a model never saved): a write based on another version is refused (409-001).',
+  },
   CorrectionsRequest: {
     schema: CorrectionsRequest,
     description:
@@ -132,6 +149,19 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
     description:
       'The imported document (`imported: true`), or the one that already held this upstream job (`imported: false`).',
   },
+  ModelSettings: {
+    schema: ModelSettings,
+    description:
+      'A model’s (v2) or product’s (v1) routing rules, business rules and feedback setting; version 0 and the defaults until an admin saves some.',
+  },
+  ModelsResponse: {
+    schema: ModelsResponse,
+    description: 'Every model with documents in the store or saved settings, with its settings.',
+  },
+  RuleFailure: {
+    schema: RuleFailure,
+    description: 'A business rule that fails on a document: why, and the fields concerned.',
+  },
   // The routes build these few answers inline, without a schema of their own in src/api/review.
   CountsResponse: {
     schema: z.object({ counts: StateCounts }),
@@ -148,9 +178,12 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
     description: 'The set-up link can still be used.',
   },
   Problem: {
-    schema: ErrorResponse.extend({ current: QueueDocument.optional() }),
+    schema: ErrorResponse.extend({
+      current: z.union([QueueDocument, ModelSettings]).optional(),
+      failures: z.array(RuleFailure).optional(),
+    }),
     description:
-      'Problem details (RFC 9457) in the shape of the hosted service’s v2 ErrorResponse. `code` is stable (docs/errors.md lists them); `errors[]` points into the request with JSON Pointers. A refused write of a document (409-001, 409-002, 403-006) carries `current`, the document as it is now.',
+      'Problem details (RFC 9457) in the shape of the hosted service’s v2 ErrorResponse. `code` is stable (docs/errors.md lists them); `errors[]` points into the request with JSON Pointers. A refused write of a document (409-001, 409-002, 403-006) carries `current`, the document as it is now (a model’s settings: the settings as they are now). A confirmation refused for its business rules (422-009) carries `failures`.',
   },
 };
 
@@ -230,6 +263,18 @@ const DOCUMENT_ID = {
     description: 'The document’s id (a UUID: anything else is 404-010).',
     schema: { type: 'string', format: 'uuid' },
   },
+};
+
+const MODEL_PARAMS = {
+  apiVersion: { description: '`v2` or `v1`.', schema: { type: 'string', enum: ['v2', 'v1'] } },
+  model: {
+    description:
+      'v2: the model id; v1: the product `account/name/vN`, URL-encoded as one segment (`mindee%2Finvoices%2Fv4`).',
+    schema: { type: 'string' },
+  },
+};
+const MODEL_NOTES: Route['notes'] = {
+  '404-004': 'the API version is not v2 or v1, or the model is not written as that version’s are',
 };
 
 /** A write on the document the caller holds, on the version it read. */
@@ -442,12 +487,18 @@ function routes(queueQuery: JsonObject): Route[] {
       operationId: 'confirmDocument',
       tag: 'review',
       summary: 'Confirm a document',
+      description:
+        'The business rules of the document’s model are checked on its result with the corrections so far; when one fails, an `overrideReason` is needed, and kept in the timeline with the rules that failed.',
       auth: 'session+csrf',
       pathParams: DOCUMENT_ID,
-      body: 'VersionRequest',
+      body: 'ConfirmRequest',
       ok: { 200: json(ref('DocumentResponse'), 'The document, confirmed.') },
-      problems: HELD_WRITE,
-      notes: HELD_WRITE_NOTES,
+      problems: [...HELD_WRITE, '422-009'],
+      notes: {
+        ...HELD_WRITE_NOTES,
+        '422-009':
+          'a business rule fails and no `overrideReason` was given: one item of `errors[]` per rule (pointer `#/fields/<path>` to its first field, detail the reason), and `failures` with every field',
+      },
     },
     {
       method: 'post',
@@ -641,6 +692,53 @@ function routes(queueQuery: JsonObject): Route[] {
       },
       problems: ['403-005', '404-010'],
       notes: { '403-005': 'only an admin may export a timeline (`?format=csv`)' },
+    },
+
+    // ─── Models: routing and business rules ───
+    {
+      method: 'get',
+      path: '/api/review/models',
+      operationId: 'listModels',
+      tag: 'review',
+      summary: 'Models and their rules',
+      description: 'Every model (v2) or product (v1) with documents in the store or saved settings.',
+      auth: 'session',
+      ok: { 200: json(ref('ModelsResponse'), 'The models, by API version and name.') },
+    },
+    {
+      method: 'get',
+      path: '/api/review/models/{apiVersion}/{model}/settings',
+      operationId: 'getModelSettings',
+      tag: 'review',
+      summary: 'A model’s routing and business rules',
+      description: 'Any operator may read them: the review checks the business rules as values change.',
+      auth: 'session',
+      pathParams: MODEL_PARAMS,
+      ok: { 200: json(ref('ModelSettings'), 'The settings (the defaults, version 0, when never saved).') },
+      problems: ['404-004'],
+      notes: MODEL_NOTES,
+    },
+    {
+      method: 'put',
+      path: '/api/review/models/{apiVersion}/{model}/settings',
+      operationId: 'putModelSettings',
+      tag: 'review',
+      summary: 'Save a model’s routing and business rules (admins)',
+      description:
+        'Replaces the settings, on the version read. Each save is kept in the audit log (`settings_changed`).',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: MODEL_PARAMS,
+      body: 'ModelSettingsRequest',
+      ok: { 200: json(ref('ModelSettings'), 'The settings, saved, with their new version.') },
+      problems: ['404-004', '409-001'],
+      notes: {
+        ...MODEL_NOTES,
+        '409-001':
+          'the version sent is not the settings’ any more; `current` is the settings as they are now',
+        '422-008':
+          'the body does not fit: `errors[]` point into it (`#/rules/2/pattern` for a regular expression that does not compile)',
+      },
     },
 
     // ─── Operators ───

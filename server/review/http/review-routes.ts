@@ -9,7 +9,8 @@
  *   POST /api/review/documents/{id}/lease        → renews the caller's lease (the open review calls it)
  *   POST /api/review/documents/{id}/release      → back to the queue, undecided
  *   PUT  /api/review/documents/{id}/corrections  { version, corrections: [{ path, value }] }
- *   POST /api/review/documents/{id}/confirm      { version }
+ *   POST /api/review/documents/{id}/confirm      { version, overrideReason? }  (422 `422-009` when a
+ *                                                business rule fails and no reason is given)
  *   POST /api/review/documents/{id}/reject       { version, reason }
  *   POST /api/review/documents/{id}/postpone     { version, reason? }
  *   POST /api/review/documents/{id}/reassign     { operator }   (admins)
@@ -25,17 +26,19 @@
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import {
+  ConfirmRequest,
   CorrectionsRequest,
   PostponeRequest,
   PriorityRequest,
   QueueQuery,
   ReassignRequest,
   RejectRequest,
-  VersionRequest,
   type DocumentResponse,
   type QueuePage,
 } from '../../../src/api/review/schemas';
 import { ProblemError } from '../../shared/problem';
+import { effectiveState } from '../queue-state';
+import { failingRules } from '../routing/route-result';
 import { documentTimeline } from '../store/audit-store';
 import type { WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
@@ -153,8 +156,28 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   routes.post('/documents/:id/confirm', async (c) => {
     const id = idOf(c);
-    const { version } = await readBody(c, VersionRequest);
-    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, review.now()));
+    const { version, overrideReason } = await readBody(c, ConfirmRequest);
+    const now = review.now();
+    const row = await review.queue.find(id);
+    // Checked only when the confirmation would go through: a refusal of another kind comes first.
+    const decidable =
+      row !== undefined &&
+      row.version === version &&
+      effectiveState(row, now) === 'in_review' &&
+      row.holder_id === me(c);
+    const failures = decidable ? await failingRules(review, row) : [];
+    if (failures.length > 0 && overrideReason === undefined) {
+      throw new ProblemError(
+        '422-009',
+        `${failures.length === 1 ? 'A business rule fails' : `${String(failures.length)} business rules fail`}: correct the values, or confirm with a reason (overrideReason), which the timeline keeps.`,
+        {
+          errors: failures.map((f) => ({ pointer: fieldPointer(f.fields[0]), detail: f.message })),
+          extensions: { failures },
+        },
+      );
+    }
+    const override = failures.length > 0 ? { override: overrideReason, failing: failures } : undefined;
+    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, override));
   });
   routes.post('/documents/:id/reject', async (c) => {
     const id = idOf(c);
@@ -239,6 +262,13 @@ async function refusal(
         },
       );
   }
+}
+
+/** A review path (`line_items[1].total_price`) as a JSON Pointer to the document's field. */
+function fieldPointer(path: string | undefined): string | null {
+  if (path === undefined) return null;
+  const segments = path.split(/\.|\[|\]/).filter((s) => s !== '');
+  return `#/fields/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
 function encodeCursor(cursor: { createdAt: number; id: string }): string {

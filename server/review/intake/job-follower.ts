@@ -1,8 +1,9 @@
 /**
  * Follows the upstream jobs of documents still `processing` in the review store, and brings each
  * result in: a processed v2 job's inference (or a completed v1 job's document) is fetched with the
- * server's key and stored, and the document enters the queue (`to_review`); a failed job marks it
- * `failed` with the upstream's problem.
+ * server's key and stored, and the document enters the queue (`to_review`; or, sent by an
+ * integration, confirmed on its own when its model's routing rules say so, routing/route-result.ts);
+ * a failed job marks it `failed` with the upstream's problem.
  *
  * It polls as the official clients do (first after ~1.5 s, then backing off to 30 s), reading which
  * documents to follow from the store, so that a restart, or another app-server copy, picks up where
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
 import type { DocumentRow } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
+import { setRoutedResult } from '../routing/route-result';
 import { countFields } from './count-fields';
 
 const FIRST_CHECK_MS = 1_500;
@@ -172,7 +174,8 @@ export class JobFollower {
     const result = await this.get('v2', resultPath);
     if (result.status !== 200) throw new Error(`result answered ${result.status}`);
     const inferenceId = resultPath.split('/').at(-1) ?? null;
-    await review.queue.setResult(
+    await setRoutedResult(
+      review,
       document.id,
       { json: result.text, resultId: inferenceId, ...countFields('v2', result.json) },
       review.now(),
@@ -195,7 +198,8 @@ export class JobFollower {
       if (id === undefined) return false;
       const fetched = await this.get('v1', `${base}/documents/${encodeURIComponent(id)}`);
       if (fetched.status !== 200) throw new Error(`document answered ${fetched.status}`);
-      await review.queue.setResult(
+      await setRoutedResult(
+        review,
         document.id,
         { json: fetched.text, resultId: id, ...countFields('v1', fetched.json) },
         review.now(),

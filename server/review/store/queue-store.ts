@@ -27,6 +27,17 @@ export type ConfirmationHook = (
   now: number,
 ) => Promise<void>;
 
+/**
+ * Where a document sent by an integration goes once its result is in (server/review/routing/): to an
+ * operator, or confirmed on its own; with the reasons, for its timeline.
+ */
+export interface RoutingOutcome {
+  review: boolean;
+  reasons: string[];
+  /** The business rules that failed, kept with the event. */
+  failures?: unknown[];
+}
+
 export type WriteResult = { ok: true; document: DocumentRow } | ({ ok: false } & Refusal<DocumentRow>);
 
 export interface NewDocument {
@@ -154,18 +165,25 @@ export class QueueStore {
   /**
    * The upstream's result arrived: the document enters the queue (`to_review`). Only from
    * `processing`: a second delivery of the same result changes nothing.
+   *
+   * With a routing outcome (a document sent by an integration), the timeline says why it goes to
+   * review, or, when none is needed, it is confirmed at once by nobody (`auto_confirmed`, with what it
+   * passed) and the confirmation hook runs in this transaction, as for an operator's confirmation.
    */
   async setResult(
     id: string,
     result: { json: string; resultId: string | null; fieldsTotal: number; fieldsToReview: number },
     now: number,
+    routing?: RoutingOutcome,
   ): Promise<DocumentRow | undefined> {
+    const confirm = routing !== undefined && !routing.review;
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
         const document = await trx
           .updateTable('documents')
           .set({
-            state: 'to_review',
+            ...(confirm ? { decided_by: null, decided_at: now } : {}),
+            state: confirm ? 'confirmed' : 'to_review',
             result_json: result.json,
             upstream_result_id: result.resultId,
             fields_total: result.fieldsTotal,
@@ -186,6 +204,19 @@ export class QueueStore {
             at: now,
             data: { fieldsTotal: result.fieldsTotal, fieldsToReview: result.fieldsToReview },
           });
+          if (routing !== undefined) {
+            await recordEvent(trx, {
+              documentId: id,
+              kind: confirm ? 'auto_confirmed' : 'routed_to_review',
+              actorId: null,
+              at: now,
+              data: {
+                reasons: routing.reasons,
+                ...(routing.failures?.length ? { failing: routing.failures } : {}),
+              },
+            });
+          }
+          if (confirm) await this.onConfirmed?.(trx, document, now);
         }
         return document;
       }),
@@ -423,6 +454,8 @@ export class QueueStore {
     decision: Decision,
     reason: string | null,
     now: number,
+    /** More for the decision's event (a confirmation's override of failing business rules). */
+    eventData?: Record<string, unknown>,
   ): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -452,7 +485,10 @@ export class QueueStore {
           kind: decision,
           actorId: operatorId,
           at: now,
-          data: reason === null ? undefined : { reason },
+          data:
+            reason === null && eventData === undefined
+              ? undefined
+              : { ...(reason === null ? {} : { reason }), ...eventData },
         });
         if (decision === 'confirmed') await this.onConfirmed?.(trx, document, now);
         return { ok: true, document };

@@ -193,6 +193,20 @@ export const DEFAULT_ROUTING: RoutingRules = Object.freeze({
   samplePercent: 0,
 }) as RoutingRules;
 
+/**
+ * A business rule that fails on a document: in the review (each field marked), and in the 422
+ * `422-009` of a confirmation without an override reason (its `failures`, beside `errors[]`).
+ */
+export const RuleFailure = z.object({
+  ruleId: z.string(),
+  kind: z.enum(['required', 'pattern', 'date_range', 'one_of', 'sum', 'add', 'date_order']),
+  /** For a person: what is wrong, with the values. */
+  message: z.string(),
+  /** The fields concerned, as review paths (`line_items[1].total_price`, `total_amount`). */
+  fields: z.array(z.string()),
+});
+export type RuleFailure = z.infer<typeof RuleFailure>;
+
 /** `GET …/settings`: the model's settings (the defaults, version 0, until an admin saves some). */
 export const ModelSettings = z.object({
   apiVersion: ApiVersion,

@@ -164,6 +164,21 @@ const Version = z.int({ error: 'Send the version you read' }).positive();
 
 export const VersionRequest = z.strictObject({ version: Version });
 
+/**
+ * `POST …/confirm`: the version read, and why the document is confirmed although a business rule of
+ * its model fails (required then: 422 `422-009` without it, naming each rule).
+ */
+export const ConfirmRequest = z.strictObject({
+  version: Version,
+  overrideReason: z
+    .string()
+    .trim()
+    .min(1, { error: 'Say why the document is confirmed although a rule fails' })
+    .max(2000)
+    .optional(),
+});
+export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
+
 export const CorrectionsRequest = z.strictObject({
   version: Version,
   corrections: z

@@ -7,18 +7,11 @@
  * required fields); the others pass it by, so one missing value is reported once. A value that is
  * there but cannot be read as the rule needs (a number, a date) fails the rule, saying so.
  */
-import type { BusinessRule, RuleKind } from '../../../api/review/model-settings';
+import type { BusinessRule, RuleFailure } from '../../../api/review/model-settings';
 import type { ReviewNode } from '../fields/review-tree';
 import { dateOf, hasValue, numberOf, quote, resolve, textOf, type Match } from './field-values';
 
-export interface RuleFailure {
-  ruleId: string;
-  kind: RuleKind;
-  /** For a person: what is wrong, with the values. */
-  message: string;
-  /** The fields concerned, as review-tree paths (`line_items[1].total_price`, `total_amount`). */
-  fields: string[];
-}
+export type { RuleFailure };
 
 export function evaluateRules(nodes: readonly ReviewNode[], rules: readonly BusinessRule[]): RuleFailure[] {
   return rules.flatMap((rule) => {

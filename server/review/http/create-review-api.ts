@@ -3,6 +3,7 @@
  * their contract are listed in each module, and in /api/openapi.json.
  */
 import { Hono } from 'hono';
+import { deliveryRoutes } from './delivery-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
 import { reviewOpenApiDocument } from './openapi';
@@ -17,6 +18,8 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   // Before the review routes: the import answers with its own session check (import-routes.ts).
   api.route('/review', importRoutes(review));
   api.route('/review', modelSettingsRoutes(review));
+  // Before the review routes too (each route checks the session itself): the way back's deliveries.
+  api.route('/review', deliveryRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
   api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));

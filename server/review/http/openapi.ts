@@ -43,6 +43,17 @@ import {
   TimelineResponse,
   VersionRequest,
 } from '../../../src/api/review/schemas';
+import {
+  DeliveryAttempt,
+  DeliveryCounts,
+  DeliveryDetail,
+  DeliveryDetailResponse,
+  DeliveryList,
+  DeliveryPage,
+  DeliveryQuery,
+  DeliveryResponse,
+  DeliveryView,
+} from '../../../src/api/review/deliveries';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
 import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
@@ -162,6 +173,24 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: RuleFailure,
     description: 'A business rule that fails on a document: why, and the fields concerned.',
   },
+  DeliveryView: {
+    schema: DeliveryView,
+    description:
+      'A delivery of the way back: what a confirmed document sends afterwards (an integration’s webhook, v1 feedback, v2 RAG), until delivered.',
+  },
+  DeliveryAttempt: { schema: DeliveryAttempt, description: 'One attempt of a delivery and what it came to.' },
+  DeliveryDetail: {
+    schema: DeliveryDetail,
+    description: 'A delivery with every attempt, oldest first, and what it sends (as built at confirmation).',
+  },
+  DeliveryCounts: { schema: DeliveryCounts, description: 'How many deliveries are in each state.' },
+  DeliveryPage: {
+    schema: DeliveryPage,
+    description: 'One page of deliveries, newest first; pass `nextCursor` as `cursor` for the next one.',
+  },
+  DeliveryDetailResponse: { schema: DeliveryDetailResponse, description: 'One delivery, with its attempts.' },
+  DeliveryResponse: { schema: DeliveryResponse, description: 'One delivery.' },
+  DeliveryList: { schema: DeliveryList, description: 'A document’s deliveries, oldest first.' },
   // The routes build these few answers inline, without a schema of their own in src/api/review.
   CountsResponse: {
     schema: z.object({ counts: StateCounts }),
@@ -797,6 +826,89 @@ function routes(queueQuery: JsonObject): Route[] {
 
 // ─── The document ────────────────────────────────────────────────────────────────────────────────────
 
+// ─── The way back (delivery-routes.ts) ───────────────────────────────────────────────────────────────
+
+const DELIVERY_QUERY_DESCRIPTIONS: Record<keyof z.input<typeof DeliveryQuery>, string> = {
+  state: 'Only deliveries in this state.',
+  kind: 'Only deliveries of this kind.',
+  document: 'A document’s id: only its deliveries.',
+  integration: 'An integration’s id: only the webhooks to it.',
+  cursor: 'The `nextCursor` of the previous page, as it is (422-008 otherwise).',
+  limit: 'How many deliveries a page holds.',
+};
+
+const DELIVERY_ID = {
+  id: { description: 'The delivery’s id (a number).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+};
+
+function wayBackRoutes(): Route[] {
+  const query = z.toJSONSchema(DeliveryQuery, { target: 'draft-2020-12', io: 'input' }) as JsonObject;
+  const properties = query.properties as Record<string, JsonObject>;
+  const required = new Set((query.required as string[] | undefined) ?? []);
+  const parameters = Object.entries(properties).map(([name, schema]) => {
+    const description = (DELIVERY_QUERY_DESCRIPTIONS as Record<string, string | undefined>)[name];
+    if (description === undefined) throw new Error(`DeliveryQuery.${name} has no description`);
+    return { name, in: 'query', required: required.has(name), description, schema };
+  });
+  return [
+    {
+      method: 'get',
+      path: '/api/review/deliveries',
+      operationId: 'listDeliveries',
+      tag: 'review',
+      summary: 'The way back’s deliveries (admins)',
+      description:
+        'Webhooks to integrations, v1 feedback and v2 RAG sent upstream after each confirmation, newest first, with the counts per state.',
+      auth: 'session',
+      admin: true,
+      query: parameters,
+      ok: { 200: json(ref('DeliveryPage'), 'One page of deliveries.') },
+      problems: ['422-008'],
+      notes: { '422-008': 'a query parameter does not fit, or the cursor is not one a page gave' },
+    },
+    {
+      method: 'get',
+      path: '/api/review/deliveries/{id}',
+      operationId: 'getDelivery',
+      tag: 'review',
+      summary: 'A delivery, its attempts and what it sends (admins)',
+      auth: 'session',
+      admin: true,
+      pathParams: DELIVERY_ID,
+      ok: { 200: json(ref('DeliveryDetailResponse'), 'The delivery.') },
+      problems: ['404-014'],
+      notes: { '404-014': 'no delivery with this id' },
+    },
+    {
+      method: 'post',
+      path: '/api/review/deliveries/{id}/retry',
+      operationId: 'retryDelivery',
+      tag: 'review',
+      summary: 'Retry a delivery now (admins)',
+      description:
+        'A failed delivery is pending again with a new round of attempts, due now; a pending one is due now. The webhook’s URL and secret are read again at each attempt.',
+      auth: 'session+csrf',
+      admin: true,
+      pathParams: DELIVERY_ID,
+      ok: { 200: json(ref('DeliveryResponse'), 'The delivery, pending.') },
+      problems: ['404-014', '409-004'],
+      notes: { '404-014': 'no delivery with this id', '409-004': 'the delivery was delivered already' },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents/{id}/deliveries',
+      operationId: 'getDocumentDeliveries',
+      tag: 'review',
+      summary: 'A document’s deliveries',
+      description: 'What the document’s confirmations sent (or are sending) on the way back, oldest first.',
+      auth: 'session',
+      pathParams: DOCUMENT_ID,
+      ok: { 200: json(ref('DeliveryList'), 'The deliveries.') },
+      problems: ['404-010'],
+    },
+  ];
+}
+
 const STATE_CHANGING: ReadonlySet<Method> = new Set(['post', 'put', 'delete']);
 
 function security(auth: Auth): JsonObject[] {
@@ -903,7 +1015,7 @@ function build(): JsonObject {
   if (queueQuery === undefined) throw new Error('no QueueQuery schema');
 
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const route of routes(queueQuery)) {
+  for (const route of [...routes(queueQuery), ...wayBackRoutes()]) {
     const item = (paths[route.path] ??= {});
     if (item[route.method] !== undefined) throw new Error(`${route.method} ${route.path} is listed twice`);
     item[route.method] = operation(route, requestSchemas);

@@ -1,0 +1,141 @@
+/**
+ * The way back's deliveries over HTTP (docs/gateway.md, "The way back"; shapes in
+ * src/api/review/deliveries.ts). Each route checks the session itself: a `use('*')` here would run
+ * for every /api/review route.
+ *
+ *   GET  /api/review/deliveries?state&kind&document&integration&cursor&limit → DeliveryPage (admins)
+ *   GET  /api/review/deliveries/{id}                → { delivery } with its attempts and payload (admins)
+ *   POST /api/review/deliveries/{id}/retry          → { delivery } due now (admins): a failed one gets a
+ *                                                     new round of attempts; 409 `409-004` if delivered
+ *   GET  /api/review/documents/{id}/deliveries      → { deliveries } of one document (signed in)
+ *
+ * An unknown delivery is 404 `404-014`; an unknown document 404 `404-010`.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  DeliveryQuery,
+  type DeliveryAttempt,
+  type DeliveryDetailResponse,
+  type DeliveryList,
+  type DeliveryPage,
+  type DeliveryResponse,
+  type DeliveryView,
+} from '../../../src/api/review/deliveries';
+import { ProblemError } from '../../shared/problem';
+import type { DeliveryAttemptRow } from '../db/schema';
+import { DeliveryStore, type ListedDelivery } from '../wayback/delivery-store';
+import { readQuery } from './read-body';
+import type { ReviewContext, ReviewEnv } from './review-context';
+import { requireAdmin, requireSession } from './session-auth';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
+  const routes = new Hono<ReviewEnv>();
+  const store = new DeliveryStore(review.database);
+  const signedIn = requireSession(review);
+  const admin = requireAdmin();
+
+  const found = async (c: Context): Promise<ListedDelivery> => {
+    const raw = c.req.param('id') ?? '';
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+    const delivery = id === undefined ? undefined : await store.find(id);
+    if (delivery === undefined)
+      throw new ProblemError('404-014', `No delivery ${JSON.stringify(raw.slice(0, 100))} of the way back.`);
+    return delivery;
+  };
+
+  routes.get('/deliveries', signedIn, admin, async (c) => {
+    const query = readQuery(c, DeliveryQuery);
+    const { rows, next } = await store.list({
+      state: query.state,
+      kind: query.kind,
+      documentId: query.document,
+      integrationId: query.integration,
+      before: decodeCursor(query.cursor),
+      limit: query.limit,
+    });
+    const page: DeliveryPage = {
+      deliveries: rows.map(presentDelivery),
+      nextCursor: next === null ? null : String(next),
+      counts: await store.countByState(),
+    };
+    return c.json(page, 200, NO_STORE);
+  });
+
+  routes.get('/deliveries/:id', signedIn, admin, async (c) => {
+    const delivery = await found(c);
+    const body: DeliveryDetailResponse = {
+      delivery: {
+        ...presentDelivery(delivery),
+        attemptLog: (await store.attemptsOf(delivery.id)).map(presentAttempt),
+        payload: JSON.parse(delivery.payload_json) as unknown,
+      },
+    };
+    return c.json(body, 200, NO_STORE);
+  });
+
+  routes.post('/deliveries/:id/retry', signedIn, admin, async (c) => {
+    const delivery = await found(c);
+    const retried = await store.retry(delivery.id, review.now());
+    if (!retried.ok) {
+      if (retried.reason === 'not_found')
+        throw new ProblemError('404-014', 'No such delivery of the way back.');
+      throw new ProblemError('409-004', 'This delivery was delivered already: there is nothing to retry.');
+    }
+    const current = await store.find(delivery.id);
+    if (current === undefined) throw new ProblemError('404-014', 'No such delivery of the way back.');
+    const body: DeliveryResponse = { delivery: presentDelivery(current) };
+    return c.json(body, 200);
+  });
+
+  routes.get('/documents/:id/deliveries', signedIn, async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id) || (await review.queue.find(id)) === undefined)
+      throw new ProblemError('404-010', 'No such document in the review.');
+    const body: DeliveryList = { deliveries: (await store.forDocument(id)).map(presentDelivery) };
+    return c.json(body, 200, NO_STORE);
+  });
+
+  return routes;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function presentDelivery(row: ListedDelivery): DeliveryView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    documentId: row.document_id,
+    fileName: row.file_name,
+    integration: row.integration_id === null ? null : { id: row.integration_id, name: row.integration_name },
+    decidedAt: iso(row.decided_at),
+    attempts: row.attempts,
+    nextAttemptAt: row.state === 'pending' ? iso(row.next_attempt_at) : null,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    deliveredAt: row.delivered_at === null ? null : iso(row.delivered_at),
+  };
+}
+
+function presentAttempt(row: DeliveryAttemptRow): DeliveryAttempt {
+  return {
+    at: iso(row.at),
+    outcome: row.outcome,
+    status: row.status,
+    error: row.error,
+    durationMs: row.duration_ms,
+  };
+}
+
+function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  if (/^\d{1,15}$/.test(cursor)) return Number(cursor);
+  throw new ProblemError('422-008', 'This cursor is not one a page gave.', {
+    errors: [{ pointer: '#/cursor', detail: 'Pass nextCursor of the previous page as it is.' }],
+  });
+}

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import { deliveryRoutes } from './delivery-routes';
+import { exportRoutes } from '../exports/export-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
 import { reviewOpenApiDocument } from './openapi';
@@ -22,6 +23,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   api.route('/review', deliveryRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
+  api.route('/exports', exportRoutes(review));
   api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));
   return api;
 }

@@ -19,7 +19,9 @@
  */
 import type { FieldMap, FieldResult, SimpleValue } from '../../../api/v2/schemas';
 
-type Row = Map<string, string>;
+/** One CSV line, cell by column name. */
+export type CsvRecord = Map<string, string>;
+type Row = CsvRecord;
 
 interface Table {
   path: string;
@@ -28,6 +30,19 @@ interface Table {
 }
 
 export function toCsv(fields: FieldMap): string {
+  const { header, rows } = csvRecords(fields);
+  const lines = [header, ...rows.map((row) => header.map((column) => row.get(column) ?? ''))];
+  return `\uFEFF${lines.map(csvLine).join('')}`;
+}
+
+/** One CSV line (CRLF-terminated) of already-formatted cells. */
+export const csvLine = (cells: readonly string[]): string => `${cells.map(quote).join(',')}\r\n`;
+
+/**
+ * The rows `toCsv` writes and their columns in order, for a caller that writes several documents into
+ * one file (the review store's exports).
+ */
+export function csvRecords(fields: FieldMap): { header: string[]; rows: CsvRecord[] } {
   const documentRow: Row = new Map();
   const tables: Table[] = [];
   collect(fields, '', documentRow, tables);
@@ -48,9 +63,7 @@ export function toCsv(fields: FieldMap): string {
   const tableColumns = tables.flatMap((t) => t.columns);
   const header = tables.length > 0 ? ['list', 'item', ...documentColumns, ...tableColumns] : documentColumns;
   if (rows.length === 0) rows.push(documentRow);
-
-  const lines = [header, ...rows.map((row) => header.map((column) => row.get(column) ?? ''))];
-  return `\uFEFF${lines.map((cells) => cells.map(quote).join(',')).join('\r\n')}\r\n`;
+  return { header, rows };
 }
 
 /** The document's values into `row`; each list of objects into a table of its own. */
@@ -95,9 +108,12 @@ function cellText(field: FieldResult): string {
 
 function scalar(value: SimpleValue): string {
   if (value == null) return '';
-  if (typeof value === 'string') return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  if (typeof value === 'string') return safeCellText(value);
   return String(value);
 }
+
+/** A text cell a spreadsheet will not run as a formula (OWASP "CSV injection"). */
+export const safeCellText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 export function quote(cell: string): string {
   return /[",\r\n]|^\s|\s$/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;

@@ -16,7 +16,7 @@
  * One delivery per kind per confirmation (`unique(document_id, kind, decided_at)`): a document reopened
  * and confirmed again gets new ones, with what it says then.
  */
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DeliveryKind, DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ConfirmationHook } from '../store/queue-store';
 import { buildPayloads, webhookBody, type ReviewOutcome } from './build-payloads';
@@ -119,11 +119,12 @@ async function feedbackEnabled(trx: Trx, document: DocumentRow): Promise<boolean
 
 /**
  * Who confirmed and how. An operator's confirmation names them (`decided_by`); a confirmation with no
- * operator, or whose `confirmed` event says `automatic: true`, is automatic. An overridden business
- * rule's reason is the document's `reason` (or the event's `overrideReason`).
+ * operator (`auto_confirmed` at intake, by the model's routing), or whose `confirmed` event says
+ * `automatic: true`, is automatic. The reason for confirming despite failing business rules is the
+ * `confirmed` event's `override` (review-routes.ts), or the document's `reason`.
  */
-async function reviewOutcome(
-  trx: Trx,
+export async function reviewOutcome(
+  trx: Trx | Kysely<ReviewDatabaseSchema>,
   document: DocumentRow,
   integration: { id: string; name: string },
   decidedAt: number,
@@ -141,12 +142,12 @@ async function reviewOutcome(
     .select('data_json')
     .where('document_id', '=', document.id)
     .where('kind', '=', 'confirmed')
+    .where('at', '=', decidedAt)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   const data = parseData(event?.data_json ?? null);
-  const overrideReason =
-    document.reason ?? (typeof data.overrideReason === 'string' ? data.overrideReason : null);
+  const overrideReason = document.reason ?? (typeof data.override === 'string' ? data.override : null);
   return {
     documentId: document.id,
     integration,

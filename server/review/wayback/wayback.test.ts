@@ -220,6 +220,80 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
     }
   });
 
+  it('says who confirmed: nobody for an automatic confirmation, and an overridden rule’s reason', async () => {
+    const receiver = await listenReceiver();
+    const { integration } = await integrations.create(
+      { name: `auto-${engine}`, webhookUrl: receiver.url },
+      Date.now(),
+    );
+    const copy = openCopy(store.database);
+    try {
+      const now = Date.now();
+      // Confirmed at intake by the model's routing: no operator.
+      const auto = await copy.queue.addDocument(
+        {
+          apiVersion: 'v2',
+          modelKey: 'model-1',
+          fileName: 'auto.pdf',
+          upstreamJobId: `auto-${now}`,
+          integrationId: integration.id,
+        },
+        now,
+      );
+      await copy.queue.setResult(
+        auto.id,
+        { json: V2_RESULT, resultId: null, fieldsTotal: 1, fieldsToReview: 0 },
+        now,
+        {
+          review: false,
+          reasons: ['every value is certain'],
+        },
+      );
+      // Confirmed by Ada although a business rule fails, with her reason.
+      const held = await copy.queue.addDocument(
+        {
+          apiVersion: 'v2',
+          modelKey: 'model-1',
+          fileName: 'held.pdf',
+          upstreamJobId: `held-${now}`,
+          integrationId: integration.id,
+        },
+        now,
+      );
+      await copy.queue.setResult(
+        held.id,
+        { json: V2_RESULT, resultId: null, fieldsTotal: 1, fieldsToReview: 1 },
+        now,
+      );
+      const taken = await copy.queue.take(held.id, operatorId, now);
+      if (!taken.ok) throw new Error('not taken');
+      await copy.queue.decide(held.id, operatorId, taken.document.version, 'confirmed', null, now, {
+        override: 'the supplier confirmed the total by phone',
+        failing: [],
+      });
+      await copy.deliveries.drain();
+
+      const bodies = receiver.calls.map(
+        (call) => JSON.parse(call.body.toString('utf8')) as { review: Record<string, unknown> },
+      );
+      const byDocument = new Map(bodies.map((body) => [body.review.document_id, body.review]));
+      expect(byDocument.get(auto.id)).toMatchObject({
+        confirmed_by: null,
+        automatic: true,
+        changed_fields: [],
+      });
+      expect(byDocument.get(auto.id)).not.toHaveProperty('override_reason');
+      expect(byDocument.get(held.id)).toMatchObject({
+        confirmed_by: 'Ada',
+        automatic: false,
+        override_reason: 'the supplier confirmed the total by phone',
+      });
+    } finally {
+      await copy.deliveries.stop();
+      await receiver.close();
+    }
+  });
+
   it('retries while the receiver is down, and delivers once it is back, across a restart, exactly once', async () => {
     // A port nobody listens on, until the receiver starts there.
     const probe = await listenReceiver();

@@ -84,6 +84,10 @@ export const reviewKeys = {
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
   operators: () => [...reviewKeys.all, 'operators'] as const,
+  /** Models and their routing and business rules. */
+  models: () => [...reviewKeys.all, 'models'] as const,
+  modelSettings: (apiVersion: string, model: string) =>
+    [...reviewKeys.all, 'models', apiVersion, model] as const,
   /** A queue document's kept file (its bytes, for the viewer). */
   file: (id: string) => [...reviewKeys.all, 'file', id] as const,
   /** Whether a one-time set-up link is still usable. */

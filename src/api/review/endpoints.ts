@@ -169,8 +169,18 @@ export const releaseDocument = (id: string, options: CallOptions = {}) =>
   write(id, '/release', undefined, options);
 export const saveCorrections = (id: string, input: CorrectionsRequest, options: CallOptions = {}) =>
   write(id, '/corrections', input, options, 'PUT');
-export const confirmDocument = (id: string, version: number, options: CallOptions = {}) =>
-  write(id, '/confirm', { version }, options);
+/** With `overrideReason` when a business rule fails (the server answers 422 `422-009` without it). */
+export const confirmDocument = (
+  id: string,
+  version: number,
+  options: CallOptions & { overrideReason?: string | undefined } = {},
+) =>
+  write(
+    id,
+    '/confirm',
+    options.overrideReason === undefined ? { version } : { version, overrideReason: options.overrideReason },
+    options,
+  );
 export const rejectDocument = (id: string, version: number, reason: string, options: CallOptions = {}) =>
   write(id, '/reject', { version, reason }, options);
 export const postponeDocument = (

@@ -11,6 +11,7 @@ import { useFieldFocus } from './use-field-focus';
 import { useFieldFromUrl, useFieldUrlSync } from './use-field-url';
 import { useReviewKeys } from './use-review-keys';
 import { isForReview, isStillToReview, useReviewModel } from './use-review-model';
+import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rules/rule-marks';
 import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
 import { ValuesPanel } from './values-panel';
@@ -43,6 +44,8 @@ interface Props {
   readOnly?: boolean | undefined;
   /** Said in place of the page when `document` is null, instead of the message about this browser. */
   documentMissing?: ReactNode;
+  /** The business rules failing, by field: each field shows why (a queue review). */
+  ruleMarks?: RuleMarks | undefined;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
@@ -59,6 +62,7 @@ export function ReviewView({
   onCorrectionsChange,
   readOnly = false,
   documentMissing,
+  ruleMarks = NO_MARKS,
 }: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, {
@@ -109,19 +113,21 @@ export function ReviewView({
       : null;
 
   const values = (
-    <ValuesPanel
-      rootRef={valuesRoot}
-      nodes={model.nodes}
-      filtered={filtered}
-      onFilterChange={setFilter}
-      forReview={model.values.filter(isForReview).length}
-      stillToReview={navFields.filter((f) => f.toReview).length}
-      total={model.values.length}
-      actions={actions}
-      highlight={highlight}
-      schemaNote={schemaNote}
-      onHelp={() => setHelpOpen(true)}
-    />
+    <RuleMarksContext value={ruleMarks}>
+      <ValuesPanel
+        rootRef={valuesRoot}
+        nodes={model.nodes}
+        filtered={filtered}
+        onFilterChange={setFilter}
+        forReview={model.values.filter(isForReview).length}
+        stillToReview={navFields.filter((f) => f.toReview).length}
+        total={model.values.length}
+        actions={actions}
+        highlight={highlight}
+        schemaNote={schemaNote}
+        onHelp={() => setHelpOpen(true)}
+      />
+    </RuleMarksContext>
   );
 
   return (

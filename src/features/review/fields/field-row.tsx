@@ -1,4 +1,5 @@
 import { memo, useId } from 'react';
+import { RuleMark } from '../rules/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { sameItemRef, type ItemRef } from './field-actions';
 import { firstPageOf } from './flatten-fields';
@@ -66,6 +67,7 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
         onConfirm={() => a.onConfirm(node.path)}
         onLeave={() => a.onLeaveEditor(node.path)}
       />
+      <RuleMark path={node.path} />
     </li>
   );
 }, sameRow);

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { RuleMark } from '../rules/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { isValidValue, type SimpleNode } from './review-tree';
 import { sameSimpleNode } from './same-node';
@@ -57,6 +58,7 @@ export const TableCell = memo(
             </span>
           )}
           {invalid && <span className="sr-only">not a number</span>}
+          <RuleMark path={node.path} compact />
         </div>
       </td>
     );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NetworkError } from '../../../api/errors';
+import type { RuleFailure } from '../../../api/review/model-settings';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -11,6 +12,8 @@ interface Props {
   onDecide: (request: DecisionRequest) => void;
   busy: boolean;
   error: unknown;
+  /** The business rules failing now: confirming asks why (the override reason). */
+  failures?: readonly RuleFailure[] | undefined;
 }
 
 const WORKING: Record<DecisionRequest['kind'], string> = {
@@ -25,15 +28,23 @@ const WORKING: Record<DecisionRequest['kind'], string> = {
  * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
  * stay, in this browser and on the server as far as it took them.
  */
-export function DecisionBar({ onDecide, busy, error }: Props) {
-  const [asking, setAsking] = useState<'reject' | 'postpone' | null>(null);
+export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
+  const [asking, setAsking] = useState<'reject' | 'postpone' | 'override' | null>(null);
+  // Which confirmation the override reason is for: "and next" or not.
+  const [confirmNext, setConfirmNext] = useState(true);
   const [last, setLast] = useState<DecisionRequest['kind']>('confirm');
   const decide = (request: DecisionRequest) => {
     if (busy) return;
     setLast(request.kind);
     onDecide(request);
   };
-  useConfirmShortcut(() => decide({ kind: 'confirm', next: true }), asking === null);
+  const confirm = (next: boolean) => {
+    if (failures.length === 0) return decide({ kind: 'confirm', next });
+    if (busy) return;
+    setConfirmNext(next);
+    setAsking('override');
+  };
+  useConfirmShortcut(() => confirm(true), asking === null);
 
   return (
     <section
@@ -42,9 +53,10 @@ export function DecisionBar({ onDecide, busy, error }: Props) {
     >
       <div className="flex flex-wrap items-center gap-2">
         <Button
-          onClick={() => decide({ kind: 'confirm', next: true })}
+          onClick={() => confirm(true)}
           disabled={busy}
           aria-keyshortcuts="Control+Enter Meta+Enter"
+          aria-haspopup={failures.length > 0 ? 'dialog' : undefined}
         >
           Confirm and next
           <kbd
@@ -54,8 +66,13 @@ export function DecisionBar({ onDecide, busy, error }: Props) {
             Ctrl+Enter
           </kbd>
         </Button>
-        <Button variant="secondary" onClick={() => decide({ kind: 'confirm', next: false })} disabled={busy}>
-          Confirm
+        <Button
+          variant="secondary"
+          onClick={() => confirm(false)}
+          disabled={busy}
+          aria-haspopup={failures.length > 0 ? 'dialog' : undefined}
+        >
+          Confirm{failures.length > 0 ? '…' : ''}
         </Button>
         <Button
           variant="secondary"
@@ -86,6 +103,15 @@ export function DecisionBar({ onDecide, busy, error }: Props) {
         required
         submitLabel="Reject"
         onSubmit={(reason) => decide({ kind: 'reject', reason: reason ?? '' })}
+        onClose={() => setAsking(null)}
+      />
+      <ReasonDialog
+        open={asking === 'override'}
+        title={failures.length === 1 ? 'Confirm although a rule fails' : 'Confirm although rules fail'}
+        label={`Why confirm although ${failures.map((f) => f.ruleId).join(', ')} ${failures.length === 1 ? 'fails' : 'fail'}? (required, kept in the history)`}
+        required
+        submitLabel="Confirm anyway"
+        onSubmit={(reason) => decide({ kind: 'confirm', next: confirmNext, overrideReason: reason ?? '' })}
         onClose={() => setAsking(null)}
       />
       <ReasonDialog

@@ -68,3 +68,48 @@ describe('what is sent back', () => {
     );
   });
 });
+
+describe('describeEvent: routing and business rules', () => {
+  it('tells an automatic confirmation with what it passed, by the app server', () => {
+    expect(
+      describeEvent(
+        entry(
+          'auto_confirmed',
+          { reasons: ['Every value at High confidence or above', 'The business rule passes'] },
+          null,
+        ),
+      ),
+    ).toEqual({
+      who: 'The app server',
+      what: 'Confirmed automatically by the routing rules: Every value at High confidence or above; The business rule passes',
+    });
+  });
+
+  it('tells why a document was sent to review', () => {
+    expect(
+      describeEvent(entry('routed_to_review', { reasons: ['Drawn for the 5 % random sample'] }, null)).what,
+    ).toBe('Sent to review: Drawn for the 5 % random sample');
+    expect(describeEvent(entry('routed_to_review', { reasons: 'not a list' }, null)).what).toBe(
+      'Sent to review',
+    );
+  });
+
+  it('tells a confirmation over failing rules with its reason and the rules', () => {
+    expect(
+      describeEvent(
+        entry('confirmed', {
+          override: 'The supplier rounds each line',
+          failing: [
+            { ruleId: 'lines', message: 'line_items[*].total_price add up to 104.00, not total_net 100.00' },
+          ],
+        }),
+      ),
+    ).toEqual({
+      who: 'Ada',
+      what: 'Confirmed it although a business rule fails. Reason: The supplier rounds each line (lines: line_items[*].total_price add up to 104.00, not total_net 100.00)',
+    });
+    expect(describeEvent(entry('confirmed', { override: 'ok', failing: [{}, 'x'] })).what).toBe(
+      'Confirmed it although business rules fail. Reason: ok',
+    );
+  });
+});

@@ -9,6 +9,21 @@ export interface EventText {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
+/** The strings of a list in an event's data (reasons), anything else left out. */
+const texts = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
+
+/** The messages of the failing business rules an event keeps (`failing: [{ ruleId, message }]`). */
+const failing = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap((f: unknown) => {
+        if (typeof f !== 'object' || f === null) return [];
+        const { ruleId, message } = f as { ruleId?: unknown; message?: unknown };
+        const m = text(message);
+        return m === null ? [] : [text(ruleId) === null ? m : `${String(ruleId)}: ${m}`];
+      })
+    : [];
+
 export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
   const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
   const reason = text(data?.reason);
@@ -32,8 +47,26 @@ export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
     }
     case 'released':
       return { who, what: 'Released it to the queue, undecided' };
-    case 'confirmed':
-      return { who, what: 'Confirmed it' };
+    case 'confirmed': {
+      const override = text(data?.override);
+      if (override === null) return { who, what: 'Confirmed it' };
+      const rules = failing(data?.failing);
+      return {
+        who,
+        what: `Confirmed it although ${rules.length === 1 ? 'a business rule fails' : 'business rules fail'}. Reason: ${override}${rules.length > 0 ? ` (${rules.join('; ')})` : ''}`,
+      };
+    }
+    case 'auto_confirmed': {
+      const reasons = texts(data?.reasons);
+      return {
+        who,
+        what: `Confirmed automatically by the routing rules${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`,
+      };
+    }
+    case 'routed_to_review': {
+      const reasons = texts(data?.reasons);
+      return { who, what: `Sent to review${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}` };
+    }
     case 'rejected':
       return { who, what: reason ? `Rejected it: ${reason}` : 'Rejected it' };
     case 'postponed':

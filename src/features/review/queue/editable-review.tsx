@@ -3,6 +3,8 @@ import { Button } from '../../../components/ui/button';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { ReviewView } from '../review-view';
+import { RuleFailures } from '../rules/rule-failures';
+import { useRuleFailures } from '../rules/use-rule-failures';
 import { DecisionBar } from './decision-bar';
 import type { HeldReviewProps } from './held-review';
 import { HistoryPanel } from './history-panel';
@@ -38,6 +40,12 @@ export function EditableReview(props: Props) {
     onLostHold,
   });
   useLease(document.id, onLostHold);
+  const rules = useRuleFailures({
+    apiVersion: document.apiVersion,
+    model: document.model,
+    fields: review.response.inference.result.fields,
+    initial: seed.edits,
+  });
   const decisions = useDecisions({
     documentId: document.id,
     draftKey,
@@ -71,7 +79,11 @@ export function EditableReview(props: Props) {
       }
       documentMissing={NO_FILE_MESSAGE}
       initialCorrections={view.edits}
-      onCorrectionsChange={sync.update}
+      onCorrectionsChange={(edits) => {
+        sync.update(edits);
+        rules.onEdits(edits);
+      }}
+      ruleMarks={rules.marks}
       notice={
         <div className="flex flex-col gap-2">
           <SaveStatus status={sync.status} />
@@ -99,10 +111,12 @@ export function EditableReview(props: Props) {
               </Button>
             </div>
           )}
+          <RuleFailures failures={rules.failures} />
           <DecisionBar
             onDecide={(request) => decisions.mutate(request)}
             busy={decisions.isPending}
             error={decisions.error}
+            failures={rules.failures}
           />
           <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
         </div>

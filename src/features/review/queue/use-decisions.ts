@@ -14,7 +14,7 @@ import { deleteDraftBase } from './draft-base-store';
 import { isNotHolder, isStale, isWrongState } from './review-errors';
 
 export type DecisionRequest =
-  | { kind: 'confirm'; next: boolean }
+  | { kind: 'confirm'; next: boolean; overrideReason?: string | undefined }
   | { kind: 'reject'; reason: string }
   | { kind: 'postpone'; reason: string | undefined }
   | { kind: 'release' };
@@ -89,7 +89,9 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
 function decide(documentId: string, version: number, request: DecisionRequest) {
   switch (request.kind) {
     case 'confirm':
-      return confirmDocument(documentId, version);
+      return request.overrideReason === undefined
+        ? confirmDocument(documentId, version)
+        : confirmDocument(documentId, version, { overrideReason: request.overrideReason });
     case 'reject':
       return rejectDocument(documentId, version, request.reason);
     case 'postpone':

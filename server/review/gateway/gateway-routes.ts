@@ -1,7 +1,4 @@
-/**
- * What the gateway answers itself, before the proxy: for now only its v1 error envelope; the validated
- * results on demand are added here (reviewed-results.ts).
- */
+/** The gateway's v1 errors: in the v1 envelope, as the service's own (docs/errors.md). */
 import type { Context } from 'hono';
 import { v1ErrorBody } from '../../reference/v1/v1-envelope';
 import { ProblemError, renderError } from '../../shared/problem';

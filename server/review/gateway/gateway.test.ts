@@ -218,6 +218,84 @@ describe.each(ENGINES)('the gateway on %s', (engine) => {
     expect((await settled(document.id)).state).toBe('to_review');
   });
 
+  it('gives the validated result on demand: 404 until confirmed, then the corrected values', async () => {
+    const client = new Client({ apiKey: key, dispatcher });
+    const response = await client.enqueueAndGetResult(
+      product.Extraction,
+      new BufferInput({ buffer: pdf, filename: 'on-demand.pdf' }),
+      { modelId: INVOICE_MODEL_ID },
+      polling,
+    );
+    const inferenceId = response.inference.id;
+    const document = await settled((await keptDocument(response.inference.job.id)).id);
+    const ask = (apiKey: string, path = `/v2/review/results/${inferenceId}`) =>
+      fetch(`${server.url}${path}`, { headers: { Authorization: apiKey } });
+
+    const waiting = await ask(key);
+    expect(waiting.status).toBe(404);
+    expect(await waiting.json()).toMatchObject({ code: '404-013', state: 'to_review' });
+
+    const operator = await review.operators.create(
+      { name: 'Olga', role: 'operator', passwordHash: null },
+      Date.now(),
+    );
+    const taken = await review.queue.take(document.id, operator.id, Date.now());
+    if (!taken.ok) throw new Error('not taken');
+    // A simple field of the result as stored (the client's objects carry more than the API's keys).
+    const stored = JSON.parse(document.result_json ?? '{}') as {
+      inference: { result: { fields: Record<string, object> } };
+    };
+    const field =
+      Object.entries(stored.inference.result.fields).find(([, value]) => 'value' in value)?.[0] ?? 'none';
+    const saved = await review.queue.saveCorrections(
+      document.id,
+      operator.id,
+      taken.document.version,
+      [{ path: field, value: 'GW-0042-CORRECTED' }],
+      Date.now(),
+    );
+    if (!saved.ok) throw new Error('not saved');
+    const decided = await review.queue.decide(
+      document.id,
+      operator.id,
+      saved.document.version,
+      'confirmed',
+      null,
+      Date.now(),
+    );
+    expect(decided.ok).toBe(true);
+
+    const validated = await ask(key);
+    expect(validated.status).toBe(200);
+    const body = (await validated.json()) as {
+      review: Record<string, unknown>;
+      inference: { id: string; result: { fields: Record<string, { value?: unknown }> } };
+    };
+    expect(body.review).toMatchObject({
+      document_id: document.id,
+      outcome: 'confirmed',
+      confirmed_by: 'Olga',
+      automatic: false,
+      integration: { id: integrationId, name: 'Accounts payable' },
+      changed_fields: [
+        expect.objectContaining({ path: field, change: 'corrected', after: 'GW-0042-CORRECTED' }),
+      ],
+    });
+    expect(body.inference.id).toBe(inferenceId);
+    expect(body.inference.result.fields[field]?.value).toBe('GW-0042-CORRECTED');
+
+    // Another integration's key does not even learn that the document exists.
+    const other = await review.integrations.create({ name: 'Someone else' }, Date.now());
+    const hidden = await ask(other.key);
+    expect(hidden.status).toBe(404);
+    expect(await hidden.json()).not.toHaveProperty('state');
+    const v1Unknown = await ask(key, '/v1/review/documents/no-such-document');
+    expect(v1Unknown.status).toBe(404);
+    expect(await v1Unknown.json()).toMatchObject({
+      api_request: { status: 'failure', status_code: 404, error: { code: '404-013' } },
+    });
+  });
+
   it('refuses a wrong key, the upstream key, no key and a revoked key with 401', async () => {
     const input = () => new BufferInput({ buffer: pdf, filename: 'refused.pdf' });
     for (const apiKey of ['erk_wrong', TEST_API_KEY]) {

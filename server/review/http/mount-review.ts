@@ -4,7 +4,7 @@
  * inside createApp, so that an app server without a review store never loads the review's code
  * (zod schemas, Kysely, Argon2): the proxy's streaming tests measure that lean process.
  */
-import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
+import type { ErrorHandler, Hono, MiddlewareHandler } from 'hono';
 import type { ExchangeRecorder } from '../../app/proxy/create-proxy';
 import { hostPolicy } from '../../shared/host-policy';
 import { requestFacts } from '../../shared/request-connection';
@@ -13,6 +13,7 @@ import { firstRecorder, sentBackRecorder } from '../intake/sent-back-recorder';
 import { uploadRecorder } from '../intake/upload-recorder';
 import { renderV1GatewayError } from '../gateway/gateway-routes';
 import { integrationAuth } from '../gateway/integration-auth';
+import { reviewedResultRoutes } from '../gateway/reviewed-results';
 import type { ApiVersion } from '../review-types';
 import { createReviewApi } from './create-review-api';
 import type { ReviewContext } from './review-context';
@@ -69,7 +70,7 @@ export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: Mou
     recorder: firstRecorder([recorder, sentBackRecorder(review)]),
     gateway: {
       authenticate: (version) => integrationAuth(review, version),
-      routes: { v2: new Hono(), v1: new Hono() },
+      routes: { v2: reviewedResultRoutes(review, 'v2'), v1: reviewedResultRoutes(review, 'v1') },
       renderV1Error: renderV1GatewayError,
     },
   };

@@ -84,6 +84,12 @@ export const reviewKeys = {
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
   operators: () => [...reviewKeys.all, 'operators'] as const,
+  /** The way back's deliveries (admins), one list per filter. */
+  deliveryLists: () => [...reviewKeys.all, 'deliveries'] as const,
+  deliveries: (query: object) => [...reviewKeys.deliveryLists(), query] as const,
+  delivery: (id: number) => [...reviewKeys.all, 'delivery', id] as const,
+  /** A document's deliveries: under its key, so what refreshes the document refreshes them. */
+  documentDeliveries: (id: string) => [...reviewKeys.document(id), 'deliveries'] as const,
   /** Models and their routing and business rules. */
   models: () => [...reviewKeys.all, 'models'] as const,
   modelSettings: (apiVersion: string, model: string) =>

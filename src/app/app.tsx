@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
+import { DeliveriesPage } from '../features/deliveries/deliveries-page';
 import { JobEventsProvider } from '../features/jobs/job-events';
 import { AdminOnly } from '../features/team/admin-only';
 import { QueuePage } from '../features/queue/queue-page';
@@ -40,6 +41,7 @@ export function App() {
                 <NavLink href="/queue">Team queue</NavLink>
                 <AdminOnly>
                   <NavLink href="/operators">Operators</NavLink>
+                  <NavLink href="/deliveries">Deliveries</NavLink>
                 </AdminOnly>
                 <div className="ml-auto">
                   <SessionMenu />
@@ -80,6 +82,11 @@ export function App() {
                 <Route path="/sign-in" component={SignInPage} />
                 <Route path="/setup" component={SetupPage} />
                 <Route path="/operators" component={OperatorsPage} />
+                <Route path="/deliveries">
+                  <RequireSession>
+                    <DeliveriesPage />
+                  </RequireSession>
+                </Route>
                 <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>
                 <Route path="/queue">
                   <RequireSession>

@@ -5,6 +5,7 @@ import { timelineQueryOptions } from '../../../api/review/queries';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeEvent } from './describe-event';
+import { DocumentDeliveries } from './document-deliveries';
 import { formatWhen } from './format-time';
 
 interface Props {
@@ -15,7 +16,8 @@ interface Props {
 
 /**
  * The document's timeline, read when opened: who did what when (received, taken, each correction as
- * field: before → after, decisions with their reasons), oldest first as the server lists it.
+ * field: before → after, decisions with their reasons), oldest first as the server lists it; then what
+ * its confirmation sent on the way back (webhook, feedback, RAG) and whether it arrived.
  */
 export function HistoryPanel({ documentId, isAdmin }: Props) {
   const [open, setOpen] = useState(false);
@@ -61,6 +63,7 @@ export function HistoryPanel({ documentId, isAdmin }: Props) {
               })}
             </ol>
           )}
+          <DocumentDeliveries documentId={documentId} />
           {isAdmin && (
             <a
               href={timelineCsvUrl(documentId)}

@@ -6,7 +6,9 @@
  *   npm run bench -- reference    only the reference service
  *   npm run bench -- viewer       only the document viewer (Chromium, production build)
  *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators)
+ *   npm run bench -- gateway      what the gateway adds to a pipeline's calls, beside the upstream straight
  */
+import { benchGateway } from './gateway';
 import { benchQueue } from './queue';
 import { benchReferenceService } from './reference-service';
 import { benchViewer } from './viewer';
@@ -15,6 +17,7 @@ const suites: Record<string, () => Promise<void>> = {
   reference: benchReferenceService,
   viewer: benchViewer,
   queue: benchQueue,
+  gateway: benchGateway,
 };
 
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -3,7 +3,7 @@
  * webhook URL, signed with its secret (checked by a receiver started here), with the corrected values and
  * the review's outcome; a receiver down for a while gets it once it is back, across an app-server
  * restart (the store and the worker closed, then opened again on the same database), exactly once;
- * v1 feedback reaches the embedded reference service; on PostgreSQL two workers racing never both send
+ * v1 feedback and v2 RAG reach the embedded reference service; on PostgreSQL two workers racing never both send
  * one delivery.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,14 @@ import { V1PredictResponse } from '../../../src/api/v1/schemas';
 import { ExtractionResponse } from '../../../src/api/v2/schemas';
 import type { ReferenceService } from '../../reference/create-reference-service';
 import { generatePdf } from '../../reference/testing/generate-pdf';
-import { startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
+import {
+  enqueue,
+  get,
+  INVOICE_MODEL_ID,
+  startTestService,
+  TEST_API_KEY,
+  waitForJob,
+} from '../../reference/testing/reference-harness';
 import { verifySignature } from '../../shared/webhook-signature';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
@@ -477,6 +484,78 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
       expect(feedback).toMatchObject({
         total_amount: { value: 99.5 },
         invoice_number: { value: 'INV-0005' },
+      });
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('sends a confirmed v2 result to the embedded reference service’s RAG', async () => {
+    const reference: ReferenceService = await startTestService(
+      path.join(store.settings.dataDir, 'rag-reference'),
+    );
+    try {
+      const pdf = await generatePdf([
+        {
+          lines: [
+            { text: 'Invoice number: INV-77', x: 72, y: 700 },
+            { text: 'Total: 12.50', x: 72, y: 680 },
+          ],
+        },
+      ]);
+      const enqueued = await enqueue(reference, {
+        modelId: INVOICE_MODEL_ID,
+        file: { bytes: pdf.bytes, name: 'invoice.pdf', type: 'application/pdf' },
+      });
+      const { job } = (await enqueued.json()) as { job: { id: string } };
+      const done = await waitForJob(reference, job.id);
+      const resultUrl = done.result_url ?? '';
+      const text = await (await get(resultUrl)).text();
+      const inferenceId = resultUrl.split('/').at(-1) ?? '';
+
+      const upstream = { url: reference.url, apiKey: TEST_API_KEY };
+      const database = store.database;
+      const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: true }));
+      const worker = new DeliveryWorker({ database, now: Date.now, upstream: { v2: upstream }, retry: FAST });
+      const now = Date.now();
+      const added = await queue.addDocument(
+        { apiVersion: 'v2', modelKey: INVOICE_MODEL_ID, fileName: 'invoice.pdf', upstreamJobId: job.id },
+        now,
+      );
+      await queue.setResult(
+        added.id,
+        { json: text, resultId: inferenceId, fieldsTotal: 1, fieldsToReview: 1 },
+        now,
+      );
+      const taken = await queue.take(added.id, operatorId, now);
+      if (!taken.ok) throw new Error('not taken');
+      const saved = await queue.saveCorrections(
+        added.id,
+        operatorId,
+        taken.document.version,
+        [{ path: 'invoice_number', value: 'INV-0077' }],
+        now,
+      );
+      if (!saved.ok) throw new Error('not saved');
+      expect(
+        (await queue.decide(added.id, operatorId, saved.document.version, 'confirmed', null, now)).ok,
+      ).toBe(true);
+      const delivery = one(await new DeliveryStore(database).forDocument(added.id));
+      expect(delivery).toMatchObject({ kind: 'v2_rag', state: 'pending' });
+      await worker.drain();
+      expect(await new DeliveryStore(database).find(delivery.id)).toMatchObject({
+        state: 'delivered',
+        last_status: 201,
+      });
+
+      const listed = await get(`${reference.url}/v2/extensions/rag/${INVOICE_MODEL_ID}/documents`);
+      const { documents } = (await listed.json()) as {
+        documents: { inference_id: string; fields: Record<string, { value?: unknown }> }[];
+      };
+      expect(documents).toHaveLength(1);
+      expect(documents[0]).toMatchObject({
+        inference_id: inferenceId,
+        fields: { invoice_number: { value: 'INV-0077' } },
       });
     } finally {
       await reference.close();

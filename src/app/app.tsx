@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import { DeliveriesPage } from '../features/deliveries/deliveries-page';
+import { ExportsPage } from '../features/exports/exports-page';
 import { JobEventsProvider } from '../features/jobs/job-events';
 import { AdminOnly } from '../features/team/admin-only';
 import { QueuePage } from '../features/queue/queue-page';
@@ -42,6 +43,7 @@ export function App() {
                 <AdminOnly>
                   <NavLink href="/operators">Operators</NavLink>
                   <NavLink href="/deliveries">Deliveries</NavLink>
+                  <NavLink href="/exports">Exports</NavLink>
                 </AdminOnly>
                 <div className="ml-auto">
                   <SessionMenu />
@@ -85,6 +87,11 @@ export function App() {
                 <Route path="/deliveries">
                   <RequireSession>
                     <DeliveriesPage />
+                  </RequireSession>
+                </Route>
+                <Route path="/exports">
+                  <RequireSession>
+                    <ExportsPage />
                   </RequireSession>
                 </Route>
                 <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>

@@ -6,6 +6,7 @@ import { ExportsPage } from '../features/exports/exports-page';
 import { JobEventsProvider } from '../features/jobs/job-events';
 import { AdminOnly } from '../features/team/admin-only';
 import { QueuePage } from '../features/queue/queue-page';
+import { RulesPage } from '../features/rules/rules-page';
 import { OperatorsPage } from '../features/team/operators-page';
 import { RequireSession } from '../features/team/require-session';
 import { SessionMenu } from '../features/team/session-menu';
@@ -15,6 +16,7 @@ import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
 import { QueueLiveUpdates } from './queue-live-updates';
 import { ReviewDocumentRoute } from './review-document-route';
+import { ModelRulesRoute } from './rules-route';
 import { JobRoute } from './job-route';
 import { JobsRoute } from './jobs-route';
 import { OpenSavedRoute, SavedRoute } from './saved-route';
@@ -42,6 +44,7 @@ export function App() {
                 <NavLink href="/queue">Team queue</NavLink>
                 <AdminOnly>
                   <NavLink href="/operators">Operators</NavLink>
+                  <NavLink href="/rules">Rules</NavLink>
                   <NavLink href="/deliveries">Deliveries</NavLink>
                   <NavLink href="/exports">Exports</NavLink>
                 </AdminOnly>
@@ -84,6 +87,18 @@ export function App() {
                 <Route path="/sign-in" component={SignInPage} />
                 <Route path="/setup" component={SetupPage} />
                 <Route path="/operators" component={OperatorsPage} />
+                <Route path="/rules">
+                  <RequireSession>
+                    <RulesPage />
+                  </RequireSession>
+                </Route>
+                <Route path="/rules/:apiVersion/:model">
+                  {(params) => (
+                    <RequireSession>
+                      <ModelRulesRoute apiVersion={params.apiVersion} model={params.model} />
+                    </RequireSession>
+                  )}
+                </Route>
                 <Route path="/deliveries">
                   <RequireSession>
                     <DeliveriesPage />

@@ -1,0 +1,143 @@
+/**
+ * The Rules page of one model: an admin edits routing and business rules with a message beside each
+ * input as it is typed (the regular expression checked as typed), saves on the version read, and a
+ * save refused because another admin saved first shows the server's problem and offers theirs.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { reviewKeys } from '../../api/keys';
+import { ModelRulesPage } from './model-rules-page';
+
+const SETTINGS = {
+  apiVersion: 'v1',
+  model: 'acme/invoices/v4',
+  version: 2,
+  routing: {
+    autoConfirm: false,
+    minConfidence: 'High',
+    requiredFields: [],
+    onRuleFailure: true,
+    samplePercent: 0,
+  },
+  rules: [],
+  feedbackEnabled: false,
+  updatedAt: '2026-01-05T09:00:00.000Z',
+  updatedBy: { id: 'op-ada', name: 'Ada' },
+};
+
+let puts: { url: string; body: unknown }[] = [];
+let served: typeof SETTINGS;
+let answerPut: (body: Record<string, unknown>) => Response;
+
+beforeEach(() => {
+  puts = [];
+  served = SETTINGS;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(String(input), init);
+      if (request.method === 'PUT') {
+        const body = (await request.json()) as Record<string, unknown>;
+        puts.push({ url: request.url, body });
+        return answerPut(body);
+      }
+      return Response.json(served);
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(role: 'admin' | 'operator' = 'admin') {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  client.setQueryData(reviewKeys.session(), {
+    operator: { id: 'op-ada', name: 'Ada', role, hasPassword: true, createdAt: '2026-01-01T00:00:00.000Z' },
+    csrfToken: 'csrf',
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <ModelRulesPage apiVersion="v1" model="acme/invoices/v4" />
+    </QueryClientProvider>,
+  );
+}
+
+describe('ModelRulesPage', () => {
+  it('checks a rule as it is typed, then saves the settings on the version read', async () => {
+    answerPut = (body) => Response.json({ ...SETTINGS, ...body, version: 3 });
+    renderPage();
+    await userEvent.click(await screen.findByLabelText(/Confirm documents automatically/));
+    await userEvent.selectOptions(screen.getByLabelText('Kind of rule to add'), 'pattern');
+    await userEvent.click(screen.getByRole('button', { name: 'Add a rule' }));
+    const rule = screen.getByRole('group', { name: /Rule 1: Format/ });
+    expect(within(rule).getByText('Name a field')).toBeInTheDocument();
+    await userEvent.type(within(rule).getByLabelText('Field'), 'invoice_number');
+    const pattern = within(rule).getByLabelText('Regular expression');
+    await userEvent.type(pattern, '^(INV');
+    expect(pattern).toHaveAccessibleDescription(/Not a regular expression/);
+    await userEvent.type(pattern, ')-');
+    expect(pattern).not.toHaveAttribute('aria-invalid');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved (version 3).');
+    expect(puts).toEqual([
+      {
+        url: expect.stringMatching(/\/api\/review\/models\/v1\/acme%2Finvoices%2Fv4\/settings$/),
+        body: {
+          version: 2,
+          routing: {
+            autoConfirm: true,
+            minConfidence: 'High',
+            requiredFields: [],
+            onRuleFailure: true,
+            samplePercent: 0,
+          },
+          rules: [{ id: 'pattern-1', kind: 'pattern', field: 'invoice_number', pattern: '^(INV)-' }],
+          feedbackEnabled: false,
+        },
+      },
+    ]);
+  });
+
+  it('does not send settings with a problem, and says so', async () => {
+    renderPage();
+    const sample = await screen.findByLabelText('Random sample (%)');
+    await userEvent.clear(sample);
+    await userEvent.type(sample, '150');
+    expect(screen.getByText('From 0 to 100')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('One input needs fixing before saving');
+    expect(sample).toHaveFocus();
+    expect(puts).toEqual([]);
+  });
+
+  it('shows the server’s problem when another admin saved first, and loads theirs', async () => {
+    answerPut = () => {
+      served = { ...SETTINGS, version: 3, updatedBy: { id: 'op-bob', name: 'Bob' } };
+      return new Response(
+        JSON.stringify({
+          status: 409,
+          title: 'Changed since you read it',
+          detail: 'These settings changed since you read them: they are now version 3, saved by Bob.',
+          code: '409-001',
+          errors: [],
+        }),
+        { status: 409, headers: { 'content-type': 'application/problem+json' } },
+      );
+    };
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/now version 3, saved by Bob/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load the saved settings' }));
+    await waitFor(() => expect(screen.queryByText(/now version 3, saved by Bob/)).toBeNull());
+    expect(screen.getByText(/^Version 3, saved by Bob/)).toBeInTheDocument();
+  });
+
+  it('shows operators that only admins change the rules', async () => {
+    renderPage('operator');
+    expect(await screen.findByText(/Only admins change the rules/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});

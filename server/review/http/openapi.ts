@@ -770,6 +770,78 @@ function routes(queueQuery: JsonObject): Route[] {
       },
     },
 
+    // ─── Exports ───
+    {
+      method: 'get',
+      path: '/api/exports/confirmed',
+      operationId: 'exportConfirmed',
+      tag: 'review',
+      summary: 'Export confirmed documents (admins)',
+      description:
+        'The confirmed documents of one model, in order of confirmation, with their validated values, streamed (docs/gateway.md, "Exports").',
+      auth: 'session',
+      admin: true,
+      query: [
+        {
+          name: 'model',
+          in: 'query',
+          required: true,
+          description: 'The model id (v2) or product `account/name/vN` (v1).',
+          schema: { type: 'string', minLength: 1, maxLength: 500 },
+        },
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: '`jsonl` (default): a JSON object per document; `csv`: a row per line item.',
+          schema: { type: 'string', enum: ['jsonl', 'csv'], default: 'jsonl' },
+        },
+        ...(['from', 'to'] as const).map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          description:
+            name === 'from'
+              ? 'Confirmed at or after: a day (`2026-11-24`, from its start, UTC) or an instant with its offset.'
+              : 'Confirmed before: a day (counted whole) or an instant with its offset; after `from`.',
+          schema: {
+            anyOf: [
+              { type: 'string', format: 'date' },
+              { type: 'string', format: 'date-time' },
+            ],
+          },
+        })),
+      ],
+      ok: {
+        200: {
+          description: 'An attachment, streamed: JSON lines, or CSV (UTF-8 with a BOM, CRLF).',
+          headers: {
+            'Content-Disposition': {
+              description: '`attachment; filename="confirmed-<model>-<date>.<format>"`.',
+              schema: { type: 'string' },
+            },
+          },
+          content: {
+            'application/x-ndjson': {
+              schema: {
+                type: 'string',
+                description:
+                  'One object per line: document_id, api_version, model, file_name, alias, integration, confirmed_at, confirmed_by, automatic, fields (the v2 API’s shape).',
+              },
+            },
+            'text/csv': {
+              schema: {
+                type: 'string',
+                description:
+                  'Columns: document_id, file_name, model, integration, confirmed_at, confirmed_by, automatic, then every field column (`line_items.description` …); a row per line item.',
+              },
+            },
+          },
+        },
+      },
+      notes: { '422-008': 'the query does not fit: `errors[]` point at its parameters (`#/from`)' },
+    },
+
     // ─── Operators ───
     {
       method: 'get',

@@ -22,6 +22,7 @@ import type { FileStorage } from '../files/file-storage';
 import type { ReviewContext } from '../http/review-context';
 import { integrationOf } from '../gateway/integration-auth';
 import { currentSession } from '../http/session-auth';
+import { setRoutedResult } from '../routing/route-result';
 import type { ApiVersion } from '../review-types';
 import { countFields } from './count-fields';
 
@@ -189,9 +190,10 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
     now,
   );
   if (target.sync && parsed.document !== undefined) {
-    // A synchronous prediction brought its result with it.
+    // A synchronous prediction brought its result with it (routed as the job follower routes results).
     const counts = countFields('v1', answer);
-    await review.queue.setResult(
+    await setRoutedResult(
+      review,
       documentId,
       { json: exchange.answer, resultId: parsed.document.id, ...counts },
       now,

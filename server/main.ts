@@ -195,9 +195,12 @@ async function openReviewStore(
     );
   }
   const operators = await review.operators.count();
+  const integrations = (await review.integrations.list()).filter((i) => i.revokedAt === null).length;
   console.log(
     `Review store: ${review.database.engine === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${env.APP_DATA_DIR}`}; ` +
-      `${operators} operator${operators === 1 ? '' : 's'}`,
+      `${operators} operator${operators === 1 ? '' : 's'}; ` +
+      `${integrations} integration${integrations === 1 ? '' : 's'} sending through /v2 and /v1 ` +
+      '(npm run integrations -- add NAME)',
   );
   return review;
 }

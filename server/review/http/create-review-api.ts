@@ -3,6 +3,7 @@
  * their contract are listed in each module, and in /api/openapi.json.
  */
 import { Hono } from 'hono';
+import { analyticsRoutes } from '../analytics/analytics-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { exportRoutes } from '../exports/export-routes';
 import { importRoutes } from './import-routes';
@@ -21,6 +22,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   api.route('/review', modelSettingsRoutes(review));
   // Before the review routes too (each route checks the session itself): the way back's deliveries.
   api.route('/review', deliveryRoutes(review));
+  api.route('/review', analyticsRoutes(review));
   api.route('/review', reviewRoutes(review));
   api.route('/operators', operatorRoutes(review));
   api.route('/exports', exportRoutes(review));

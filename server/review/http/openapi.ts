@@ -54,6 +54,7 @@ import {
   DeliveryResponse,
   DeliveryView,
 } from '../../../src/api/review/deliveries';
+import { AnalyticsQuery, AnalyticsResponse, AnalyticsTable } from '../../../src/api/review/analytics';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
 import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
@@ -191,6 +192,11 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
   DeliveryDetailResponse: { schema: DeliveryDetailResponse, description: 'One delivery, with its attempts.' },
   DeliveryResponse: { schema: DeliveryResponse, description: 'One delivery.' },
   DeliveryList: { schema: DeliveryList, description: 'A document’s deliveries, oldest first.' },
+  AnalyticsResponse: {
+    schema: AnalyticsResponse,
+    description:
+      'Where time goes, for a model (or all) and a period: confirmations per day or week, the fields corrected most with examples, time per document and per operator, the queue’s age now (docs/review-store.md, "Where time goes").',
+  },
   // The routes build these few answers inline, without a schema of their own in src/api/review.
   CountsResponse: {
     schema: z.object({ counts: StateCounts }),
@@ -981,6 +987,63 @@ function wayBackRoutes(): Route[] {
   ];
 }
 
+// ─── Where time goes (server/review/analytics/analytics-routes.ts) ─────────────────────────────────────
+
+const ANALYTICS_QUERY_DESCRIPTIONS: Record<keyof z.input<typeof AnalyticsQuery>, string> = {
+  model: 'The model id (v2) or product `account/name/vN` (v1); every model when left out.',
+  from: 'From: a day (`2026-11-24`, from its start, UTC) or an instant with its offset; default `to` less 7 days.',
+  to: 'Up to (excluded): a day (counted whole) or an instant with its offset; default now. At most 400 days after `from`.',
+  bucket:
+    'Confirmations per `day` or `week`, counted from `from`; default per day up to 31 days, per week beyond.',
+  format: '`json` (default), or `csv` for one table (`table`).',
+  table: `With \`format=csv\`: the table, one per chart (${AnalyticsTable.options.join(', ')}).`,
+};
+
+function analyticsRoutes(): Route[] {
+  const query = z.toJSONSchema(AnalyticsQuery, { target: 'draft-2020-12', io: 'input' }) as JsonObject;
+  const properties = query.properties as Record<string, JsonObject>;
+  const required = new Set((query.required as string[] | undefined) ?? []);
+  const parameters = Object.entries(properties).map(([name, schema]) => {
+    const description = (ANALYTICS_QUERY_DESCRIPTIONS as Record<string, string | undefined>)[name];
+    if (description === undefined) throw new Error(`AnalyticsQuery.${name} has no description`);
+    return { name, in: 'query', required: required.has(name), description, schema };
+  });
+  return [
+    {
+      method: 'get',
+      path: '/api/review/analytics',
+      operationId: 'getAnalytics',
+      tag: 'review',
+      summary: 'Where time goes (admins)',
+      description:
+        'Per model and period: the share of documents confirmed automatically, the fields operators correct most (before → after examples), the time spent per document and per operator, and the queue’s age now. Each figure is defined in docs/review-store.md, "Where time goes".',
+      auth: 'session',
+      admin: true,
+      query: parameters,
+      ok: {
+        200: {
+          description:
+            'The figures (JSON), or with `format=csv` one table as an attachment (UTF-8 with a BOM, CRLF).',
+          content: {
+            'application/json': { schema: ref('AnalyticsResponse') },
+            'text/csv': {
+              schema: {
+                type: 'string',
+                description: 'One table: a header line, then a row per bar of its chart.',
+              },
+            },
+          },
+        },
+      },
+      problems: ['422-008'],
+      notes: {
+        '422-008':
+          'the query does not fit: `errors[]` point at its parameters (`#/to` before `from`, `#/table` missing with `format=csv`)',
+      },
+    },
+  ];
+}
+
 const STATE_CHANGING: ReadonlySet<Method> = new Set(['post', 'put', 'delete']);
 
 function security(auth: Auth): JsonObject[] {
@@ -1087,7 +1150,7 @@ function build(): JsonObject {
   if (queueQuery === undefined) throw new Error('no QueueQuery schema');
 
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const route of [...routes(queueQuery), ...wayBackRoutes()]) {
+  for (const route of [...routes(queueQuery), ...wayBackRoutes(), ...analyticsRoutes()]) {
     const item = (paths[route.path] ??= {});
     if (item[route.method] !== undefined) throw new Error(`${route.method} ${route.path} is listed twice`);
     item[route.method] = operation(route, requestSchemas);

@@ -8,6 +8,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
+import { PART_PARAM_CHARSET, partFileName } from '../../shared/part-file-name';
 import { ProblemError } from '../../shared/problem';
 import { SNIFF_BYTES } from '../extract/sniff-mime-type';
 
@@ -51,6 +52,8 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
     try {
       parser = busboy({
         headers: { 'content-type': request.headers.get('content-type') ?? '' },
+        // Names arrive as UTF-8 bytes from browsers, curl and fetch (partFileName reads them).
+        defParamCharset: PART_PARAM_CHARSET,
         limits: { fileSize: options.maxFileBytes, files: 1, fields: MAX_FIELDS, fieldSize },
       });
     } catch (error) {
@@ -74,7 +77,7 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
         return;
       }
       const uploaded: UploadedFile = {
-        filename: info.filename ?? '',
+        filename: partFileName(info.filename ?? ''),
         size: 0,
         head: new Uint8Array(),
         truncated: false,

@@ -19,6 +19,7 @@ import busboy from 'busboy';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ExchangeRecorder, ExchangeRecording } from '../../app/proxy/create-proxy';
+import { PART_PARAM_CHARSET, partFileName } from '../../shared/part-file-name';
 import type { FileStorage } from '../files/file-storage';
 import type { ReviewContext } from '../http/review-context';
 import { integrationOf } from '../gateway/integration-auth';
@@ -259,8 +260,8 @@ function readMultipart(
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        // The browser sends names in UTF-8 (RFC 7578).
-        defParamCharset: 'utf8',
+        // Names arrive as UTF-8 bytes from browsers, curl and fetch (partFileName reads them).
+        defParamCharset: PART_PARAM_CHARSET,
         limits: { files: 1, fields: 200, fieldSize: 64 * 1024 * 1024 },
       });
     } catch (error) {
@@ -277,7 +278,7 @@ function readMultipart(
         stream.resume();
         return;
       }
-      fileName = info.filename;
+      fileName = info.filename === undefined ? undefined : partFileName(info.filename);
       mimeType = info.mimeType === 'application/octet-stream' ? null : info.mimeType;
       stored = save(stream);
       stored.catch(() => stream.resume());

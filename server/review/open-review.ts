@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
 import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
 import { DiskFileStorage } from './files/file-storage';
+import { PageWordsReader } from './words/page-words';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './http/review-context';
@@ -68,6 +69,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     holderId: row.state === 'in_review' ? row.holder_id : null,
     at: new Date(row.updated_at).toISOString(),
   });
+  const files = new DiskFileStorage(path.join(settings.dataDir, 'files'));
   return {
     database,
     bus,
@@ -81,7 +83,8 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     operators: new OperatorStore(database),
     integrations: new IntegrationStore(database),
     sessions: new SessionStore(database, settings.sessions),
-    files: new DiskFileStorage(path.join(settings.dataDir, 'files')),
+    files,
+    words: new PageWordsReader(path.join(settings.dataDir, 'words'), files),
     now: settings.now ?? Date.now,
     sso:
       settings.sso === undefined

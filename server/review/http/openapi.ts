@@ -56,6 +56,7 @@ import {
 } from '../../../src/api/review/deliveries';
 import { AnalyticsQuery, AnalyticsResponse, AnalyticsTable } from '../../../src/api/review/analytics';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
+import { PageWordsResponse } from '../../../src/api/review/page-words';
 import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';
@@ -196,6 +197,11 @@ const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: AnalyticsResponse,
     description:
       'Where time goes, for a model (or all) and a period: confirmations per day or week, the fields corrected most with examples, time per document and per operator, the queue’s age now (docs/review-store.md, "Where time goes").',
+  },
+  PageWordsResponse: {
+    schema: PageWordsResponse,
+    description:
+      'The words of one page of a kept file, each with its polygon normalised to the page as displayed (the frame of v2 polygons), from the PDF’s text layer or else from OCR of the page; read once, then kept.',
   },
   // The routes build these few answers inline, without a schema of their own in src/api/review.
   CountsResponse: {
@@ -634,6 +640,26 @@ function routes(queueQuery: JsonObject): Route[] {
       },
       problems: ['404-010'],
       notes: { '404-010': 'no such document, or it has no kept file (sent by URL)' },
+    },
+    {
+      method: 'get',
+      path: '/api/review/documents/{id}/pages/{page}/words',
+      operationId: 'getPageWords',
+      tag: 'review',
+      summary: 'The words of a page',
+      description:
+        'The words of one page of the kept file, for picking a value on the page: from the PDF’s text layer where the page has one, else from OCR of the page (the first call on such a page takes about a second, the next ones read the kept answer). Works for every document with a kept file, whichever service extracted it.',
+      auth: 'session',
+      pathParams: {
+        ...DOCUMENT_ID,
+        page: {
+          description: 'The page, 0-based (as `FieldLocation.page`).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+      },
+      ok: { 200: json(ref('PageWordsResponse'), 'The page’s words, in the order read.') },
+      problems: ['404-010'],
+      notes: { '404-010': 'no such document or page, or the document has no kept file (sent by URL)' },
     },
     {
       method: 'post',

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
+import type { PageWordsReader } from '../words/page-words';
 import type { IntegrationStore } from '../store/integration-store';
 import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
@@ -24,6 +25,8 @@ export interface ReviewContext {
   sso?: { header: string; trusted: PeerCheck } | undefined;
   /** Where documents' files are kept; without it, `…/file` answers 404. */
   files?: FileStorage | undefined;
+  /** Reads (once) the words of the kept files' pages; without it, `…/pages/{n}/words` answers 404. */
+  words?: PageWordsReader | undefined;
   /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
   isHttps: (c: Context) => boolean;
 }

@@ -17,6 +17,7 @@
  *   POST /api/review/documents/{id}/reopen                      (admins)
  *   POST /api/review/documents/{id}/priority     { priority }   (admins; higher comes up first)
  *   GET  /api/review/documents/{id}/file         → the kept file (the viewer shows it)
+ *   GET  /api/review/documents/{id}/pages/{n}/words → the words of page n (0-based), for picking values
  *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
  *
  * A refused write says why, with the document as it is now in `current`: 409 `409-001` when the
@@ -136,6 +137,26 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         'Cache-Control': 'private, no-store',
       },
     });
+  });
+
+  routes.get('/documents/:id/pages/:page/words', async (c) => {
+    const row = await review.queue.find(idOf(c));
+    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+    const page = Number(c.req.param('page'));
+    if (!Number.isInteger(page) || page < 0 || page > 100_000)
+      throw new ProblemError('404-010', 'Pages are numbered from 0.');
+    if (row.file_key === null || review.words === undefined) {
+      throw new ProblemError(
+        '404-010',
+        'This document has no kept file (it was sent by URL, or its file was removed).',
+      );
+    }
+    const words = await review.words.words(
+      { id: row.id, fileKey: row.file_key, mimeType: row.mime_type ?? 'application/octet-stream' },
+      page,
+    );
+    // The same page always reads the same: the browser may keep it while the session lasts.
+    return c.json(words, 200, { 'Cache-Control': 'private, max-age=3600' });
   });
 
   routes.post('/documents/:id/take', async (c) =>

@@ -90,6 +90,8 @@ export const reviewKeys = {
   delivery: (id: number) => [...reviewKeys.all, 'delivery', id] as const,
   /** A document's deliveries: under its key, so what refreshes the document refreshes them. */
   documentDeliveries: (id: string) => [...reviewKeys.document(id), 'deliveries'] as const,
+  /** "Where time goes" (admins), per model and period. */
+  analytics: (query: object) => [...reviewKeys.all, 'analytics', query] as const,
   /** Models and their routing and business rules. */
   models: () => [...reviewKeys.all, 'models'] as const,
   modelSettings: (apiVersion: string, model: string) =>

@@ -13,6 +13,7 @@ import { SessionMenu } from '../features/team/session-menu';
 import { SetupPage } from '../features/team/setup-page';
 import { SignInPage } from '../features/team/sign-in-page';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
+import { AnalyticsRoute } from './analytics-route';
 import { ErrorBoundary } from './error-boundary';
 import { QueueLiveUpdates } from './queue-live-updates';
 import { ReviewDocumentRoute } from './review-document-route';
@@ -47,6 +48,7 @@ export function App() {
                   <NavLink href="/rules">Rules</NavLink>
                   <NavLink href="/deliveries">Deliveries</NavLink>
                   <NavLink href="/exports">Exports</NavLink>
+                  <NavLink href="/analytics">Where time goes</NavLink>
                 </AdminOnly>
                 <div className="ml-auto">
                   <SessionMenu />
@@ -107,6 +109,11 @@ export function App() {
                 <Route path="/exports">
                   <RequireSession>
                     <ExportsPage />
+                  </RequireSession>
+                </Route>
+                <Route path="/analytics">
+                  <RequireSession>
+                    <AnalyticsRoute />
                   </RequireSession>
                 </Route>
                 <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>

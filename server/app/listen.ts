@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Hono } from 'hono';
-import { requestListener } from '../shared/node-listener';
+import { answerClientErrors, requestListener } from '../shared/node-listener';
 
 /**
  * Node's default is 300 s to receive a whole request, which a 100 MB upload over a slow link can
@@ -24,6 +24,7 @@ export interface RunningServer {
 export function listen(app: Hono, options: { host: string; port: number }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, requestListener(app));
+    answerClientErrors(server);
     const connections = trackConnections(server);
     server.once('error', reject);
     server.listen(options.port, options.host);

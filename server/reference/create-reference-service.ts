@@ -35,7 +35,7 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue
 import { DEFAULT_RATE_LIMITS } from './routes/rate-limit';
 import { serviceUrls } from './routes/service-urls';
 import { hostPolicy, isLoopbackName } from '../shared/host-policy';
-import { requestListener } from '../shared/node-listener';
+import { answerClientErrors, requestListener } from '../shared/node-listener';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
@@ -322,6 +322,7 @@ function listen(
   return new Promise((resolve, reject) => {
     const listener = requestListener(app);
     const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+    answerClientErrors(server);
     server.once('error', reject);
     server.listen(port, hostname, () => resolve([server, (server.address() as AddressInfo).port]));
   });

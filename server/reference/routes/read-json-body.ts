@@ -13,10 +13,18 @@ export async function readJsonObject(
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > maxBytes) throw problems.tooLarge();
-      chunks.push(chunk);
+    try {
+      for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+        size += chunk.length;
+        if (size > maxBytes) throw problems.tooLarge();
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof ProblemError) throw error;
+      // The client went away or half-closed mid-body: its problem, not the service's (nothing logged).
+      throw new ProblemError('400-001', 'The request body was cut short before it arrived in full.', {
+        cause: error,
+      });
     }
   }
   let value: unknown;

@@ -22,7 +22,9 @@ export function AnalyticsSummary({ figures }: { figures: AnalyticsResponse }) {
     ],
     [
       'Queue',
-      `${plural(queue.total, 'document')} without a decision, the oldest waiting ${formatDuration(queue.maxMs)}.`,
+      queue.total === 0
+        ? 'No document waits for a decision.'
+        : `${plural(queue.total, 'document')} without a decision, the oldest waiting ${formatDuration(queue.maxMs)}.`,
     ],
   ];
   return (

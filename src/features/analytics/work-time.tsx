@@ -26,7 +26,7 @@ export function WorkTime({ figures, csvUrl }: Props) {
   const { time } = figures;
   const operators = time.operators.map((o) => ({
     name: o.name ?? '(removed operator)',
-    minutes: Math.round(o.totalMs / 6_000) / 10,
+    minutes: o.totalMs / 60_000,
     label: formatDuration(o.totalMs),
   }));
   return (

@@ -8,6 +8,7 @@
  */
 import { createStore, del, get, set } from 'idb-keyval';
 import { z } from 'zod';
+import { FieldLocation } from '../api/v2/schemas';
 
 const store = createStore('extraction-review-drafts', 'drafts');
 
@@ -23,6 +24,10 @@ export const DraftSchema = z.object({
   added: z.record(z.string(), z.int().min(0)).default({}),
   /** Paths of values the operator looked at and confirmed, changed or not. */
   reviewed: z.array(z.string()).default([]),
+  /** Regions picked on the page, by path: they replace the value's extracted locations. */
+  locations: z.record(z.string(), z.array(FieldLocation)).optional(),
+  /** Values confirmed although not found on the page, by path: the value confirmed. */
+  notOnPage: z.record(z.string(), CorrectionValueSchema).optional(),
   /** The extraction result the corrections were made on (the ExtractionResponse JSON), when kept. */
   result: z.unknown().optional(),
   updatedAt: z.iso.datetime(),
@@ -48,7 +53,9 @@ export function isEmptyDraft(draft: DraftInput): boolean {
     Object.keys(draft.values).length === 0 &&
     (draft.removed ?? []).length === 0 &&
     Object.values(draft.added ?? {}).every((n) => n === 0) &&
-    (draft.reviewed ?? []).length === 0
+    (draft.reviewed ?? []).length === 0 &&
+    Object.keys(draft.locations ?? {}).length === 0 &&
+    Object.keys(draft.notOnPage ?? {}).length === 0
   );
 }
 

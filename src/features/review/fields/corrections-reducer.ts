@@ -6,6 +6,7 @@
  * and corrections, and it can be restored. Items the operator added come after the extracted ones;
  * removing one of them deletes it, and the added items after it move up one place, corrections included.
  */
+import type { FieldLocation } from '../../../api/v2/schemas';
 import type { CorrectionValue, Draft } from '../../../lib/draft-store';
 import { isWithin, type Edits } from './review-tree';
 
@@ -15,11 +16,22 @@ export interface CorrectionsState extends Edits {
 }
 
 export type CorrectionsAction =
-  | { type: 'loaded'; draft: Pick<Draft, 'values' | 'removed' | 'added' | 'reviewed'> | null }
-  | { type: 'set'; path: string; value: CorrectionValue; original: CorrectionValue }
+  | {
+      type: 'loaded';
+      draft: Pick<Draft, 'values' | 'removed' | 'added' | 'reviewed' | 'locations' | 'notOnPage'> | null;
+    }
+  /** A value typed, or picked on the page (`location`: the region it was read from). */
+  | {
+      type: 'set';
+      path: string;
+      value: CorrectionValue;
+      original: CorrectionValue;
+      location?: FieldLocation[];
+    }
   | { type: 'revert'; path: string }
   | { type: 'revertAll' }
-  | { type: 'confirm'; path: string }
+  /** `notOnPage`: confirmed although the value was not found on the page (the value confirmed). */
+  | { type: 'confirm'; path: string; notOnPage?: { value: CorrectionValue } }
   | { type: 'addItem'; list: string }
   | { type: 'removeItem'; list: string; index: number; extractedCount: number }
   | { type: 'restoreItem'; path: string };
@@ -44,6 +56,8 @@ export function correctionsReducer(state: CorrectionsState, action: CorrectionsA
         removed: union(stored.removed, state.removed),
         added: { ...stored.added, ...state.added },
         reviewed: union(stored.reviewed, state.reviewed),
+        locations: orNone({ ...stored.locations, ...state.locations }),
+        notOnPage: orNone({ ...stored.notOnPage, ...state.notOnPage }),
       };
     }
     case 'set': {
@@ -52,19 +66,39 @@ export function correctionsReducer(state: CorrectionsState, action: CorrectionsA
       const values = sameValue(action.value, action.original)
         ? others
         : { ...others, [action.path]: action.value };
-      return { ...state, values };
+      // A value confirmed though not on the page is another value now.
+      const notOnPage = without(state.notOnPage, action.path);
+      const locations = action.location
+        ? { ...state.locations, [action.path]: action.location }
+        : state.locations;
+      return { ...state, values, locations, notOnPage };
     }
     case 'revert': {
-      if (!Object.hasOwn(state.values, action.path)) return state;
-      const { [action.path]: _reverted, ...values } = state.values;
-      return { ...state, values };
+      const { path } = action;
+      const has = (r: Readonly<Record<string, unknown>> | undefined) =>
+        r !== undefined && Object.hasOwn(r, path);
+      if (!has(state.values) && !has(state.locations) && !has(state.notOnPage)) return state;
+      const { [path]: _reverted, ...values } = state.values;
+      return {
+        ...state,
+        values,
+        locations: without(state.locations, path),
+        notOnPage: without(state.notOnPage, path),
+      };
     }
     case 'revertAll':
-      return { ...state, values: {}, removed: [], added: {} };
-    case 'confirm':
-      return state.reviewed.includes(action.path)
+      return { ...state, values: {}, removed: [], added: {}, locations: {}, notOnPage: {} };
+    case 'confirm': {
+      const reviewed = state.reviewed.includes(action.path)
+        ? state.reviewed
+        : [...state.reviewed, action.path];
+      const notOnPage = action.notOnPage
+        ? { ...state.notOnPage, [action.path]: action.notOnPage.value }
+        : state.notOnPage;
+      return reviewed === state.reviewed && notOnPage === state.notOnPage
         ? state
-        : { ...state, reviewed: [...state.reviewed, action.path] };
+        : { ...state, reviewed, notOnPage };
+    }
     case 'addItem':
       return { ...state, added: { ...state.added, [action.list]: (state.added[action.list] ?? 0) + 1 } };
     case 'removeItem':
@@ -105,7 +139,36 @@ function removeItem(
     if (to != null) added[to] = p === list ? n - 1 : n;
   }
   const paths = (ps: readonly string[]) => ps.flatMap((p) => (move(p) == null ? [] : [move(p) as string]));
-  return { ...state, values, added, removed: paths(state.removed), reviewed: paths(state.reviewed) };
+  const record = <T>(r: Readonly<Record<string, T>> | undefined): Record<string, T> =>
+    Object.fromEntries(
+      Object.entries(r ?? {}).flatMap(([p, v]) => {
+        const to = move(p);
+        return to == null ? [] : [[to, v] as const];
+      }),
+    );
+  return {
+    ...state,
+    values,
+    added,
+    removed: paths(state.removed),
+    reviewed: paths(state.reviewed),
+    locations: orNone(record(state.locations)),
+    notOnPage: orNone(record(state.notOnPage)),
+  };
+}
+
+/** An empty record as none: edits made before picking existed look as they did. */
+export function orNone<T>(record: Record<string, T>): Record<string, T> | undefined {
+  return Object.keys(record).length === 0 ? undefined : record;
+}
+
+function without<T>(
+  record: Readonly<Record<string, T>> | undefined,
+  path: string,
+): Readonly<Record<string, T>> | undefined {
+  if (record === undefined || !Object.hasOwn(record, path)) return record;
+  const { [path]: _gone, ...rest } = record;
+  return rest;
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {

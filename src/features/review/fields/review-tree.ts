@@ -21,6 +21,13 @@ export interface Edits {
   removed: readonly string[];
   added: Readonly<Record<string, number>>;
   reviewed: readonly string[];
+  /**
+   * Regions picked on the page (pick/), by path: they replace the value's extracted locations, in
+   * the review, the exports and the way back. Absent in drafts and stores from before picking.
+   */
+  locations?: Readonly<Record<string, FieldLocation[]>> | undefined;
+  /** Values confirmed although they were not found on the page, by path: the value confirmed. */
+  notOnPage?: Readonly<Record<string, CorrectionValue>> | undefined;
 }
 
 export const NO_EDITS: Edits = { values: {}, removed: [], added: {}, reviewed: [] };
@@ -42,6 +49,10 @@ export interface SimpleNode extends NodeBase {
   value: CorrectionValue;
   edited: boolean;
   reviewed: boolean;
+  /** The operator picked the value's region on the page: `locations` are theirs. */
+  picked: boolean;
+  /** Confirmed although not found on the page: the value so confirmed. */
+  confirmedNotOnPage: CorrectionValue | undefined;
   type: ValueType;
   /** Classification values, when the schema is known. */
   options: string[] | null;
@@ -117,6 +128,8 @@ function visit(
   }
   const original = added ? null : field.value;
   const edited = Object.hasOwn(ctx.edits.values, path);
+  const picked = ctx.edits.locations !== undefined && Object.hasOwn(ctx.edits.locations, path);
+  const notOnPage = ctx.edits.notOnPage;
   return {
     kind: 'simple',
     path,
@@ -127,9 +140,11 @@ function visit(
     value: edited ? (ctx.edits.values[path] ?? null) : original,
     edited,
     reviewed: ctx.reviewed.has(path),
+    picked,
+    confirmedNotOnPage: notOnPage && Object.hasOwn(notOnPage, path) ? notOnPage[path] : undefined,
     type: valueType(original, hint),
     options: hint?.type === 'classification' ? hint.options : null,
-    locations: added ? [] : field.locations,
+    locations: picked ? (ctx.edits.locations?.[path] ?? []) : added ? [] : field.locations,
   };
 }
 

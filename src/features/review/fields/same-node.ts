@@ -13,6 +13,7 @@ export function sameSimpleNode(a: SimpleNode, b: SimpleNode): boolean {
       a.original === b.original &&
       a.edited === b.edited &&
       a.reviewed === b.reviewed &&
+      a.confirmedNotOnPage === b.confirmedNotOnPage &&
       a.added === b.added &&
       a.confidence === b.confidence &&
       a.type === b.type &&

@@ -36,6 +36,8 @@ function startFrom(initial: Edits | undefined): CorrectionsState {
         removed: [...initial.removed],
         added: { ...initial.added },
         reviewed: [...initial.reviewed],
+        locations: { ...initial.locations },
+        notOnPage: { ...initial.notOnPage },
       };
 }
 
@@ -85,6 +87,8 @@ export function useCorrections(
       removed: [...state.removed],
       added: { ...state.added },
       reviewed: [...state.reviewed],
+      locations: { ...state.locations },
+      notOnPage: { ...state.notOnPage },
       result,
       updatedAt: new Date().toISOString(),
     });

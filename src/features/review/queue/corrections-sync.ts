@@ -8,12 +8,16 @@
  *   a correction reverted        { path: "total_amount", value: { "$reverted": true } }
  *   list items removed / added   { path: "#removed", value: ["line_items[2]"] }, { path: "#added", value: { "line_items": 1 } }
  *   values checked               { path: "#reviewed", value: ["date"] }
+ *   regions picked on the page   { path: "#locations", value: { "total_amount": [{ page, polygon }] } }
+ *   confirmed though not on page { path: "#not-on-page", value: { "total_amount": 1243.5 } }
  *
- * Field paths never start with `#`, so the three list edits cannot meet a field.
+ * Field paths never start with `#`, so these edits cannot meet a field.
  */
 import { z } from 'zod';
 import type { CorrectionsRequest } from '../../../api/review/schemas';
+import { FieldLocation } from '../../../api/v2/schemas';
 import { CorrectionValueSchema, type CorrectionValue, type DraftInput } from '../../../lib/draft-store';
+import { orNone } from '../fields/corrections-reducer';
 import { NO_EDITS, type Edits } from '../fields/review-tree';
 
 export type ServerCorrection = CorrectionsRequest['corrections'][number];
@@ -21,12 +25,16 @@ export type ServerCorrection = CorrectionsRequest['corrections'][number];
 export const REMOVED = '#removed';
 export const ADDED = '#added';
 export const REVIEWED = '#reviewed';
+export const LOCATIONS = '#locations';
+export const NOT_ON_PAGE = '#not-on-page';
 export const REVERTED = { $reverted: true } as const;
 /** The most one request may carry (CorrectionsRequest); the rest goes with the next. */
 export const MAX_PER_SAVE = 1000;
 
 const Paths = z.array(z.string());
 const Counts = z.record(z.string(), z.int().min(0));
+const Locations = z.record(z.string(), z.array(FieldLocation));
+const NotOnPage = z.record(z.string(), CorrectionValueSchema);
 
 /** The server's latest value per path, as the review's corrections. Anything not understood is left out. */
 export function draftFromServer(corrections: Readonly<Record<string, unknown>>): Edits {
@@ -40,11 +48,13 @@ export function draftFromServer(corrections: Readonly<Record<string, unknown>>):
 export function applyCorrections(edits: Edits, corrections: readonly ServerCorrection[]): Edits {
   // A Map, so that a path such as `__proto__` is a key like any other.
   const values = new Map<string, CorrectionValue>(Object.entries(edits.values));
-  let { removed, added, reviewed } = edits;
+  let { removed, added, reviewed, locations, notOnPage } = edits;
   for (const { path, value } of corrections) {
     if (path === REMOVED) removed = Paths.safeParse(value).data ?? removed;
     else if (path === ADDED) added = withoutZeros(Counts.safeParse(value).data ?? added);
     else if (path === REVIEWED) reviewed = Paths.safeParse(value).data ?? reviewed;
+    else if (path === LOCATIONS) locations = Locations.safeParse(value).data ?? locations;
+    else if (path === NOT_ON_PAGE) notOnPage = NotOnPage.safeParse(value).data ?? notOnPage;
     else if (path.startsWith('#')) continue;
     else {
       const parsed = CorrectionValueSchema.safeParse(value);
@@ -58,6 +68,8 @@ export function applyCorrections(edits: Edits, corrections: readonly ServerCorre
     removed: [...removed],
     added: { ...added },
     reviewed: [...reviewed],
+    ...(locations === undefined ? {} : { locations: { ...locations } }),
+    ...(notOnPage === undefined ? {} : { notOnPage: { ...notOnPage } }),
   };
 }
 
@@ -71,6 +83,10 @@ export function changesToSend(acked: Edits, current: Edits): ServerCorrection[] 
   if (!sameSet(acked.removed, current.removed)) out.push({ path: REMOVED, value: [...current.removed] });
   if (!sameCounts(acked.added, current.added)) out.push({ path: ADDED, value: withoutZeros(current.added) });
   if (!sameSet(acked.reviewed, current.reviewed)) out.push({ path: REVIEWED, value: [...current.reviewed] });
+  if (!sameRecord(acked.locations, current.locations))
+    out.push({ path: LOCATIONS, value: structuredClone({ ...current.locations }) });
+  if (!sameRecord(acked.notOnPage, current.notOnPage))
+    out.push({ path: NOT_ON_PAGE, value: { ...current.notOnPage } });
   return out;
 }
 
@@ -81,6 +97,8 @@ export function asDraft(edits: Edits): DraftInput {
     removed: [...edits.removed],
     added: { ...edits.added },
     reviewed: [...edits.reviewed],
+    locations: { ...edits.locations },
+    notOnPage: { ...edits.notOnPage },
     updatedAt: new Date().toISOString(),
   };
 }
@@ -121,7 +139,44 @@ export function mergeEdits(base: Edits, mine: Edits, theirs: Edits, prefer: 'min
     removed: members(base.removed, mine.removed, theirs.removed),
     added,
     reviewed: members(base.reviewed, mine.reviewed, theirs.reviewed),
+    locations: orNone(mergeRecords(base.locations, mine.locations, theirs.locations, prefer)),
+    notOnPage: orNone(mergeRecords(base.notOnPage, mine.notOnPage, theirs.notOnPage, prefer)),
   };
+}
+
+/** Key by key, as values merge: what one side changed is kept; where both did differently, `prefer`. */
+function mergeRecords<T>(
+  base: Readonly<Record<string, T>> = {},
+  mine: Readonly<Record<string, T>> = {},
+  theirs: Readonly<Record<string, T>> = {},
+  prefer: 'mine' | 'theirs',
+): Record<string, T> {
+  const key = (v: T | undefined) => canonical(v);
+  return Object.fromEntries(
+    keysOf(base, mine, theirs).flatMap((path) => {
+      const [b, m, t] = [get(base, path), get(mine, path), get(theirs, path)];
+      const chosen =
+        key(m) === key(t) || key(m) === key(b) ? t : key(t) === key(b) ? m : prefer === 'mine' ? m : t;
+      return chosen === undefined ? [] : [[path, chosen] as const];
+    }),
+  );
+}
+
+/** JSON with object keys sorted: a location parsed back from the server is the same location. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+function sameRecord(
+  a: Readonly<Record<string, unknown>> = {},
+  b: Readonly<Record<string, unknown>> = {},
+): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => canonical(a[k]) === canonical(b[k]));
 }
 
 /** A correction the server changed since `base` and that is not the operator's value. */

@@ -6,6 +6,7 @@
  */
 import { createStore, del, get, set } from 'idb-keyval';
 import { z } from 'zod';
+import { FieldLocation } from '../../../api/v2/schemas';
 import { CorrectionValueSchema } from '../../../lib/draft-store';
 import type { Edits } from '../fields/review-tree';
 
@@ -16,6 +17,8 @@ const BaseSchema = z.object({
   removed: z.array(z.string()),
   added: z.record(z.string(), z.int().min(0)),
   reviewed: z.array(z.string()),
+  locations: z.record(z.string(), z.array(FieldLocation)).optional(),
+  notOnPage: z.record(z.string(), CorrectionValueSchema).optional(),
 });
 
 /** Null when none is kept (or it cannot be read). */

@@ -10,7 +10,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { analyticsUrl, type AnalyticsTable } from '../../api/review/analytics';
-import { analyticsQueryOptions, type AnalyticsFilter } from '../../api/review/analytics-endpoints';
+import type { AnalyticsFilter } from '../../api/review/analytics-endpoints';
+import { analyticsQueryOptions } from '../../api/review/analytics-queries';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { SignInNeeded } from '../team/require-session';

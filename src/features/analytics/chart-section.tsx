@@ -29,9 +29,10 @@ export function ChartSection({ title, description, summary, csvUrl, chart, table
         <a
           href={csvUrl}
           download
+          aria-label={`Export CSV of ${title.toLowerCase()}`}
           className="rounded-md border border-slate-300 px-3 py-1 text-sm font-medium text-blue-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700"
         >
-          Export CSV<span className="sr-only"> of {title.toLowerCase()}</span>
+          Export CSV
         </a>
       </div>
       <p className="text-sm text-slate-600">{description}</p>

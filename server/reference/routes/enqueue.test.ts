@@ -225,6 +225,24 @@ describe('POST /v2/products/extraction/enqueue', () => {
     expect((await get(`${service.url}/health`)).status).toBe(200);
   });
 
+  it('leaves no part behind when the parser fails as the file part begins, whatever finishes first', async () => {
+    // A file part cut short by the end of the body: the parser refuses while the file is being
+    // opened. Many at once, so that every order of the stream opening and the route discarding occurs.
+    const body =
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.7 and then noth';
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        fetch(`${service.url}/v2/products/extraction/enqueue`, {
+          method: 'POST',
+          headers: { Authorization: TEST_API_KEY, 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+          body,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 40 }, () => 400));
+    expect((await storedFiles()).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
   it('leaves no file behind for a refused upload', async () => {
     const files = await storedFiles();
     expect(files.filter((f) => f.endsWith('.part'))).toEqual([]);

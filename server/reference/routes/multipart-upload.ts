@@ -3,7 +3,8 @@
  * memory) and keeping its first bytes to detect the type. Text parts are kept as strings, every value
  * of a repeated name in order (`webhook_ids` may be sent once per id).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -47,7 +48,29 @@ const MAX_FIELDS = 200;
 export function readUploadForm(request: Request, options: UploadOptions): Promise<UploadForm> {
   const largeFields = options.largeFields ?? {};
   const fieldSize = Math.max(options.maxFieldBytes, ...Object.values(largeFields));
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, rejectNow) => {
+    let fileStream: WriteStream | undefined;
+    let failed = false;
+    /**
+     * A refusal leaves nothing on disk, whichever finishes first: the parser failing (and the caller
+     * discarding the part) may come before the file stream has even opened its file, which it would
+     * then create, empty, after the caller's removal. So the stream is closed first, then the file
+     * removed, then the refusal reported.
+     */
+    const reject = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      const stream = fileStream;
+      const closed =
+        stream === undefined || stream.closed
+          ? Promise.resolve()
+          : new Promise<void>((done) => stream.once('close', () => done()));
+      stream?.destroy();
+      void closed
+        .then(() => rm(options.destination, { force: true }))
+        .catch(() => undefined)
+        .finally(() => rejectNow(error));
+    };
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -98,7 +121,8 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
       stream.on('limit', () => {
         uploaded.truncated = true;
       });
-      fileWritten = pipeline(stream, observe, createWriteStream(options.destination)).then(() => {
+      fileStream = createWriteStream(options.destination);
+      fileWritten = pipeline(stream, observe, fileStream).then(() => {
         uploaded.head = new Uint8Array(Buffer.concat(headChunks).subarray(0, SNIFF_BYTES));
       });
       // Awaited on 'close'; if the parser fails first, the rejection below is the one reported.
@@ -114,7 +138,10 @@ export function readUploadForm(request: Request, options: UploadOptions): Promis
       );
     });
     parser.on('close', () => {
-      fileWritten.then(() => resolve({ fields, oversized, file }), reject);
+      // After a refusal, 'close' still comes: the refusal stands.
+      fileWritten.then(() => {
+        if (!failed) resolve({ fields, oversized, file });
+      }, reject);
     });
 
     if (!request.body) {

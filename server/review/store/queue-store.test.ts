@@ -145,6 +145,31 @@ describe.each(ENGINES)('the queue on %s', (engine) => {
     await drain(expiry);
   });
 
+  it('records a lease running out only when one did: not again for whoever opens it after a release', async () => {
+    const doc = await ready('takeover-then-release.pdf', T0 + 2000);
+    const start = T0 + 10 * LEASE;
+    await queue.take(doc.id, alice, start);
+    // Alice's lease runs out; Bob opens it (a take-over), then gives it back.
+    const takenOver = await queue.take(doc.id, bob, start + LEASE + 1);
+    expect(takenOver).toMatchObject({ ok: true, document: { previous_holder_id: alice } });
+    await queue.release(doc.id, bob, start + LEASE + 2);
+    // The admin opens it from the queue: nobody's lease ran out this time.
+    const opened = await queue.take(doc.id, admin, start + LEASE + 3);
+    expect(opened).toMatchObject({ ok: true, document: { previous_holder_id: null } });
+    const timeline = await documentTimeline(store.database.db, doc.id);
+    expect(timeline.map((e) => [e.kind, e.actor?.name ?? null])).toEqual([
+      ['received', null],
+      ['extracted', null],
+      ['taken', 'Alice'],
+      ['lease_expired', 'Alice'],
+      ['taken', 'Bob'],
+      ['released', 'Bob'],
+      ['taken', 'Ada'],
+    ]);
+    await queue.release(doc.id, admin, start + LEASE + 4);
+    await drain(start + LEASE + 4);
+  });
+
   it('keeps corrections with author, time and the value before; refuses a stale version', async () => {
     const doc = await ready('fix.pdf', T0 + 4000);
     const now = T0 + 5000;

@@ -283,7 +283,9 @@ export class QueueStore {
         const document = await trx
           .updateTable('documents')
           .set({
-            previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else previous_holder_id end`,
+            // Whom this statement takes it from (an expired lease), else nobody: an older take-over's
+            // holder kept here would be told again as a lease that ran out.
+            previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else null end`,
             state: 'in_review',
             holder_id: operatorId,
             lease_expires_at: now + this.leaseMs,

@@ -31,7 +31,7 @@ async function predictV1(page: Page, product: Product, filename: string): Promis
     buffer: Buffer.from(doc.bytes),
   });
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
-  await expect(page).toHaveURL(/\/v1\/jobs\/[^/?]+$/, { timeout: 60_000 });
+  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 60_000 });
   await expect(page.getByRole('region', { name: 'v1 prediction' })).toHaveAttribute(
     'data-status',
     'completed',

@@ -47,7 +47,7 @@ test('an async v1 prediction of a photo taken sideways: followed, then reviewed 
   await keepScreenshot(page, 'upload-form-v1', { fullPage: true });
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
 
-  await expect(page).toHaveURL(/\/v1\/jobs\/[^/?]+$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 30_000 });
   // From here on (the upload form itself lists the v2 models), a v1 review asks nothing of v2.
   const v2Calls: string[] = [];
   page.on('request', (request) => {
@@ -93,16 +93,21 @@ test('a sync v1 prediction of a PDF opens its document’s review, kept across a
   ]);
   await chooseV1(page, 'Synchronous');
   await page.getByLabel('Document', { exact: true }).setInputFiles({
-    name: 'sync-invoice.pdf',
+    // An accented name, as a French user's file is called: shown as sent, never garbled.
+    name: 'facture-synchrone-été.pdf',
     mimeType: 'application/pdf',
     buffer: Buffer.from(doc.bytes),
   });
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
 
-  await expect(page).toHaveURL(/\/v1\/jobs\/[^/?]+$/, { timeout: 60_000 });
+  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 60_000 });
   const prediction = page.getByRole('region', { name: 'v1 prediction' });
   await expect(prediction).toContainText('mindee/invoices/v4 (synchronous)');
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0515', { timeout: 30_000 });
+  // The name the service echoes (document.name), as the file was called (it was garbled once).
+  await page.getByRole('tab', { name: 'Details' }).click();
+  await expect(page.getByRole('region', { name: 'File' })).toContainText('facture-synchrone-été.pdf');
+  await page.getByRole('tab', { name: 'Values' }).click();
   const slot = pageSlot(page, 0, 1);
   await expect(slot).toHaveAttribute('data-rendered', 'true', { timeout: 30_000 });
   const expected = doc.words['515.15'];
@@ -116,7 +121,7 @@ test('a sync v1 prediction of a PDF opens its document’s review, kept across a
   await keepScreenshot(page, 'v1-sync-review');
 
   await page.getByRole('link', { name: 'Jobs', exact: true }).click();
-  const row = jobRow(page, 'sync-invoice.pdf');
+  const row = jobRow(page, 'facture-synchrone-été.pdf');
   await expect(row).toHaveAttribute('data-status', 'Processed');
   await expect(row).toContainText('v1 mindee/invoices/v4 (synchronous)');
 });

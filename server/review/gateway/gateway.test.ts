@@ -137,6 +137,7 @@ describe.each(ENGINES)('the gateway on %s', (engine) => {
       { modelId: INVOICE_MODEL_ID, rawText: true },
       polling,
     );
+    expect(response.inference.file.name).toBe('facture-été.pdf');
     expect(response.inference.model.id).toBe(INVOICE_MODEL_ID);
     const document = await keptDocument(response.inference.job.id);
     expect(document).toMatchObject({

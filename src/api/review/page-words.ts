@@ -19,8 +19,8 @@ export const PageWordsResponse = z.object({
 });
 export type PageWordsResponse = z.infer<typeof PageWordsResponse>;
 
-export const pageWordsKey = (id: string, page: number) =>
-  [...reviewKeys.document(id), 'words', page] as const;
+/** A document's words, beside (not under) its key: refetching the document leaves them be. */
+export const pageWordsKey = (id: string) => [...reviewKeys.all, 'words', id] as const;
 
 export function getPageWords(id: string, page: number, { signal, client = api }: CallOptions = {}) {
   return client.request({

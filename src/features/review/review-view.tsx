@@ -14,6 +14,8 @@ import { isForReview, isStillToReview, useReviewModel } from './use-review-model
 import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rules/rule-marks';
 import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
+import { PickContext, type PageWordsSource } from './pick/pick-context';
+import { usePick } from './pick/use-pick';
 import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
 import type { Rotation } from './viewer/geometry';
@@ -46,6 +48,8 @@ interface Props {
   documentMissing?: ReactNode;
   /** The business rules failing, by field: each field shows why (a queue review). */
   ruleMarks?: RuleMarks | undefined;
+  /** Where the pages' words come from, for picking values on the page and checking typed ones. */
+  pageWords?: PageWordsSource | undefined;
 }
 
 /** The document with its polygons beside the values, linked both ways; panels; corrections; keys. */
@@ -63,6 +67,7 @@ export function ReviewView({
   readOnly = false,
   documentMissing,
   ruleMarks = NO_MARKS,
+  pageWords,
 }: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, {
@@ -92,6 +97,20 @@ export function ReviewView({
     focusField(path, target);
   };
 
+  const selectedNode = useMemo(
+    () => (readOnly ? null : (model.values.find((n) => n.path === viewer.selected) ?? null)),
+    [readOnly, model.values, viewer.selected],
+  );
+  const pick = usePick({
+    source: stored ? (pageWords ?? null) : null,
+    pageTurns,
+    node: selectedNode,
+    page: viewer.page,
+    rotation: viewer.rotation,
+    correct: model.correct,
+    onAnnounce: setAnnouncement,
+  });
+
   useFieldUrlSync(viewer.selected, select);
   useScrollToSelected(valuesRoot, viewer.selected);
   useReviewKeys({
@@ -100,6 +119,7 @@ export function ReviewView({
     onSelect: selectAndFocus,
     dispatchViewer,
     onHelp: () => setHelpOpen(true),
+    onPick: pick.available && !readOnly ? pick.toggle : undefined,
     onAnnounce: setAnnouncement,
     enabled: !helpOpen,
   });
@@ -131,80 +151,99 @@ export function ReviewView({
   );
 
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
-      <section
-        aria-label="Document"
-        className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200"
-      >
-        {stored ? (
-          <Suspense fallback={<Spinner label="Loading the viewer…" />}>
-            <DocumentViewer
-              file={stored.file}
-              mimeType={stored.mimeType ?? inference.file.mime_type}
-              leaves={model.leaves}
-              state={viewer}
-              dispatch={dispatchViewer}
-              pageCount={inference.file.page_count}
-              pageTurns={pageTurns}
-            />
-          </Suspense>
-        ) : (
-          <p className="p-4 text-sm text-slate-800">
-            {documentMissing ??
-              "This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or the browser's storage was cleared), so only the values are shown."}
-          </p>
-        )}
-      </section>
-      <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-3">
-        {notice}
-        {model.storageError != null && (
-          <p role="alert" className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900">
-            Your corrections cannot be saved in this browser (its storage refused them), so a reload would
-            lose them. Export them as JSON before leaving.
-          </p>
-        )}
-        <ReviewPanels
-          tab={tab}
-          onTab={setTab}
-          result={result}
-          modelName={model.schema.data?.name ?? null}
-          stored={stored}
-          onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
-          values={
-            readOnly ? (
-              <fieldset disabled className="contents">
-                {values}
-              </fieldset>
-            ) : (
-              values
-            )
-          }
-        />
-        {!readOnly && (
-          <CorrectionsBar
-            nodes={model.nodes}
-            changes={model.changes}
-            documentName={stored?.filename ?? inference.file.name}
-            inferenceId={inference.id}
-            modelId={inference.model.id}
-            offline={offline}
-            feedback={
-              v1Feedback && (
-                <FeedbackPanel
-                  nodes={model.nodes}
-                  documentId={v1Feedback.documentId}
-                  product={v1Feedback.product}
-                />
+    <PickContext value={pick.context}>
+      <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
+        <section
+          aria-label="Document"
+          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200"
+        >
+          {stored ? (
+            <Suspense fallback={<Spinner label="Loading the viewer…" />}>
+              <DocumentViewer
+                file={stored.file}
+                mimeType={stored.mimeType ?? inference.file.mime_type}
+                leaves={model.leaves}
+                state={viewer}
+                dispatch={dispatchViewer}
+                pageCount={inference.file.page_count}
+                pageTurns={pageTurns}
+              />
+              {pick.available && !readOnly && (
+                <button
+                  type="button"
+                  aria-pressed={pick.on}
+                  disabled={selectedNode === null}
+                  title={
+                    selectedNode ? `Pick ${selectedNode.path} from the page (p)` : 'Select a value first'
+                  }
+                  onClick={() => pick.toggle()}
+                  className="absolute right-3 bottom-3 z-30 rounded-md border border-blue-800 bg-white px-3 py-1.5 text-sm font-medium text-blue-900 shadow hover:bg-blue-50 disabled:border-slate-400 disabled:text-slate-500 aria-pressed:bg-blue-800 aria-pressed:text-white"
+                >
+                  {pick.on ? 'Picking… (Esc to stop)' : 'Pick from page'}
+                </button>
+              )}
+            </Suspense>
+          ) : (
+            <p className="p-4 text-sm text-slate-800">
+              {documentMissing ??
+                "This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or the browser's storage was cleared), so only the values are shown."}
+            </p>
+          )}
+        </section>
+        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-3">
+          {notice}
+          {model.storageError != null && (
+            <p
+              role="alert"
+              className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900"
+            >
+              Your corrections cannot be saved in this browser (its storage refused them), so a reload would
+              lose them. Export them as JSON before leaving.
+            </p>
+          )}
+          <ReviewPanels
+            tab={tab}
+            onTab={setTab}
+            result={result}
+            modelName={model.schema.data?.name ?? null}
+            stored={stored}
+            onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
+            values={
+              readOnly ? (
+                <fieldset disabled className="contents">
+                  {values}
+                </fieldset>
+              ) : (
+                values
               )
             }
-            onRevertAll={() => model.correct({ type: 'revertAll' })}
           />
-        )}
-      </aside>
-      <p role="status" className="sr-only">
-        {announcement}
-      </p>
-      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-    </div>
+          {!readOnly && (
+            <CorrectionsBar
+              nodes={model.nodes}
+              changes={model.changes}
+              documentName={stored?.filename ?? inference.file.name}
+              inferenceId={inference.id}
+              modelId={inference.model.id}
+              offline={offline}
+              feedback={
+                v1Feedback && (
+                  <FeedbackPanel
+                    nodes={model.nodes}
+                    documentId={v1Feedback.documentId}
+                    product={v1Feedback.product}
+                  />
+                )
+              }
+              onRevertAll={() => model.correct({ type: 'revertAll' })}
+            />
+          )}
+        </aside>
+        <p role="status" className="sr-only">
+          {announcement}
+        </p>
+        <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      </div>
+    </PickContext>
   );
 }

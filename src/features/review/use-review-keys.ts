@@ -11,6 +11,8 @@ interface Options {
   onSelect: (path: string, target: 'row' | 'editor') => void;
   dispatchViewer: ViewerDispatch;
   onHelp: () => void;
+  /** `p`: pick the selected value from the page; false when it cannot be. */
+  onPick?: (() => boolean) | undefined;
   onAnnounce: (message: string) => void;
   enabled: boolean;
 }
@@ -22,6 +24,7 @@ export function useReviewKeys({
   onSelect,
   dispatchViewer,
   onHelp,
+  onPick,
   onAnnounce,
   enabled,
 }: Options) {
@@ -58,6 +61,8 @@ export function useReviewKeys({
       case 'help':
         onHelp();
         return true;
+      case 'pick':
+        return onPick?.() ?? false;
     }
     return false;
   }, enabled);

@@ -34,10 +34,11 @@ export function useReviewModel(
 
   const nodes = useMemo(() => buildReviewTree(fields, corrections, hints), [fields, corrections, hints]);
   // The viewer redraws when the leaves change: they change with the list items, not with every keystroke.
-  const { removed, added } = corrections;
+  // Regions picked on the page replace the extracted ones: they change with a pick, not a keystroke.
+  const { removed, added, locations } = corrections;
   const leaves = useMemo(
-    () => leavesOf(buildReviewTree(fields, { ...NO_EDITS, removed, added }, hints)),
-    [fields, removed, added, hints],
+    () => leavesOf(buildReviewTree(fields, { ...NO_EDITS, removed, added, locations }, hints)),
+    [fields, removed, added, locations, hints],
   );
   const values = useMemo(() => simpleNodes(nodes), [nodes]);
 

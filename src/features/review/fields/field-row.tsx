@@ -1,4 +1,5 @@
 import { memo, useId } from 'react';
+import { PageCheckNote } from '../pick/page-check-note';
 import { RuleMark } from '../rules/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { sameItemRef, type ItemRef } from './field-actions';
@@ -41,6 +42,7 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
           {disabled && <span className="font-semibold text-slate-800">removed</span>}
           {node.edited && <span className="font-semibold text-violet-800">edited</span>}
           {node.reviewed && !node.edited && <span className="font-semibold text-teal-800">✓ checked</span>}
+          {node.picked && <span className="font-semibold text-sky-800">picked on the page</span>}
           {invalid && <span className="font-semibold text-red-800">not a number</span>}
           {page != null && <span>p. {page + 1}</span>}
           {!node.added && <ConfidenceBadge confidence={node.confidence} />}
@@ -67,6 +69,7 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
         onConfirm={() => a.onConfirm(node.path)}
         onLeave={() => a.onLeaveEditor(node.path)}
       />
+      <PageCheckNote node={node} />
       <RuleMark path={node.path} />
     </li>
   );

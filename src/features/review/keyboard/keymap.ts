@@ -15,6 +15,7 @@ export type ReviewCommand =
   | 'zoomOut'
   | 'zoomReset'
   | 'rotate'
+  | 'pick'
   | 'help';
 
 export interface Shortcut {
@@ -43,6 +44,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { command: 'zoomOut', keys: ['-', '−'], label: '−', description: 'Zoom out' },
   { command: 'zoomReset', keys: ['0'], label: '0', description: 'Fit the page to the width' },
   { command: 'rotate', keys: ['r'], label: 'r', description: 'Rotate the page a quarter turn' },
+  {
+    command: 'pick',
+    keys: ['p'],
+    label: 'p',
+    description:
+      'Pick the selected value from the page (click a word, Shift+click, drag a box; or ← → ↑ ↓ with Shift to extend, Enter to take, Escape to stop)',
+  },
   { command: 'help', keys: ['?'], label: '?', description: 'Show these keys' },
 ];
 

@@ -96,3 +96,21 @@ describe('moveWord', () => {
     expect(moveWord(page, named('Total'), 'down')?.text).toBe('Total');
   });
 });
+
+describe('toPageWords on a page turned a quarter', () => {
+  it("keeps the reader's order for text running down the page, a line per column", () => {
+    // "Total: 1,234.56" and below it "Due: now", turned clockwise: columns from right to left.
+    const turned = toPageWords([
+      w('Total:', 0.6, 0.1, 0.62, 0.2),
+      w('1,234.56', 0.6, 0.25, 0.62, 0.4),
+      w('Due:', 0.5, 0.1, 0.52, 0.16),
+      w('now', 0.5, 0.2, 0.52, 0.25),
+    ]);
+    expect(turned.map((p) => [p.text, p.line])).toEqual([
+      ['Total:', 0],
+      ['1,234.56', 0],
+      ['Due:', 1],
+      ['now', 1],
+    ]);
+  });
+});

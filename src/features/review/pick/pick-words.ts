@@ -31,6 +31,7 @@ export function toPageWords(input: readonly WordInput[]): PageWord[] {
   const boxed = input
     .filter((w) => w.text.trim() !== '' && w.polygon.length > 0)
     .map((w) => ({ text: w.text, polygon: w.polygon, box: boundingBox(w.polygon) }));
+  if (isVertical(boxed)) return readerOrder(boxed);
   boxed.sort((a, b) => centreY(a.box) - centreY(b.box));
   const lines: { y0: number; y1: number; words: typeof boxed }[] = [];
   for (const word of boxed) {
@@ -48,6 +49,27 @@ export function toPageWords(input: readonly WordInput[]): PageWord[] {
     for (const w of l.words.sort((a, b) => a.box.x0 - b.box.x0)) out.push({ ...w, order: out.length, line });
   });
   return out;
+}
+
+/**
+ * Text running up or down the page (a page turned a quarter as displayed): most words of three
+ * letters or more are taller than wide. Boxes alone cannot tell down from up, so such a page keeps
+ * the order its reader gave (the text layer's, OCR's), which follows the text.
+ */
+function isVertical(words: readonly { text: string; box: Box }[]): boolean {
+  const long = words.filter((w) => w.text.trim().length >= 3);
+  const tall = long.filter((w) => w.box.y1 - w.box.y0 > 1.5 * (w.box.x1 - w.box.x0));
+  return long.length > 0 && tall.length > long.length / 2;
+}
+
+/** The reader's order; a new line where a word does not share the previous one's column. */
+function readerOrder(words: readonly { text: string; polygon: Polygon; box: Box }[]): PageWord[] {
+  let line = 0;
+  return words.map((w, order) => {
+    const previous = words[order - 1];
+    if (previous && (w.box.x0 > previous.box.x1 || w.box.x1 < previous.box.x0)) line++;
+    return { ...w, order, line };
+  });
 }
 
 const centreY = (b: Box): number => (b.y0 + b.y1) / 2;

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import { serverWordsSource } from '../pick/words-sources';
 import { ReviewView } from '../review-view';
 import { RuleFailures } from '../rules/rule-failures';
 import { useRuleFailures } from '../rules/use-rule-failures';
@@ -32,6 +33,8 @@ interface Props extends HeldReviewProps {
 export function EditableReview(props: Props) {
   const { document, review, file, me, isAdmin, draftKey, seed, onLostHold, onNextFailed } = props;
   const [view, setView] = useState({ edits: seed.edits, generation: 0 });
+  // The kept file's words, read by the app server: for picking values on the page.
+  const pageWords = useMemo(() => serverWordsSource(document.id), [document.id]);
   const sync = useCorrectionsSync({
     documentId: document.id,
     me,
@@ -78,6 +81,7 @@ export function EditableReview(props: Props) {
         file && { file: file.file, filename: document.fileName, mimeType: file.mimeType, size: file.size }
       }
       documentMissing={NO_FILE_MESSAGE}
+      pageWords={pageWords}
       initialCorrections={view.edits}
       onCorrectionsChange={(edits) => {
         sync.update(edits);

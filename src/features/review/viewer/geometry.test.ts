@@ -3,6 +3,7 @@ import {
   addRotations,
   anchoredScroll,
   boundingBox,
+  clientToPagePoint,
   boxToPolygon,
   centreOf,
   contentToPagePoint,
@@ -386,5 +387,18 @@ describe('TIFF/EXIF orientation', () => {
 
   it('takes an unknown orientation as stored', () => {
     expect(orientationTransform(0, stored)).toEqual(orientationTransform(1, stored));
+  });
+});
+
+describe('clientToPagePoint', () => {
+  const rect = { left: 100, top: 50, width: 300, height: 400 };
+  it('reads a click on an upright page', () => {
+    expect(clientToPagePoint([250, 150], rect, 0)).toEqual([0.5, 0.25]);
+  });
+  it('reads a click on a page turned a quarter: the top-left of the screen box is the bottom-left of the page', () => {
+    const [x, y] = clientToPagePoint([100, 50], rect, 90);
+    expect([x, y]).toEqual([0, 1]);
+    // And back: the page point lands where it was clicked.
+    expect(toViewPoint([x, y], { rotation: 90, size: { width: 300, height: 400 } })).toEqual([0, 0]);
   });
 });

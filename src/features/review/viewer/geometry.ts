@@ -108,6 +108,22 @@ export function fromViewPoint([px, py]: Point, view: ViewTransform): Point {
   return unrotatePoint([px / view.size.width, py / view.size.height], view.rotation);
 }
 
+/**
+ * A pointer's position on screen (client pixels) → the upright normalised point of the page box it is
+ * over, given that box's on-screen rectangle (`getBoundingClientRect`, already turned by the view
+ * rotation): how a click or a drag on a page becomes a point of the field polygons' frame.
+ */
+export function clientToPagePoint(
+  [cx, cy]: Point,
+  rect: { left: number; top: number; width: number; height: number },
+  rotation: Rotation,
+): Point {
+  return fromViewPoint([cx - rect.left, cy - rect.top], {
+    rotation,
+    size: { width: rect.width, height: rect.height },
+  });
+}
+
 /** Axis-aligned bounding box of a polygon, in the polygon's own frame. */
 export function boundingBox(polygon: Polygon): Box {
   if (polygon.length === 0) throw new RangeError('A polygon needs at least one point');

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import { pageBoxTransform, renderPixelRatio, type PageSlot, type Rotation, type Size } from './geometry';
+import { PickLayer } from '../pick/pick-layer';
 import { FieldOverlay } from './field-overlay';
 import type { Region } from './field-regions';
 import { PageBitmap } from './page-bitmap';
@@ -60,12 +61,15 @@ export const PageShell = memo(function PageShell(props: Props) {
     transform: pageBoxTransform(rotation),
   };
   const overlay = (
-    <FieldOverlay
-      regions={props.regions}
-      pageLabel={`page ${index + 1}`}
-      onFieldHover={props.onFieldHover}
-      onFieldSelect={props.onFieldSelect}
-    />
+    <>
+      <FieldOverlay
+        regions={props.regions}
+        pageLabel={`page ${index + 1}`}
+        onFieldHover={props.onFieldHover}
+        onFieldSelect={props.onFieldSelect}
+      />
+      <PickLayer page={index} />
+    </>
   );
   return (
     <section

@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
+import type { CorrectionsAction } from '../fields/corrections-reducer';
+import type { SimpleNode } from '../fields/review-tree';
+import { isTypingTarget } from '../keyboard/keymap';
+import type { Rotation } from '../viewer/geometry';
+import type { PageWordsSource, PickContextValue, PickSelection } from './pick-context';
+import { joinWords, moveWord, runBetween, unionPolygon, type PageWord, type WordMove } from './pick-words';
+import { usePageWords } from './use-page-words';
+import { typedValue } from './value-on-page';
+
+interface Options {
+  source: PageWordsSource | null;
+  pageTurns: readonly Rotation[] | undefined;
+  /** The selected value, when it is a simple one the operator may change. */
+  node: SimpleNode | null;
+  /** The page in view (the keyboard picks there). */
+  page: number;
+  rotation: Rotation;
+  correct: Dispatch<CorrectionsAction>;
+  onAnnounce: (message: string) => void;
+}
+
+const MOVES: Record<string, WordMove> = {
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+};
+
+/**
+ * Pick mode: with a value selected, a click on a word, Shift+click to extend, or a dragged box
+ * fills the value with the text under it (typed for the field) and makes the words' region its
+ * location. From the keyboard: `p` starts, arrows move between words (Shift extends), Enter takes,
+ * Escape stops.
+ */
+export function usePick({ source, pageTurns, node, page, rotation, correct, onAnnounce }: Options) {
+  const [on, setOn] = useState(false);
+  const [selection, setSelection] = useState<PickSelection | null>(null);
+  const active = on && node !== null && source !== null;
+  const pageWords = usePageWords(source, page, pageTurns, active);
+
+  const take = useCallback(
+    (at: number, words: readonly PageWord[]) => {
+      const polygon = unionPolygon(words);
+      if (!node || !polygon) return;
+      const text = joinWords(words);
+      const value = typedValue(text, node.type, node.options);
+      correct({
+        type: 'set',
+        path: node.path,
+        value,
+        original: node.original,
+        location: [{ page: at, polygon: polygon.map(([x, y]) => [x, y] as [number, number]) }],
+      });
+      onAnnounce(`${node.path}: ${String(value)}, picked on page ${at + 1}.`);
+    },
+    [node, correct, onAnnounce],
+  );
+
+  const onPointerPick = useCallback<PickContextValue['onPointerPick']>(
+    (at, picked) => {
+      if ('words' in picked) {
+        const first = picked.words[0] ?? null;
+        setSelection({ page: at, anchor: first, cursor: first, words: picked.words });
+        take(at, picked.words);
+        return;
+      }
+      const { word, extend, pageWords: all } = picked;
+      const anchor = extend && selection?.page === at && selection.anchor ? selection.anchor : word;
+      const words = anchor === word ? [word] : runBetween(all, anchor, word);
+      setSelection({ page: at, anchor, cursor: word, words });
+      take(at, words);
+    },
+    [selection, take],
+  );
+
+  // The keys of pick mode come first (capture), before the review's own (arrows move between values).
+  const keys = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  useEffect(() => {
+    keys.current = (e) => {
+      if (!active || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (isTypingTarget(e.target) || (e.target instanceof Element && e.target.closest('dialog[open]')))
+        return;
+      const words = pageWords.data ?? [];
+      const move = MOVES[e.key];
+      if (move) {
+        const from = selection?.page === page ? selection.cursor : null;
+        const cursor = moveWord(words, from, move);
+        if (!cursor) return;
+        const anchor = e.shiftKey && selection?.page === page && selection.anchor ? selection.anchor : cursor;
+        setSelection({ page, anchor, cursor, words: runBetween(words, anchor, cursor) });
+      } else if (e.key === 'Enter') {
+        if (selection && selection.words.length > 0) take(selection.page, selection.words);
+        else return;
+      } else if (e.key === 'Escape') {
+        setOn(false);
+        onAnnounce('Picking stopped.');
+      } else return;
+      e.preventDefault();
+      e.stopPropagation();
+    };
+  });
+  useEffect(() => {
+    if (!active) return;
+    const onKeyDown = (e: KeyboardEvent) => keys.current(e);
+    document.addEventListener('keydown', onKeyDown, { capture: true });
+    return () => document.removeEventListener('keydown', onKeyDown, { capture: true });
+  }, [active]);
+
+  const toggle = useCallback(() => {
+    if (!node) {
+      onAnnounce('Select a value first, then pick it from the page.');
+      return false;
+    }
+    onAnnounce(
+      on ? 'Picking stopped.' : `Pick ${node.path} from the page: click a word, or use the arrows and Enter.`,
+    );
+    setOn(!on);
+    setSelection(null);
+    return true;
+  }, [node, on, onAnnounce]);
+
+  const onChooseCandidate = useCallback<PickContextValue['onChooseCandidate']>(
+    (target, candidate) => {
+      correct({
+        type: 'set',
+        path: target.path,
+        value: candidate.value,
+        original: target.original,
+        location: [
+          { page: candidate.page, polygon: candidate.polygon.map(([x, y]) => [x, y] as [number, number]) },
+        ],
+      });
+      onAnnounce(`${target.path}: ${String(candidate.value)}, as on page ${candidate.page + 1}.`);
+    },
+    [correct, onAnnounce],
+  );
+  const onConfirmAnyway = useCallback<PickContextValue['onConfirmAnyway']>(
+    (target) => {
+      correct({ type: 'confirm', path: target.path, notOnPage: { value: target.value } });
+      onAnnounce(`${target.path} confirmed although it is not on the page.`);
+    },
+    [correct, onAnnounce],
+  );
+
+  const context = useMemo<PickContextValue>(
+    () => ({
+      source,
+      pageTurns,
+      active,
+      rotation,
+      selection,
+      pageInView: page,
+      onPointerPick,
+      onChooseCandidate,
+      onConfirmAnyway,
+    }),
+    [source, pageTurns, active, rotation, selection, page, onPointerPick, onChooseCandidate, onConfirmAnyway],
+  );
+  return { context, on: active, available: source !== null, toggle, take };
+}

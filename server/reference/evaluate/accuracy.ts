@@ -240,3 +240,43 @@ export function formatReport(report: AccuracyReport): string {
     ...(report.onlyInReference.length > 0 ? [`not in our schema: ${report.onlyInReference.join(', ')}`] : []),
   ].join('\n');
 }
+
+/**
+ * Several reports as one: per field, the sums of its units over the documents (a field is listed in
+ * the order it is first met), each difference prefixed with its document's name.
+ */
+export function mergeReports(reports: readonly { name: string; report: AccuracyReport }[]): AccuracyReport {
+  const byField = new Map<string, FieldAccuracy>();
+  for (const { name, report } of reports) {
+    for (const f of report.fields) {
+      const known = byField.get(f.name) ?? {
+        ...f,
+        matched: 0,
+        total: 0,
+        valuedMatched: 0,
+        valuedTotal: 0,
+        differences: [],
+      };
+      known.matched += f.matched;
+      known.total += f.total;
+      known.valuedMatched += f.valuedMatched;
+      known.valuedTotal += f.valuedTotal;
+      known.differences.push(...f.differences.map((d) => `${name}: ${d}`));
+      byField.set(f.name, known);
+    }
+  }
+  const fields = [...byField.values()];
+  const sum = (key: 'matched' | 'total' | 'valuedMatched' | 'valuedTotal'): number =>
+    fields.reduce((n, f) => n + f[key], 0);
+  const [matched, total] = [sum('matched'), sum('total')];
+  return {
+    fields,
+    matched,
+    total,
+    valuedMatched: sum('valuedMatched'),
+    valuedTotal: sum('valuedTotal'),
+    accuracy: total > 0 ? matched / total : 1,
+    onlyInReference: [...new Set(reports.flatMap((r) => r.report.onlyInReference))],
+    onlyInOurs: [],
+  };
+}

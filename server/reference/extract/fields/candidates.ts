@@ -33,7 +33,9 @@ import {
   type TokenLine,
 } from './document-index';
 import { parseBoolean, parseDate, parseNumber, parsePercent, parseString, type Parsed } from './parse-value';
+import { normalizeToken } from './label-phrases';
 import { expectsPercent, foldText, schemaHints, type DateOrder } from './schema-hints';
+import { CONNECTORS, TITLE_WORDS } from './vocabulary';
 
 export { expectsPercent } from './schema-hints';
 import type { TextContext } from './text-context';
@@ -68,8 +70,8 @@ export interface FinderContext {
   tableHeaders: Set<Word>;
 }
 
-/** Longest value read for a typed field: "March 14, 2025" is 3 words, "1 234 567,89 EUR" 4. */
-const MAX_SPAN_WORDS = 4;
+/** Longest value read for a typed field: "March 14, 2025" is 3 words, "14 de marzo de 2025" 5. */
+const MAX_SPAN_WORDS = 5;
 /** A tab-stop gap (in font heights) after a label without a colon: the value may be another column's. */
 const TAB_GAP_EM = MAX_WORD_GAP_EM;
 /** A string printed right of a label across a tab stop, without a colon (maybe another column). */
@@ -141,6 +143,7 @@ export function parseWords(
   const join = (span: readonly Word[]): string => span.map((w) => w.text).join(' ');
   if (words.length === 0) return undefined;
   if (field.type === 'string') {
+    if (isIdentifier(field)) return identifierOf(words, dateOrder);
     const parsed = parseString(join(words));
     return parsed && { ...parsed, words: [...words] };
   }
@@ -180,6 +183,24 @@ export function labelledCandidates(ctx: FinderContext, field: AnyField, match: L
   const { index } = ctx;
   const out: Candidate[] = [];
   const straight = index.wordsRightOf(match);
+  if (match.adjacent) {
+    // A joining word ("of", "du", "vom"): its value is the very next words, or it is no label here.
+    const parsed = parseWords(straight, field, ctx.dateOrder);
+    if (!parsed || parsed.words[0] !== straight[0]) return [];
+    return [
+      makeCandidate(
+        parsed.value,
+        parsed.words,
+        match.at.page.index,
+        {
+          label: LABEL_FACTOR.variant,
+          position: POSITION_FACTOR.right,
+          parse: parsed.clean ? 1 : AMBIGUOUS_PARSE,
+        },
+        true,
+      ),
+    ];
+  }
   const right = straight.length > 0 ? straight : index.wordsRightOfSlanted(match);
   const slanted = straight.length === 0 && right.length > 0;
   const last = match.at.line.words[match.end - 1];
@@ -355,6 +376,56 @@ function findPhrase(
 
 const NOT_A_NAME = /@|www\.|https?:|^\+?[\d\s().-]{7,}$/i;
 
+const IDENTIFIER_NAME = /\b(?:numbers?|no|nr|ids?|identifiers?|refs?|references?|codes?)\b/;
+const NOT_IDENTIFIER_NAME = /\b(?:phone|telephone|tel|fax|mobile)\b/;
+
+/**
+ * A string field that holds an identifier (its name or title says number, no, id, reference or code,
+ * and it is not a phone number): its value has a digit, is no date, and ends before a joining word
+ * or a date ("INV/26/1187 of 23.06.2026" is "INV/26/1187").
+ */
+export const isIdentifier = (field: AnyField): boolean => {
+  if (field.type !== 'string') return false;
+  const text = `${field.name.replace(/_/g, ' ')} ${field.title}`.toLowerCase();
+  return IDENTIFIER_NAME.test(text) && !NOT_IDENTIFIER_NAME.test(text);
+};
+
+/** Words before an identifier that still belong to its label: "#", "No.", "n°", ":". */
+const FILLER = new Set(['', '#', 'no', 'nr', 'n°', 'nº', 'num', 'number', 'nummer', 'numero']);
+const CONNECTOR_TOKENS = new Set(CONNECTORS);
+
+function identifierOf(
+  words: readonly Word[],
+  dateOrder: DateOrder | undefined,
+): (Parsed<Value> & { words: Word[] }) | undefined {
+  let start = 0;
+  while (start < words.length - 1 && FILLER.has(normalizeToken(words[start]?.text ?? ''))) start++;
+  const span: Word[] = [];
+  for (const word of words.slice(start)) {
+    if (
+      span.length > 0 &&
+      (CONNECTOR_TOKENS.has(normalizeToken(word.text)) || parseDate(word.text, dateOrder))
+    )
+      break;
+    span.push(word);
+  }
+  const text = span.map((w) => w.text).join(' ');
+  if (!/\d/.test(text) || parseDate(text, dateOrder) || isTitle(text)) return undefined;
+  const parsed = parseString(text);
+  return parsed && { ...parsed, words: span };
+}
+
+const TITLES = new Set(TITLE_WORDS.map((t) => foldText(t)));
+
+/** "INVOICE", "FACTURE / INVOICE", "Tax invoice": the document's title, in one or more languages. */
+export function isTitle(text: string): boolean {
+  const parts = text
+    .split(/\s*[/|–-]\s*/)
+    .map((p) => foldText(p))
+    .filter((p) => p !== '');
+  return parts.length > 0 && parts.every((p) => TITLES.has(p));
+}
+
 /**
  * The first text block of page 1 that can be a name: not a label, not a number or a date, not a
  * classification word of the schema ("INVOICE"), not a phone number, e-mail or web address.
@@ -375,7 +446,7 @@ export function topSegment(
       const text = words.map((w) => w.text).join(' ');
       // OCR noise at a photo's edge ("aa", "|"): too short or too badly read to be a name.
       if (!/\p{L}{3}/u.test(text) || NOT_A_NAME.test(text) || readingOf(words) < 0.5) continue;
-      if (ctx.vocabulary.has(foldText(text))) continue;
+      if (ctx.vocabulary.has(foldText(text)) || isTitle(text)) continue;
       if (parseNumber(text) || parseDate(text)) continue;
       return { words, page: page.index };
     }

@@ -17,6 +17,7 @@ import { byRank, makeCandidate, type Candidate, type FinderContext } from './can
 import type { AnyField, TokenLine } from './document-index';
 import { normalizeToken } from './label-phrases';
 import { foldText, schemaHints } from './schema-hints';
+import { CLASSIFICATION_SYNONYMS } from './vocabulary';
 
 /** Score of a value chosen by votes, before its margin and context. */
 const VOTED = 0.6;
@@ -33,9 +34,10 @@ export function classificationCandidates(
   const hints = schemaHints(field);
   const values = field.classification_values;
   if (values.length === 0) return [];
+  const synonyms = withVocabulary(hints.synonyms);
   const lookup = (text: string): string | undefined => {
     const folded = foldText(text);
-    for (const [value, phrases] of hints.synonyms) {
+    for (const [value, phrases] of synonyms) {
       if (phrases.some((p) => foldText(p) === folded)) return value;
     }
     return undefined;
@@ -86,9 +88,11 @@ export function classificationCandidates(
     votes.set(value, entry);
   };
   const lines = ctx.index.lines.filter((l) => !scope || scope(l));
-  for (const [value, phrases] of hints.synonyms) {
+  for (const [value, phrases] of synonyms) {
     for (const phrase of phrases) {
-      for (const hit of occurrences(lines, phrase)) vote(value, 1, hit.words, hit.page);
+      // A value that is a short code ("de", "en") counts printed as one, in capitals: "de" is a word.
+      const printed = phrase === value && /^\p{Ll}{2,3}$/u.test(value) ? value.toUpperCase() : phrase;
+      for (const hit of occurrences(lines, printed)) vote(value, 1, hit.words, hit.page);
       if (ctx.context.mentions(phrase)) vote(value, 2);
     }
   }
@@ -105,7 +109,7 @@ export function classificationCandidates(
     if (runnerUp && margin < 1.34) score *= RIVAL_PENALTY;
     const contextSays =
       ctx.context.statedValues(field).some((s) => lookup(s) === value) ||
-      (hints.synonyms.get(value) ?? []).some((p) => ctx.context.mentions(p));
+      (synonyms.get(value) ?? []).some((p) => ctx.context.mentions(p));
     // Evidence from the context alone, nothing printed: Medium at best.
     const printed = words.length > 0;
     const candidate = makeCandidate(
@@ -130,6 +134,17 @@ export function classificationCandidates(
 }
 
 const SYMBOL = /^[^\p{L}\p{N}\s]+$/u;
+
+/** The guidelines' synonyms and the vocabulary's common printings of each value (vocabulary.ts). */
+function withVocabulary(synonyms: ReadonlyMap<string, string[]>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [value, phrases] of synonyms) {
+    const known = new Set(phrases.map((p) => foldText(p)));
+    const extra = (CLASSIFICATION_SYNONYMS[value] ?? []).filter((p) => !known.has(foldText(p)));
+    out.set(value, [...phrases, ...extra]);
+  }
+  return out;
+}
 
 /** Where a phrase is printed: a symbol inside any word, a word or phrase as whole tokens. */
 function occurrences(lines: readonly TokenLine[], phrase: string): { words: Word[]; page: number }[] {

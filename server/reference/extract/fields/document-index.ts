@@ -20,10 +20,12 @@ import {
   normalizeToken,
   weaken,
   weakest,
+  type LabelPhrase,
   type LabelStrength,
 } from './label-phrases';
 import { numericDateOrder } from './parse-value';
 import { expectsPercent, type DateOrder } from './schema-hints';
+import { DATE_ORDER_EVIDENCE } from './vocabulary';
 
 export interface PageLayout {
   index: number;
@@ -48,6 +50,8 @@ export interface LabelMatch {
   end: number;
   strength: LabelStrength;
   colon: boolean;
+  /** The value must follow immediately (a joining word such as "of", "du": vocabulary.ts). */
+  adjacent?: boolean;
 }
 
 /** A label and its value may be far apart (tab stops), in font heights. */
@@ -64,6 +68,8 @@ const SLANT_REACH = 0.8;
 const LABEL_QUALIFIER = /^(?:\([^)]*\)?|\d{1,3}(?:[.,]\d+)?\s?%):$/;
 /** The same without a colon ("Sales Tax 5.0%   9.75"), for fields that do not read percentages. */
 const LOOSE_QUALIFIER = /^(?:\([^)]*\)|\d{1,3}(?:[.,]\d+)?\s?%)$/;
+/** A rate whose "%" is a word of its own. */
+const SPLIT_RATE = /^\(?\d{1,3}(?:[.,]\d+)?$/;
 
 export class DocumentIndex {
   readonly lines: TokenLine[];
@@ -76,6 +82,8 @@ export class DocumentIndex {
   readonly wordCount: number;
   /** Day or month first, as the document's unambiguous numeric dates show. */
   readonly dateOrder: DateOrder | undefined;
+  /** Day or month first, as the document's currency, addresses, phones and words suggest. */
+  readonly localeDateOrder: DateOrder | undefined;
   private readonly matchesByField = new Map<AnyField, LabelMatch[]>();
   /** Where each distinct token stands, and the distinct tokens by length (for label matching). */
   private readonly positions = new Map<string, { at: TokenLine; start: number }[]>();
@@ -116,6 +124,7 @@ export class DocumentIndex {
       if (order === 'mdy') mdy++;
     }
     this.dateOrder = dmy > mdy ? 'dmy' : mdy > dmy ? 'mdy' : undefined;
+    this.localeDateOrder = localeDateOrder(this.lines.map((l) => l.line.words.map((w) => w.text).join(' ')));
 
     for (const field of fields.flatMap((f) => [f, ...f.nested_fields])) {
       for (const match of this.labelMatches(field)) {
@@ -152,7 +161,8 @@ export class DocumentIndex {
             const compared = this.similarTokens(rest[k] ?? '').get(at.tokens[start + 1 + k] ?? '');
             strength = compared && weakest(strength, compared);
           }
-          if (strength) this.pushMatch(matches, at, start, start + phrase.tokens.length, strength, percent);
+          if (strength)
+            this.pushMatch(matches, at, start, start + phrase.tokens.length, strength, percent, phrase);
         }
       }
       if (phrase.tokens.length > 1) {
@@ -160,7 +170,7 @@ export class DocumentIndex {
         for (const [token, glued] of this.similarTokens(phrase.tokens.join(''))) {
           const strength = weakest(weakest(phrase.strength, glued), 'variant');
           for (const { at, start } of this.positions.get(token) ?? []) {
-            this.pushMatch(matches, at, start, start + 1, strength, percent);
+            this.pushMatch(matches, at, start, start + 1, strength, percent, phrase);
           }
         }
       }
@@ -178,6 +188,7 @@ export class DocumentIndex {
     labelEnd: number,
     found: LabelStrength,
     percent: boolean,
+    phrase: LabelPhrase,
   ): void {
     const { tokens } = at;
     const words = at.line.words;
@@ -193,7 +204,17 @@ export class DocumentIndex {
       end++;
     } else if (!colon && !percent && LOOSE_QUALIFIER.test(words[end]?.text ?? '')) {
       end++;
+    } else if (
+      !colon &&
+      !percent &&
+      SPLIT_RATE.test(words[end]?.text ?? '') &&
+      /^%\)?:?$/.test(words[end + 1]?.text ?? '')
+    ) {
+      // "TVA 20 % 1 169,53": the rate printed as two words.
+      colon = words[end + 1]?.text.endsWith(':') ?? false;
+      end += 2;
     }
+    if (phrase.colonOnly && !colon) return;
     const before = words[start - 1];
     const first = words[start];
     if (
@@ -207,7 +228,8 @@ export class DocumentIndex {
     }
     // "Total" followed by "tax:" is the label "Total tax", not "Total".
     if (strength && !colon && words[end]?.text.endsWith(':')) strength = weaken(strength);
-    if (strength) matches.push({ at, start, end, strength, colon });
+    if (strength)
+      matches.push({ at, start, end, strength, colon, ...(phrase.adjacent && { adjacent: true }) });
   }
 
   /**
@@ -322,4 +344,13 @@ export class DocumentIndex {
   lineOf(word: Word): TokenLine | undefined {
     return this.lines.find((l) => l.line.words.includes(word));
   }
+}
+
+/** The votes of the lines for each date order (vocabulary.ts); a tie says nothing. */
+export function localeDateOrder(lines: readonly string[]): DateOrder | undefined {
+  const votes = { dmy: 0, mdy: 0 };
+  for (const { order, pattern, weight } of DATE_ORDER_EVIDENCE) {
+    if (lines.some((line) => pattern.test(line))) votes[order] += weight;
+  }
+  return votes.dmy > votes.mdy ? 'dmy' : votes.mdy > votes.dmy ? 'mdy' : undefined;
 }

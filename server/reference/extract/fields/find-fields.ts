@@ -84,7 +84,9 @@ class FieldFinder {
       schema: fields,
       claimed: new Map(),
       vocabulary,
-      dateOrder: context.dateOrder ?? index.dateOrder,
+      // The document's own evidence first (its unambiguous dates, then its currency, addresses and
+      // words), else what the text context says.
+      dateOrder: index.dateOrder ?? index.localeDateOrder ?? context.dateOrder,
       tableHeaders: new Set(),
     };
     for (const field of fields) {

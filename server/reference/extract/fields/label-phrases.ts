@@ -8,12 +8,17 @@
  */
 import { memoizeObject, memoizeString } from './memo';
 import { schemaHints, type HintSource } from './schema-hints';
+import { VOCABULARIES } from './vocabulary';
 
 export type LabelStrength = 'exact' | 'variant' | 'fuzzy';
 
 export interface LabelPhrase {
   tokens: string[];
   strength: LabelStrength;
+  /** A label only when a colon follows it on the page (vocabulary.ts: `Number:`). */
+  colonOnly?: boolean;
+  /** The value follows immediately, on the label's line (vocabulary.ts: `…of`). */
+  adjacent?: boolean;
 }
 
 const SYNONYMS: readonly (readonly string[])[] = [
@@ -72,7 +77,30 @@ function findLabelPhrases(field: HintSource): LabelPhrase[] {
       }
     });
   }
+  for (const label of vocabularyLabels(field)) {
+    const adjacent = label.startsWith('…');
+    const colonOnly = !adjacent && label.trimEnd().endsWith(':');
+    const tokens = tokenize(label.replace(/^…/, ''));
+    const key = tokens.join(' ');
+    if (tokens.length === 0) continue;
+    const known = phrases.get(key);
+    // The schema's own label stays as it is; a vocabulary line adds its marks only to a new label.
+    if (!known || known.strength !== 'exact') {
+      phrases.set(key, {
+        tokens,
+        strength: 'exact',
+        ...(colonOnly && { colonOnly }),
+        ...(adjacent && { adjacent }),
+      });
+    }
+  }
   return [...phrases.values()];
+}
+
+/** The labels of the vocabularies (vocabulary.ts) whose names include the field's name. */
+function vocabularyLabels(field: HintSource): string[] {
+  const name = field.name.replace(/_/g, ' ').trim().toLowerCase();
+  return VOCABULARIES.filter((v) => v.names.includes(name)).flatMap((v) => Object.values(v.labels).flat());
 }
 
 /**

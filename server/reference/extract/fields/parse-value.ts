@@ -9,7 +9,7 @@ export interface Parsed<T> {
   clean: boolean;
 }
 
-const CURRENCY_SYMBOLS = /^[$€£¥₹₩₽¢]|[$€£¥₹₩₽¢]$/gu;
+const CURRENCY_SYMBOLS = /^(?:[A-Z]{1,2}\$|[$€£¥₹₩₽¢])|[$€£¥₹₩₽¢]$/gu;
 const CURRENCY_CODE = /^[A-Z]{3}\s*|\s*[A-Z]{3}$/g;
 
 /**
@@ -19,6 +19,7 @@ export function parseNumber(text: string): Parsed<number> | undefined {
   let s = text
     .normalize('NFKC')
     .replace(/[\u00a0\u2009\u202f]/g, ' ')
+    .replace(/[’‘]/g, "'")
     .trim();
   s = s.replace(/[.,;:]$/, '');
   let negative = false;
@@ -67,27 +68,85 @@ export function parseNumber(text: string): Parsed<number> | undefined {
   return { value: negative ? -value : value, clean };
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
+/** Month names in English, French, German and Spanish (a new language is one more line). */
+const MONTH_NAMES: readonly (readonly string[])[] = [
+  [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ],
+  [
+    'janvier',
+    'fevrier',
+    'mars',
+    'avril',
+    'mai',
+    'juin',
+    'juillet',
+    'aout',
+    'septembre',
+    'octobre',
+    'novembre',
+    'decembre',
+  ],
+  [
+    'januar',
+    'februar',
+    'marz',
+    'april',
+    'mai',
+    'juni',
+    'juli',
+    'august',
+    'september',
+    'oktober',
+    'november',
+    'dezember',
+  ],
+  [
+    'enero',
+    'febrero',
+    'marzo',
+    'abril',
+    'mayo',
+    'junio',
+    'julio',
+    'agosto',
+    'septiembre',
+    'octubre',
+    'noviembre',
+    'diciembre',
+  ],
+  // Abbreviations that are no beginning of their month's name.
+  ['', '', 'mrz', '', '', '', '', '', 'sept', '', '', ''],
+  ['jänner', '', '', '', '', '', '', '', 'setiembre', '', '', ''],
 ];
 
-/** "Mar", "Mar.", "March", "Sept" → 1-based month; not any word that merely starts like one. */
+const foldAccents = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '');
+
+/**
+ * "Mar", "Mar.", "March", "mars", "Mrz", "juin", "déc." → 1-based month: the word begins a month's
+ * name in one of the languages (at least 3 letters), and only one month's.
+ */
 function monthFromName(name: string): number | undefined {
-  const lower = name.toLowerCase().replace(/\.$/, '');
-  if (lower.length < 3) return undefined;
-  const index = MONTHS.findIndex((month) => month.startsWith(lower));
-  return index >= 0 ? index + 1 : undefined;
+  const lower = foldAccents(name.toLowerCase().replace(/\.$/, ''));
+  if (lower.length < 3 || !/^\p{L}+$/u.test(lower)) return undefined;
+  const found = new Set<number>();
+  for (const names of MONTH_NAMES) {
+    names.forEach((month, i) => {
+      if (month !== '' && foldAccents(month).startsWith(lower)) found.add(i + 1);
+    });
+  }
+  return found.size === 1 ? [...found][0] : undefined;
 }
 
 function isoDate(year: number, month: number, day: number): string | undefined {
@@ -130,13 +189,14 @@ export function parseDate(text: string, order?: 'dmy' | 'mdy'): Parsed<string> |
     const value = monthFirst ? isoDate(year, a, b) : isoDate(year, b, a);
     return value ? { value, clean: a > 12 || b > 12 || a === b || order !== undefined } : undefined;
   }
-  m = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]+\.?),?[ -](\d{4}|\d{2})$/.exec(s);
+  // "14 Mar 2025", "14-Mar-25", "14. März 2025", "1er juin 2025", "14 de marzo de 2025".
+  m = /^(\d{1,2})(?:st|nd|rd|th|er|\.)?[ -](?:de )?(\p{L}+\.?),?[ -](?:de )?(\d{4}|\d{2})$/u.exec(s);
   if (m) {
     const month = monthFromName(m[2] ?? '');
     const value = month ? isoDate(fullYear(m[3] ?? ''), month, Number(m[1])) : undefined;
     return value ? { value, clean: true } : undefined;
   }
-  m = /^([A-Za-z]+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/.exec(s);
+  m = /^(\p{L}+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/u.exec(s);
   if (m) {
     const month = monthFromName(m[1] ?? '');
     const value = month ? isoDate(Number(m[3]), month, Number(m[2])) : undefined;

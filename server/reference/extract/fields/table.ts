@@ -43,6 +43,8 @@ const CONTINUATION_GAP_LINES = 1.6;
 /** A cell farther than this (page widths) from every column header belongs to none. */
 const MAX_COLUMN_DISTANCE = 0.08;
 const ARITHMETIC_AGREES = 1.1;
+/** A number with decimals: a value, never a column title. */
+const AMOUNT = /\d[.,]\d{2}(?!\d)/;
 const ARITHMETIC_DISAGREES = 0.85;
 
 export function readTables(ctx: FinderContext, field: FieldSchema): TableRow[] | undefined {
@@ -92,10 +94,13 @@ export function findHeaders(ctx: FinderContext, field: FieldSchema): Header[] {
     }
     // A header names at least two columns, one of them exactly, and holds little else.
     const labelled = used.size;
+    // ... and no amount: "Total tax USD 2576.70" names two columns but is a total's line.
+    const amount = line.line.words.some((w, k) => !used.has(k) && AMOUNT.test(w.text));
     if (
       columns.length >= 2 &&
       columns.some((c) => c.strength === 'exact') &&
-      labelled >= line.line.words.length / 2
+      labelled >= line.line.words.length / 2 &&
+      !amount
     ) {
       headers.push({ line, columns: columns.sort((a, b) => a.box.x0 - b.box.x0) });
     }

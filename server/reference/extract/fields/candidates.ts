@@ -393,6 +393,8 @@ export const isIdentifier = (field: AnyField): boolean => {
 /** Words before an identifier that still belong to its label: "#", "No.", "n°", ":". */
 const FILLER = new Set(['', '#', 'no', 'nr', 'n°', 'nº', 'num', 'number', 'nummer', 'numero']);
 const CONNECTOR_TOKENS = new Set(CONNECTORS);
+/** A time of day ("15:08", "9:07:30") is no identifier. */
+const TIME = /^\d{1,2}[:h]\d{2}(?::\d{2})?$/;
 
 function identifierOf(
   words: readonly Word[],
@@ -410,7 +412,7 @@ function identifierOf(
     span.push(word);
   }
   const text = span.map((w) => w.text).join(' ');
-  if (!/\d/.test(text) || parseDate(text, dateOrder) || isTitle(text)) return undefined;
+  if (!/\d/.test(text) || parseDate(text, dateOrder) || TIME.test(text) || isTitle(text)) return undefined;
   const parsed = parseString(text);
   return parsed && { ...parsed, words: span };
 }

@@ -88,13 +88,25 @@ export function classificationCandidates(
     votes.set(value, entry);
   };
   const lines = ctx.index.lines.filter((l) => !scope || scope(l));
-  for (const [value, phrases] of synonyms) {
-    for (const phrase of phrases) {
+  // Longer phrases first, each printed word counted once: "factura simplificada" is a receipt, not
+  // also the invoice "factura"; "C$" is Canadian, not also "$".
+  const phrases = [...synonyms].flatMap(([value, list]) =>
+    list.map((phrase) => ({
+      value,
+      phrase,
       // A value that is a short code ("de", "en") counts printed as one, in capitals: "de" is a word.
-      const printed = phrase === value && /^\p{Ll}{2,3}$/u.test(value) ? value.toUpperCase() : phrase;
-      for (const hit of occurrences(lines, printed)) vote(value, 1, hit.words, hit.page);
-      if (ctx.context.mentions(phrase)) vote(value, 2);
+      printed: phrase === value && /^\p{Ll}{2,3}$/u.test(value) ? value.toUpperCase() : phrase,
+    })),
+  );
+  phrases.sort((a, b) => b.printed.length - a.printed.length);
+  const counted = new Set<Word>();
+  for (const { value, phrase, printed } of phrases) {
+    for (const hit of occurrences(lines, printed)) {
+      if (hit.words.some((w) => counted.has(w))) continue;
+      hit.words.forEach((w) => counted.add(w));
+      vote(value, 1, hit.words, hit.page);
     }
+    if (ctx.context.mentions(phrase)) vote(value, 2);
   }
   for (const stated of ctx.context.statedValues(field)) {
     const value = lookup(stated);
@@ -155,6 +167,16 @@ function occurrences(lines: readonly TokenLine[], phrase: string): { words: Word
     for (const line of lines) {
       for (const word of line.line.words) {
         if (word.text.includes(trimmed)) out.push({ words: [word], page: line.page.index });
+      }
+    }
+    return out;
+  }
+  // A sign with letters ("C$", "US$", "A$") is matched at the start of a word, as printed.
+  if (/[^\p{L}\p{N}\s._]/u.test(trimmed) && !/\s/.test(trimmed)) {
+    for (const line of lines) {
+      for (const word of line.line.words) {
+        if (word.text.toUpperCase().startsWith(trimmed.toUpperCase()))
+          out.push({ words: [word], page: line.page.index });
       }
     }
     return out;

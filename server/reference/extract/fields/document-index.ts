@@ -25,7 +25,7 @@ import {
 } from './label-phrases';
 import { numericDateOrder } from './parse-value';
 import { expectsPercent, type DateOrder } from './schema-hints';
-import { DATE_ORDER_EVIDENCE } from './vocabulary';
+import { CURRENCY_CODES, DATE_ORDER_EVIDENCE } from './vocabulary';
 
 export interface PageLayout {
   index: number;
@@ -204,6 +204,10 @@ export class DocumentIndex {
       end++;
     } else if (!colon && !percent && LOOSE_QUALIFIER.test(words[end]?.text ?? '')) {
       end++;
+    } else if (!colon && CURRENCY_CODES.has(words[end]?.text.replace(/:$/, '') ?? '')) {
+      // "Total EUR   12,50", "Amount due USD: 26.64": the currency is the label's.
+      colon = words[end]?.text.endsWith(':') ?? false;
+      end++;
     } else if (
       !colon &&
       !percent &&
@@ -228,6 +232,8 @@ export class DocumentIndex {
     }
     // "Total" followed by "tax:" is the label "Total tax", not "Total".
     if (strength && !colon && words[end]?.text.endsWith(':')) strength = weaken(strength);
+    // A common word ("No.:", "Number:") is a label only standing alone: "Order No.:" is the order's.
+    if (phrase.colonOnly && strength !== found) return;
     if (strength)
       matches.push({ at, start, end, strength, colon, ...(phrase.adjacent && { adjacent: true }) });
   }

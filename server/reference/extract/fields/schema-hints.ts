@@ -112,9 +112,13 @@ export function schemaHints(field: HintSource): SchemaHints {
 
 /** Sentences and list items: `;`, a new line, or a full stop followed by a space. */
 function splitClauses(text: string): string[] {
-  return text
+  // A full stop inside a quoted label ("Total excl. tax") ends no clause: quoted phrases are set
+  // aside while splitting, then put back.
+  const quoted: string[] = [];
+  const masked = text.replace(QUOTED, (q) => `\u0000${quoted.push(q) - 1}\u0000`);
+  return masked
     .split(/;|\n|(?<![A-Z][a-z]?|\b(?:e\.g|i\.e|no|nr|vs|etc))\.(?=\s|$)/)
-    .map((c) => c.trim())
+    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)] ?? '').trim())
     .filter((c) => c !== '');
 }
 

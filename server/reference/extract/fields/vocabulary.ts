@@ -517,3 +517,20 @@ export const DATE_ORDER_EVIDENCE: readonly { order: 'dmy' | 'mdy'; pattern: RegE
     weight: 1,
   },
 ];
+
+/** Currency codes printed after a label ("Total EUR", "SUMME EUR"): part of the label, not its value. */
+export const CURRENCY_CODES: ReadonlySet<string> = new Set([
+  'EUR',
+  'USD',
+  'GBP',
+  'CHF',
+  'CAD',
+  'AUD',
+  'JPY',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CZK',
+  'NZD',
+]);

@@ -115,10 +115,10 @@ function splitClauses(text: string): string[] {
   // A full stop inside a quoted label ("Total excl. tax") ends no clause: quoted phrases are set
   // aside while splitting, then put back.
   const quoted: string[] = [];
-  const masked = text.replace(QUOTED, (q) => `\u0000${quoted.push(q) - 1}\u0000`);
+  const masked = text.replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`);
   return masked
     .split(/;|\n|(?<![A-Z][a-z]?|\b(?:e\.g|i\.e|no|nr|vs|etc))\.(?=\s|$)/)
-    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)] ?? '').trim())
+    .map((c) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[Number(i)] ?? '').trim())
     .filter((c) => c !== '');
 }
 

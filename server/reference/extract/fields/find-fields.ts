@@ -37,6 +37,7 @@ import {
 import { classificationCandidates } from './classification';
 import { absenceLevel, levelOf, lowestLevel, RIVAL_MARGIN, RIVAL_PENALTY, THRESHOLDS } from './confidence';
 import { DocumentIndex, type AnyField, type PageLayout, type TokenLine } from './document-index';
+import { readItemLines } from './item-lines';
 import { readRecords } from './records';
 import { findRegion, regionScope, type Region } from './region';
 import { foldText, schemaHints } from './schema-hints';
@@ -231,7 +232,8 @@ class FieldFinder {
   private objectList(field: FieldSchema): ListFieldResult<ObjectFieldResult> {
     if (this.ctx.index.wordCount === 0) return { items: [], confidence: 'Low' };
     const rows = readTables(this.ctx, field);
-    const read = rows && rows.length > 0 ? rows : readRecords(this.ctx, field);
+    const lines = rows && rows.length > 0 ? rows : readItemLines(this.ctx, field);
+    const read = lines.length > 0 ? lines : readRecords(this.ctx, field);
     const seen = new Set<string>();
     const items: ObjectFieldResult[] = [];
     for (const row of read) {

@@ -19,8 +19,13 @@ export const INVOICE_10P = path.join(fixturesDir, 'v1/products/invoices/invoice_
 export interface BenchSite {
   url: string;
   dist: string;
+  /** The bench operator's session cookie (`er_session`): the app's pages are for signed-in operators. */
+  session: string;
   close(): Promise<void>;
 }
+
+const OPERATOR = 'bench-viewer';
+const PASSWORD = 'bench viewer password 1234';
 
 /** Builds the app and the bench pages into a temporary folder, with the bench's documents in `files/`. */
 export async function buildBenchSite(): Promise<string> {
@@ -95,6 +100,9 @@ async function longPdf(pages: number): Promise<Uint8Array> {
 /** The real app server (and its embedded reference service) serving `dist`, on free ports. */
 export async function startAppServer(dist: string): Promise<BenchSite> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'extraction-review-bench-data-'));
+  // Its own review store (never the repository's data/app), with one operator to sign in as.
+  const appDataDir = await mkdtemp(path.join(tmpdir(), 'extraction-review-bench-app-'));
+  await addOperator(appDataDir);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')], {
     cwd: repoRoot,
     env: {
@@ -105,6 +113,8 @@ export async function startAppServer(dist: string): Promise<BenchSite> {
       REFERENCE_PORT: '0',
       REFERENCE_API_KEY: 'bench-reference-key',
       REFERENCE_DATA_DIR: dataDir,
+      APP_DATA_DIR: appDataDir,
+      DATABASE_URL: '',
       STATIC_DIR: dist,
       UPSTREAM_V2_URL: '',
       UPSTREAM_V2_API_KEY: '',
@@ -130,17 +140,73 @@ export async function startAppServer(dist: string): Promise<BenchSite> {
       reject(new Error(`the app server exited (${code}):\n${output}`));
     });
   });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  let session: string;
+  try {
+    session = await signIn(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     url,
     dist,
+    session,
     close: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stop();
       await rm(dataDir, { recursive: true, force: true });
+      await rm(appDataDir, { recursive: true, force: true });
       await rm(dist, { recursive: true, force: true });
     },
   };
+}
+
+/** `npm run operators -- add` (its entry, directly) on the bench's review store. */
+function addOperator(appDataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/review/cli/operators.ts', 'add', OPERATOR, '--role', 'admin'],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          APP_DATA_DIR: appDataDir,
+          DATABASE_URL: '',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`operators add exited ${code}: ${output}`)),
+    );
+    child.stdin?.end(PASSWORD);
+  });
+}
+
+/** Signs the bench operator in; resolves with the session cookie's value. */
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: OPERATOR, password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('er_session='))
+    ?.split(';')[0];
+  if (!cookie) throw new Error('sign-in: no er_session cookie in the answer');
+  return cookie.slice('er_session='.length);
 }

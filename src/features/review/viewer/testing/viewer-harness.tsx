@@ -8,6 +8,7 @@
  */
 import '../../../../app/zod-config';
 import '../../../../index.css';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ExtractionResponse } from '../../../../api/v2/schemas';
@@ -107,8 +108,12 @@ function Harness() {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('No #root');
+// As in the app, whose viewer may ask the API (a page's words).
+const queryClient = new QueryClient();
 createRoot(root).render(
   <StrictMode>
-    <Harness />
+    <QueryClientProvider client={queryClient}>
+      <Harness />
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,3 +1,5 @@
+// First: a review's pdf.js worker and viewer start loading while the app's code runs.
+import './app/start-review-early';
 import './app/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,27 +1,41 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries';
+import { useEffect, useMemo } from 'react';
+import { extractionResultQueryOptions, isJobSettled, jobQueryOptions } from '../api/v2/queries';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
+import { keptSettledJob } from '../features/jobs/kept-job';
 import { JobStatus } from '../features/jobs/job-status';
 import { ResultUnavailable } from '../features/review/result-unavailable';
 import { ReviewView } from '../features/review/review-view';
-import { preloadDocumentViewer } from '../features/review/viewer/preload';
-import { documentStoreKeys, loadDocument, type StoredDocument } from '../lib/document-store';
+import { preloadDocumentViewer, useOpenDocumentAhead } from '../features/review/viewer/preload';
+import { documentStoreKeys, loadDocument, updateJob, type StoredDocument } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
 
 /** One job: followed while it runs, then reviewed. */
 export function JobRoute({ jobId }: { jobId: string }) {
-  const job = useQuery(jobQueryOptions(jobId));
   const stored = useQuery({
     queryKey: documentStoreKeys.detail(jobId),
     queryFn: () => loadDocument(jobId),
     staleTime: Infinity,
   });
+  // A finished job this browser kept is shown as kept, and its result asked for at once: no request
+  // for the job. Otherwise the job is asked for once the store has been read.
+  const kept = useMemo(() => keptSettledJob(stored.data?.settledJob), [stored.data]);
+  const job = useQuery({ ...jobQueryOptions(jobId), initialData: kept, enabled: !stored.isPending });
   const current = job.data?.job;
   const document = stored.data ?? null;
-  // A job's page leads to its review: the viewer and pdf.js load while the job and result are fetched.
+  // A job's page leads to its review: the viewer and pdf.js load, and the stored document opens,
+  // while the job and result are fetched.
   useEffect(preloadDocumentViewer, []);
+  useOpenDocumentAhead(document?.file, document?.mimeType);
+  // Kept once it can no longer change, as the job list keeps it, for the next opening.
+  const settled = current && isJobSettled(current) ? current : null;
+  useEffect(() => {
+    if (settled && document && document.settledJob == null)
+      updateJob(jobId, { settledJob: settled }).catch((error: unknown) =>
+        console.warn('Could not keep the finished job in this browser', error),
+      );
+  }, [jobId, settled, document]);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">

@@ -19,9 +19,11 @@ import { usePick } from './pick/use-pick';
 import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
 import type { Rotation } from './viewer/geometry';
+import { documentViewerForLazy } from './viewer/preload';
 
-// pdf.js is over a megabyte: it loads only when a document is opened.
-const DocumentViewer = lazy(() => import('./viewer/document-viewer'));
+// pdf.js is over a megabyte: it loads only when a document is opened (without suspending once
+// preloaded, preload.ts).
+const DocumentViewer = lazy(documentViewerForLazy);
 
 interface Props {
   jobId: string;

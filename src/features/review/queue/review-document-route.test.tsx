@@ -46,7 +46,11 @@ vi.mock('./draft-base-store', () => ({
   saveDraftBase: async () => undefined,
   deleteDraftBase: async () => undefined,
 }));
-vi.mock('../viewer/preload', () => ({ preloadDocumentViewer: () => undefined }));
+vi.mock('../viewer/preload', () => ({
+  preloadDocumentViewer: () => undefined,
+  useOpenDocumentAhead: () => undefined,
+  documentViewerForLazy: () => import('../viewer/document-viewer'),
+}));
 
 const ALICE: OperatorRef = { id: 'op-alice', name: 'Alice' };
 const BOB: OperatorRef = { id: 'op-bob', name: 'Bob' };

@@ -45,7 +45,11 @@ vi.mock('./draft-base-store', () => ({
   saveDraftBase: async () => undefined,
   deleteDraftBase: async () => undefined,
 }));
-vi.mock('../viewer/preload', () => ({ preloadDocumentViewer: () => undefined }));
+vi.mock('../viewer/preload', () => ({
+  preloadDocumentViewer: () => undefined,
+  useOpenDocumentAhead: () => undefined,
+  documentViewerForLazy: () => import('../viewer/document-viewer'),
+}));
 
 const ALICE = { id: 'op-alice', name: 'Alice' };
 const result = extractionFixture('standard_field_types.json');

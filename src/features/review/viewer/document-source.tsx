@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { detectDocumentKind, type DocumentKind } from './document-kind';
+import type { DocumentKind } from './document-kind';
+import { documentKind, knownKind } from './open-ahead';
 import type { SourceChildren } from './page-source';
 import { PdfSource } from './pdf-source';
 import { ImageSource, TiffSource } from './picture-sources';
@@ -11,13 +12,22 @@ interface Props {
   children: SourceChildren;
 }
 
-/** Tells what the file is (its bytes first) and opens it with the matching source. */
+/**
+ * Tells what the file is (its bytes first) and opens it with the matching source; told already when
+ * the review's route opened the file ahead (open-ahead.ts).
+ */
 export function DocumentSource({ file, mimeType, children }: Props) {
-  const [detected, setDetected] = useState<{ file: Blob; kind: DocumentKind } | null>(null);
+  const [detected, setDetected] = useState<{ file: Blob; kind: DocumentKind } | null>(() => {
+    const kind = knownKind(file, mimeType);
+    return kind ? { file, kind } : null;
+  });
   useEffect(() => {
     let live = true;
-    detectDocumentKind(file, mimeType)
-      .then((kind) => live && setDetected({ file, kind }))
+    documentKind(file, mimeType)
+      .then(
+        (kind) =>
+          live && setDetected((now) => (now?.file === file && now.kind === kind ? now : { file, kind })),
+      )
       .catch(
         () =>
           live &&

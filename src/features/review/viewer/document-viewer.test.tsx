@@ -6,33 +6,23 @@ import type { FieldLeaf } from '../fields/flatten-fields';
 import { initialViewerState, type ViewerState } from '../viewer-state';
 import DocumentViewer from './document-viewer';
 
-// pdf.js cannot run in jsdom (TOOLCHAIN.md): react-pdf is replaced by a document of `pages` letter
+// pdf.js cannot run in jsdom (TOOLCHAIN.md): react-pdf's pdf.js opens a document of `pages` letter
 // pages, or one that fails to open when the file says "broken".
 vi.mock('react-pdf', () => {
   const letter = { width: 612, height: 792 };
   return {
-    pdfjs: { GlobalWorkerOptions: {} },
-    Document: ({
-      file,
-      onLoadSuccess,
-      onLoadError,
-      children,
-    }: {
-      file: Blob;
-      onLoadSuccess: (doc: unknown) => void;
-      onLoadError: (e: Error) => void;
-      children: ReactNode;
-    }) => {
-      useEffect(() => {
-        void file.text().then((text) => {
-          if (text.includes('broken')) return onLoadError(new Error('Invalid PDF structure.'));
-          const numPages = Number(/pages=(\d+)/.exec(text)?.[1] ?? 1);
-          onLoadSuccess({ numPages, getPage: async () => ({ getViewport: () => letter }) });
-        });
-        // Once per file, as react-pdf does.
-        // eslint-disable-next-line react-hooks/exhaustive-deps
-      }, [file]);
-      return <div>{children}</div>;
+    pdfjs: {
+      GlobalWorkerOptions: {},
+      getDocument: ({ data }: { data: Uint8Array }) => {
+        const text = new TextDecoder().decode(data);
+        const numPages = Number(/pages=(\d+)/.exec(text)?.[1] ?? 1);
+        return {
+          promise: text.includes('broken')
+            ? Promise.reject(new Error('Invalid PDF structure.'))
+            : Promise.resolve({ numPages, getPage: async () => ({ getViewport: () => letter }) }),
+          destroy: async () => undefined,
+        };
+      },
     },
     Page: ({
       pageIndex,

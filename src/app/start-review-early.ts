@@ -1,0 +1,9 @@
+/**
+ * Run first (main.tsx imports it before anything else): on an address that opens a review, the
+ * pdf.js worker starts and the viewer's code is fetched while the app's own code is still being
+ * run, the session checked and the job fetched (bare pdf.js pages start their worker first too).
+ */
+import { preloadDocumentViewer } from '../features/review/viewer/preload';
+import { opensReview } from './review-paths';
+
+if (typeof location !== 'undefined' && opensReview(location.pathname)) preloadDocumentViewer();

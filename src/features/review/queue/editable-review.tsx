@@ -31,7 +31,8 @@ interface Props extends HeldReviewProps {
  * "Take theirs" after a stale save starts the review again from the merged corrections.
  */
 export function EditableReview(props: Props) {
-  const { document, review, file, me, isAdmin, draftKey, seed, onLostHold, onNextFailed } = props;
+  const { document, review, file, fileLoading, me, isAdmin, draftKey, seed, onLostHold, onNextFailed } =
+    props;
   const [view, setView] = useState({ edits: seed.edits, generation: 0 });
   // The kept file's words, read by the app server: for picking values on the page.
   const pageWords = useMemo(() => serverWordsSource(document.id), [document.id]);
@@ -80,7 +81,7 @@ export function EditableReview(props: Props) {
       document={
         file && { file: file.file, filename: document.fileName, mimeType: file.mimeType, size: file.size }
       }
-      documentMissing={NO_FILE_MESSAGE}
+      documentMissing={fileLoading ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
       pageWords={pageWords}
       initialCorrections={view.edits}
       onCorrectionsChange={(edits) => {

@@ -9,6 +9,8 @@ export interface HeldReviewProps {
   document: ReviewDocument;
   review: QueueReviewInput;
   file: DocumentFile | null;
+  /** The file is still downloading (`file` is null meanwhile): the page says so. */
+  fileLoading?: boolean | undefined;
   me: string;
   isAdmin: boolean;
   /** The document is no longer the operator's (refused, or found taken over). */

@@ -5,8 +5,9 @@ import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
-import { preloadDocumentViewer } from '../viewer/preload';
+import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
 import { QueueReview } from './queue-review';
+import { useDocumentFile } from './use-document-file';
 
 /** How often a document still being extracted is read again (live queue events come sooner). */
 const PROCESSING_POLL_MS = 5_000;
@@ -23,8 +24,11 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   });
   const document = query.data?.document;
   const operator = session.data?.operator;
-  // The viewer and pdf.js load while the document is fetched.
+  // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
+  // document is fetched (its file's address is known from its id).
   useEffect(preloadDocumentViewer, []);
+  const file = useDocumentFile(documentId);
+  useOpenDocumentAhead(file.data?.file, file.data?.mimeType);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">

@@ -83,7 +83,6 @@ export function QueueReview({ document, operator }: Props) {
           action="This is the upstream's answer as stored: report it with the document's id."
         />
       )}
-      {result?.ok && file.isPending && <Spinner label="Loading the document…" />}
       {result?.ok && file.isError && (
         <ProblemAlert
           error={file.error}
@@ -91,13 +90,14 @@ export function QueueReview({ document, operator }: Props) {
           action="The values are shown without the page."
         />
       )}
+      {/* The values are drawn while the file downloads: only the page waits for it. */}
       {result?.ok &&
-        !file.isPending &&
         (editable ? (
           <HeldReview
             document={document}
             review={result.review}
             file={file.data ?? null}
+            fileLoading={file.isPending}
             me={operator.id}
             isAdmin={isAdmin}
             onLostHold={onLostHold}
@@ -111,7 +111,7 @@ export function QueueReview({ document, operator }: Props) {
             pageTurns={result.review.pageTurns}
             offline={document.apiVersion === 'v1'}
             document={stored ?? null}
-            documentMissing={NO_FILE_MESSAGE}
+            documentMissing={file.isPending ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
             initialCorrections={shown}
             readOnly
             notice={<HistoryPanel documentId={document.id} isAdmin={isAdmin} />}

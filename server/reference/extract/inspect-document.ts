@@ -4,14 +4,15 @@
  * that a client learns at once what it would otherwise learn from a failed job.
  *
  * It runs in a small pool of its own (two threads at most, heap-capped, started on first use), apart
- * from the extraction threads: an upload never waits behind a long OCR job, and MuPDF's WASM memory
- * (which grows to the largest PDF it has opened and never shrinks) stays out of the main thread.
+ * from the extraction threads: an upload never waits behind a long OCR job, and a pathological PDF
+ * (pdf.js rebuilding the cross-reference table of 24 MB of zeros needs ~0.9 GB of heap) costs a thread,
+ * not the process.
  *
- * Cost, two cores, warm thread (docs/reference-documents.md): 1–5 ms for a PDF (MuPDF opens and counts
- * pages; a damaged one is repaired first: 0.5 s for 24 MB of junk, 1.4 s for 99 MB), 3–5 ms for an
- * 800 × 1066 JPEG (decoded at 1/8 scale), 10–15 ms for the same picture as PNG or TIFF (decoded in full,
- * without keeping the pixels), 25–100 ms for HEIC (decoded in WASM, ~0.05–0.1 s a megapixel: libheif only
- * notices a cut file when decoding). A cold thread first costs ~0.3–1 s: call
+ * Cost, two cores, warm thread (docs/reference-documents.md): 1–15 ms for a PDF (pdf.js opens it and
+ * counts pages; a damaged one is rebuilt first), 3–5 ms for an 800 × 1066 JPEG (decoded at 1/8 scale),
+ * 10–15 ms for the same picture as PNG or TIFF (decoded in full, without keeping the pixels), 25–100 ms
+ * for HEIC (decoded in WASM, ~0.05–0.1 s a megapixel: libheif only notices a cut file when decoding). A
+ * cold thread first costs ~0.3 s, and ~1 s more for its first PDF (loading pdf.js): call
  * `warmUpDocumentInspection()` at start.
  */
 import type { DocumentInfo } from './document-info';
@@ -21,7 +22,7 @@ export type { DocumentInfo } from './document-info';
 
 /** Threads at most: inspection takes milliseconds, two keep one slow file from holding up the rest. */
 const INSPECTION_THREADS = 2;
-/** Heap cap per thread. MuPDF's and libheif's memory is WASM memory, outside this cap. */
+/** Heap cap per thread (libheif's memory is WASM memory, outside this cap). */
 const INSPECTION_HEAP_MB = 512;
 
 let pool: ThreadedExtractor | undefined;
@@ -37,7 +38,7 @@ export function inspectDocument(file: { path: string }, signal?: AbortSignal): P
   return inspectionPool().inspect(file.path, signal);
 }
 
-/** Starts one inspection thread and loads MuPDF in it, so the first upload does not wait for that. */
+/** Starts one inspection thread and loads pdf.js in it, so the first upload does not wait for that. */
 export function warmUpDocumentInspection(): Promise<void> {
   return inspectionPool().warmUpInspection();
 }

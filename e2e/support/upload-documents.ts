@@ -1,11 +1,12 @@
 /**
  * Documents made by the upload and jobs journeys themselves: invoices drawn with pdf-lib (a text layer
- * the reference service reads directly), the same page rasterised to a PNG (MuPDF, then sharp) that it
+ * the reference service reads directly), the same page rasterised to a PNG (pdf.js, then sharp) that it
  * must OCR, and files that fail a check before sending or at the service.
  */
 import { randomBytes } from 'node:crypto';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import sharp from 'sharp';
+import { rawSharp } from '../../server/reference/extract/ocr/grey-image';
+import { openPdf } from '../../server/reference/extract/pdf-document';
 
 export interface FilePayload {
   name: string;
@@ -48,17 +49,15 @@ export async function invoicePdfFile(name: string, invoice: InvoiceText, padByte
 
 /** The invoice as a scanned picture: PNG, 150 dpi, no text layer (the service OCRs it). */
 export async function invoicePngFile(name: string, invoice: InvoiceText): Promise<FilePayload> {
-  const mupdf = await import('mupdf');
-  const document = mupdf.Document.openDocument(await invoicePdf(invoice), 'application/pdf');
+  // Rendered in grey the way the service renders a scanned page for OCR.
+  const document = await openPdf(await invoicePdf(invoice));
   try {
-    const scale = 150 / 72;
-    const pixmap = document
-      .loadPage(0)
-      .toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
-    const png = await sharp(Buffer.from(pixmap.asPNG())).png().toBuffer();
+    const png = await rawSharp(await document.renderPage(0, 150))
+      .png()
+      .toBuffer();
     return { name, mimeType: 'image/png', buffer: png };
   } finally {
-    document.destroy();
+    await document.close();
   }
 }
 

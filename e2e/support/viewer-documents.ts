@@ -1,9 +1,11 @@
 /**
  * Documents for the viewer journeys, made by the tests themselves, with the exact place of the words
  * asserted on (normalised to the page, origin top-left: the API's frame): a multi-page PDF drawn with
- * pdf-lib, and scans of it rasterised by MuPDF (as PNG, or as the pages of a TIFF with sharp).
+ * pdf-lib, and scans of it rasterised by pdf.js (as PNG, or as the pages of a TIFF with sharp).
  */
 import sharp from 'sharp';
+import { loadPdfDocument } from '../../server/reference/extract/pdfjs';
+import { renderPageCanvas } from '../../server/reference/extract/pdf-render';
 import { makeInvoicePdf, type MadeDocument, type WordBox } from './make-invoice';
 
 /** Four pages; the invoice number and date on page 1, the total only on page 3. */
@@ -25,19 +27,18 @@ export interface Scan {
 
 /** A PDF's pages as pictures at `dpi`, the words where pdf-lib drew them (a scan has no text layer). */
 export async function rasterise(doc: MadeDocument, dpi = 150): Promise<Scan> {
-  const mupdf = await import('mupdf');
-  const opened = mupdf.Document.openDocument(doc.bytes, 'application/pdf');
+  // The service's own renderer (pdf.js on a Skia canvas), in colour; pdf.js keeps the bytes it gets.
+  const task = await loadPdfDocument(doc.bytes.slice());
   try {
+    const opened = await task.promise;
     const pages: Buffer[] = [];
-    for (let i = 0; i < opened.countPages(); i++) {
-      const pixmap = opened
-        .loadPage(i)
-        .toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceRGB, false, true);
-      pages.push(Buffer.from(pixmap.asPNG()));
+    for (let i = 1; i <= opened.numPages; i++) {
+      const canvas = await renderPageCanvas(await opened.getPage(i), dpi);
+      pages.push(await canvas.encode('png'));
     }
     return { pages, words: doc.words };
   } finally {
-    opened.destroy();
+    await task.destroy();
   }
 }
 

@@ -233,7 +233,7 @@ describe('documents without a text layer, and unreadable ones', () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({
       code: '422-003',
-      detail: 'The PDF is damaged and cannot be repaired (no objects found).',
+      detail: 'The PDF is damaged and cannot be repaired (Invalid PDF structure).',
     });
     expect((await get(`${service.url}/health`)).status).toBe(200);
   });

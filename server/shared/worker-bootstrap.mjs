@@ -1,7 +1,13 @@
 // Entry of every worker thread of ours (extraction threads, test workers). Worker threads do not
 // inherit tsx's loader, so this plain module registers it and imports the TypeScript entry named in
 // workerData.entry (a file URL).
+import { randomUUID } from 'node:crypto';
+import { register as registerHooks } from 'node:module';
 import { workerData } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import { register } from 'tsx/esm/api';
 
-await tsImport(workerData.entry, import.meta.url);
+// What tsImport() does, split so that our hooks can be registered after tsx's: the last registered
+// runs first, and untransformed-modules-hooks.mjs must see pdf.js's modules before tsx does.
+const tsx = register({ namespace: randomUUID() });
+registerHooks('./untransformed-modules-hooks.mjs', import.meta.url);
+await tsx.import(workerData.entry, import.meta.url);

@@ -30,7 +30,7 @@ export async function readDocumentInfo(path: string, signal?: AbortSignal): Prom
     try {
       return { mimeType, pageCount: pdf.pageCount };
     } finally {
-      pdf.close();
+      await pdf.close();
     }
   }
   const { pageCount } = await inspectImage(path, mimeType);

@@ -32,7 +32,7 @@ export async function extractDocumentText(
   return extractor.extract({ path, mimeType: type }, signal);
 }
 
-/** Loads pdf.js, MuPDF and the OCR engine, so that a timed call measures extraction alone. */
+/** Loads pdf.js (and draws a first page) and the OCR engine, so that a timed call measures extraction alone. */
 export async function warmUpDocumentExtraction(): Promise<void> {
   extractor ??= createDocumentExtractor();
   await extractor.warmUp?.();

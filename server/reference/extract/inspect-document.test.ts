@@ -112,7 +112,7 @@ describe('readDocumentInfo on generated edge cases', () => {
   });
 
   it('a password-protected PDF', async () => {
-    expect(await inspectBytes('secret.pdf', await passwordProtectedPdf())).toEqual({
+    expect(await inspectBytes('secret.pdf', passwordProtectedPdf())).toEqual({
       code: '422-003',
       detail: 'The PDF is encrypted (password-protected): send it without its password.',
     });

@@ -31,11 +31,13 @@ export async function detectPageOrientations(
       for (let page = 0; page < pdf.pageCount; page++) {
         signal?.throwIfAborted();
         found.push(
-          page < MAX_ORIENTED_PAGES ? await detectOrientation(pdf.renderPage(page, ORIENTATION_DPI)) : null,
+          page < MAX_ORIENTED_PAGES
+            ? await detectOrientation(await pdf.renderPage(page, ORIENTATION_DPI))
+            : null,
         );
       }
     } finally {
-      pdf.close();
+      await pdf.close();
     }
     return found;
   }

@@ -1,28 +1,21 @@
 /**
- * PDFs through MuPDF (WASM): opening with repair, the password check, the page count and rendering
- * pages for OCR. MuPDF is the authority on "can this PDF be read, and how many pages": it repairs what
- * can be repaired (junk before the header, a broken cross-reference table) the way viewers do. pdf.js
- * still reads the text layer (pdf-text-extractor.ts), whose word boxes are measured with glyph widths.
+ * PDFs through pdf.js: opening, the password check, the page count, each page's text layer and
+ * rendering pages for OCR, all on one loaded document (the file is parsed once per job).
  *
- * A rendered page is the page as a viewer shows it: MuPDF applies `/Rotate` and the CropBox, so a
- * rendered page and pdf.js's viewport are the same frame.
+ * pdf.js is the authority on "can this PDF be read, and how many pages": like viewers, it rebuilds a
+ * broken or missing cross-reference table by scanning the file, and finds the header behind leading
+ * junk. What it cannot open is refused as damaged (`422-003`).
+ *
+ * A rendered page is the page as a viewer shows it (`/Rotate` and the CropBox applied), the same frame
+ * as the text layer's word boxes and the page size.
  */
-import type * as MupdfModule from 'mupdf';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { ProblemError } from '../../shared/problem';
+import type { PageText } from './extractor';
 import type { GreyImage } from './ocr/grey-image';
-
-type Mupdf = typeof MupdfModule;
-
-let mupdfModule: Promise<Mupdf> | undefined;
-
-/** MuPDF's WASM module, loaded on first use (~0.1 s). Its warnings (repairs) are not printed. */
-export function loadMupdf(): Promise<Mupdf> {
-  mupdfModule ??= import('mupdf').then((mupdf) => {
-    mupdf.setLog({ warning: () => undefined, error: () => undefined });
-    return mupdf;
-  });
-  return mupdfModule;
-}
+import { loadPdfDocument } from './pdfjs';
+import { renderPageGrey } from './pdf-render';
+import { readPageText } from './pdf-text-layer';
 
 /** Scanned pages are rendered at this resolution for OCR (see docs/reference-documents.md). */
 export const OCR_RENDER_DPI = 200;
@@ -35,99 +28,91 @@ export interface PdfPageSize {
 
 export interface OpenedPdf {
   pageCount: number;
-  /** MuPDF had to rebuild the file's structure (junk before the header, a broken xref). */
-  repaired: boolean;
-  pageSize(index: number): PdfPageSize;
+  pageSize(index: number): Promise<PdfPageSize>;
+  /** The page's text layer: words with boxes, none when the page has no text layer. */
+  readText(index: number): Promise<PageText>;
   /** The page as displayed, in grey, at `dpi`. */
-  renderPage(index: number, dpi: number): GreyImage;
-  /** Frees MuPDF's memory for this document. */
-  close(): void;
+  renderPage(index: number, dpi: number): Promise<GreyImage>;
+  /** Frees pdf.js's memory for this document. */
+  close(): Promise<void>;
 }
 
 /**
  * Opens a PDF, or throws a `422-003` saying what is wrong: damaged beyond repair, encrypted with a
  * password (an encrypted PDF that opens without one, like most "owner-password" PDFs, is fine), or
- * without pages.
+ * without pages. pdf.js takes ownership of `data`.
  */
 export async function openPdf(data: Uint8Array): Promise<OpenedPdf> {
-  const mupdf = await loadMupdf();
-  let doc: MupdfModule.Document;
-  let pageCount: number;
+  const task = await loadPdfDocument(data);
+  let doc: PDFDocumentProxy;
   try {
-    doc = mupdf.Document.openDocument(data, 'application/pdf');
+    doc = await task.promise;
+    if (doc.numPages === 0) throw new ProblemError('422-003', 'The PDF has no pages.');
   } catch (error) {
-    throw damaged(error);
+    await task.destroy();
+    throw refusal(error);
   }
-  try {
-    if (doc.needsPassword()) {
-      throw new ProblemError(
-        '422-003',
-        'The PDF is encrypted (password-protected): send it without its password.',
-      );
-    }
-    pageCount = doc.countPages();
-    if (pageCount === 0) throw new ProblemError('422-003', 'The PDF has no pages.');
-  } catch (error) {
-    doc.destroy();
-    throw damaged(error);
-  }
-  const pdf = doc.asPDF();
-  const repaired = pdf?.wasRepaired() ?? false;
 
-  const withPage = <T>(index: number, use: (page: MupdfModule.Page) => T): T => {
-    let page: MupdfModule.Page;
+  const withPage = async <T>(index: number, use: (page: PDFPageProxy) => Promise<T>): Promise<T> => {
+    let page: PDFPageProxy;
     try {
-      page = doc.loadPage(index);
+      page = await doc.getPage(index + 1);
     } catch (error) {
       throw damaged(error, index);
     }
     try {
-      return use(page);
+      return await use(page);
     } catch (error) {
       throw damaged(error, index);
     } finally {
-      page.destroy();
+      // Drops the page's parsed resources (fonts, images); the page is not read twice.
+      page.cleanup();
     }
   };
 
   return {
-    pageCount,
-    repaired,
+    pageCount: doc.numPages,
     pageSize: (index) =>
-      withPage(index, (page) => {
-        const [x0, y0, x1, y1] = page.getBounds();
-        return { width: x1 - x0, height: y1 - y0 };
+      withPage(index, async (page) => {
+        const { width, height } = page.getViewport({ scale: 1 });
+        return { width, height };
       }),
-    renderPage: (index, dpi) =>
-      withPage(index, (page) => {
-        const scale = dpi / 72;
-        const pixmap = page.toPixmap(
-          mupdf.Matrix.scale(scale, scale),
-          mupdf.ColorSpace.DeviceGray,
-          false,
-          true,
-        );
-        try {
-          return greyFromPixmap(pixmap);
-        } finally {
-          pixmap.destroy();
-        }
-      }),
-    close: () => doc.destroy(),
+    readText: (index) => withPage(index, readPageText),
+    renderPage: (index, dpi) => withPage(index, (page) => renderPageGrey(page, dpi)),
+    // pdf.js 6 has no PDFDocumentProxy.destroy(); destroying the task frees the document.
+    close: () => task.destroy(),
   };
 }
 
-function greyFromPixmap(pixmap: MupdfModule.Pixmap): GreyImage {
-  const width = pixmap.getWidth();
-  const height = pixmap.getHeight();
-  const stride = pixmap.getStride();
-  const pixels = pixmap.getPixels();
-  if (pixmap.getNumberOfComponents() !== 1) throw new Error('expected a grey pixmap');
-  // Copied out of the WASM heap (the pixmap is freed next), row by row when rows are padded.
-  const data = new Uint8Array(width * height);
-  if (stride === width) data.set(pixels.subarray(0, width * height));
-  else for (let y = 0; y < height; y++) data.set(pixels.subarray(y * stride, y * stride + width), y * width);
-  return { data, width, height };
+/** The smallest PDF pdf.js opens without complaint (it rebuilds the missing cross-reference table). */
+const TINY_PDF =
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
+
+/**
+ * Pays pdf.js's first-document cost (~0.5–1.5 s: the module and its in-process worker) now rather than
+ * in the first job; with `render`, also the first page drawn (Skia's set-up).
+ */
+export async function warmUpPdf(options: { render?: boolean } = {}): Promise<void> {
+  const pdf = await openPdf(new TextEncoder().encode(TINY_PDF));
+  try {
+    await pdf.readText(0);
+    if (options.render) await pdf.renderPage(0, 72);
+  } finally {
+    await pdf.close();
+  }
+}
+
+function refusal(error: unknown): ProblemError {
+  // pdf.js names its exceptions (they do not survive as classes across its worker boundary).
+  if (error instanceof Error && error.name === 'PasswordException') {
+    return new ProblemError(
+      '422-003',
+      'The PDF is encrypted (password-protected): send it without its password.',
+      { cause: error },
+    );
+  }
+  return damaged(error);
 }
 
 function damaged(error: unknown, pageIndex?: number): ProblemError {

@@ -1,7 +1,7 @@
 /**
  * PDFs page by page: text layer where there is one, OCR of the rendered page where there is none, on
  * the corpus's scanned and broken PDFs and on generated scanned and mixed PDFs whose words are at known
- * places. Real pdf.js, MuPDF and tesseract.js; no mocks.
+ * places. Real pdf.js (text layer and rendering) and tesseract.js; no mocks.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -163,7 +163,7 @@ describe('generated PDFs: scanned pages and mixed documents', () => {
 
 describe('PDFs that cannot be read', () => {
   it('a password-protected PDF: 422-003', async () => {
-    const file = await saved('secret.pdf', await passwordProtectedPdf());
+    const file = await saved('secret.pdf', passwordProtectedPdf());
     await expect(extractor.extract(pdf(file))).rejects.toMatchObject({
       code: '422-003',
       message: 'The PDF is encrypted (password-protected): send it without its password.',

@@ -1,7 +1,7 @@
 /**
  * Test pictures and scanned PDFs with text at known places: a page is drawn with pdf-lib
  * (generate-pdf.ts knows where each word lands, from pdf-lib's own font metrics), rasterised with
- * MuPDF, then encoded as a picture (any type, optionally stored turned with an EXIF orientation), or
+ * pdf.js, then encoded as a picture (any type, optionally stored turned with an EXIF orientation), or
  * embedded as an image into a PDF without a text layer. The expected boxes are independent of the OCR
  * under test.
  */
@@ -9,6 +9,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { rawSharp, type GreyImage } from '../extract/ocr/grey-image';
 import { openPdf } from '../extract/pdf-document';
+import { encryptedPdf } from './encrypted-pdf';
 import { generatePdf, type GeneratedPdf, type PageSpec } from './generate-pdf';
 
 export interface TextPicture {
@@ -23,9 +24,9 @@ export async function drawTextPicture(page: PageSpec, dpi = 150): Promise<TextPi
   const pdf = await generatePdf([page]);
   const opened = await openPdf(pdf.bytes);
   try {
-    return { image: opened.renderPage(0, dpi), boxOf: pdf.boxOf };
+    return { image: await opened.renderPage(0, dpi), boxOf: pdf.boxOf };
   } finally {
-    opened.close();
+    await opened.close();
   }
 }
 
@@ -84,19 +85,7 @@ export async function pdfWithPages(
   return doc.save();
 }
 
-/** A PDF that opens only with a password (AES-256), written by MuPDF. */
-export async function passwordProtectedPdf(): Promise<Uint8Array> {
-  const mupdf = await import('mupdf');
-  const pdf = await generatePdf([{ lines: [{ text: 'Secret invoice', x: 72, y: 700 }] }]);
-  const doc = mupdf.Document.openDocument(pdf.bytes, 'application/pdf').asPDF();
-  if (!doc) throw new Error('not a PDF');
-  try {
-    return new Uint8Array(
-      doc
-        .saveToBuffer('encrypt=aes-256,user-password=user-secret,owner-password=owner-secret')
-        .asUint8Array(),
-    );
-  } finally {
-    doc.destroy();
-  }
+/** A PDF that opens only with a password (AES-256): see encrypted-pdf.ts. */
+export function passwordProtectedPdf(): Uint8Array {
+  return encryptedPdf({ text: 'Secret invoice', userPassword: 'user-secret', ownerPassword: 'owner-secret' });
 }

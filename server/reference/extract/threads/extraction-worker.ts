@@ -1,5 +1,5 @@
 /**
- * Runs in each extraction thread: the extractors that do the heavy work (pdf.js, MuPDF, sharp,
+ * Runs in each extraction thread: the extractors that do the heavy work (pdf.js, sharp,
  * tesseract), answering one request at a time. Each thread holds its own OCR engine (one tesseract
  * worker), so OCR runs at most as many pages at once as there are threads.
  */
@@ -9,7 +9,7 @@ import { readDocumentInfo } from '../document-info';
 import { createDocumentExtractor } from '../extract-document-text';
 import { readFields, type FieldQuery } from '../extract-result';
 import { detectPageOrientations } from '../page-orientations';
-import { loadMupdf } from '../pdf-document';
+import { warmUpPdf } from '../pdf-document';
 import type { WorkerReply, WorkerRequest } from './messages';
 
 const extractor = createDocumentExtractor();
@@ -39,7 +39,7 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
   try {
     switch (request.type) {
       case 'warmUp':
-        if (request.scope === 'inspect') await loadMupdf();
+        if (request.scope === 'inspect') await warmUpPdf();
         else await extractor.warmUp?.();
         return { id: request.id, done: true };
       case 'orient':

@@ -12,7 +12,7 @@ export type WorkerTask =
   | { type: 'inspect'; path: string }
   /** The clockwise rotation that makes each page upright (page-orientations.ts). */
   | { type: 'orient'; file: StoredFile }
-  /** `extract`: pdf.js, MuPDF and the OCR engine; `inspect`: only what inspection needs (MuPDF). */
+  /** `extract`: pdf.js with rendering, and the OCR engine; `inspect`: only what inspection needs (pdf.js). */
   | { type: 'warmUp'; scope: 'extract' | 'inspect' };
 
 export type WorkerRequest = WorkerTask & { id: number };

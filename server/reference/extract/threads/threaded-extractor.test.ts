@@ -25,7 +25,7 @@ beforeAll(async () => {
   ]);
   await writeFile(invoicePath, pdf.bytes);
   // pdf.js rebuilds the cross-reference table of a file without one by scanning it all: ~35 bytes of
-  // heap per byte. (MuPDF opens it first and finds one blank page: it only counts pages.)
+  // heap per byte of a run without line breaks (it reads the run as one token).
   hugePath = path.join(data.dir, 'huge.pdf');
   await writeFile(
     hugePath,

@@ -75,12 +75,12 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     return reply.info;
   }
 
-  /** Loads pdf.js, MuPDF and the OCR engine in one thread. */
+  /** Loads pdf.js (with rendering) and the OCR engine in one thread. */
   async warmUp(): Promise<void> {
     await this.request({ type: 'warmUp', scope: 'extract' });
   }
 
-  /** Loads only what inspection needs (MuPDF) in one thread. */
+  /** Loads only what inspection needs (pdf.js) in one thread. */
   async warmUpInspection(): Promise<void> {
     await this.request({ type: 'warmUp', scope: 'inspect' });
   }

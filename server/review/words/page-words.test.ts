@@ -1,6 +1,7 @@
 /**
  * The words of a kept file's page: a text PDF's text layer (boxes where pdf-lib drew the words), a
- * page turned by `/Rotate` (boxes in the page as displayed), a picture read by OCR, each read once and
+ * page turned by `/Rotate` (boxes in the page as displayed), a picture and a scanned PDF page read by
+ * OCR, each read once and
  * then served from the kept copy; a page the document does not have is a 404.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -87,8 +88,8 @@ describe('PageWordsReader', () => {
 
   it('reads a picture by OCR', async () => {
     const pdf = await openPdf(await invoice());
-    const image = pdf.renderPage(0, OCR_RENDER_DPI);
-    pdf.close();
+    const image = await pdf.renderPage(0, OCR_RENDER_DPI);
+    await pdf.close();
     const png = await sharp(Buffer.from(image.data), {
       raw: { width: image.width, height: image.height, channels: 1 },
     })
@@ -96,6 +97,26 @@ describe('PageWordsReader', () => {
       .toBuffer();
     const id = await keep('00000000-0000-4000-8000-000000000003', png);
     const answer = await reader.words({ id, fileKey: id, mimeType: 'image/png' }, 0);
+    expect(answer.source).toBe('ocr');
+    const box = boxOf(answer.words.find((w) => w.text.includes('234'))?.polygon ?? []);
+    expect(box.x0).toBeCloseTo(220 / 612, 1);
+    expect(box.y0).toBeCloseTo(1 - (300 + 18) / 792, 1);
+  }, 30_000);
+
+  it('reads a scanned PDF page (a picture, no text layer) by OCR of the page rendered', async () => {
+    const pdf = await openPdf(await invoice());
+    const image = await pdf.renderPage(0, OCR_RENDER_DPI);
+    await pdf.close();
+    const png = await sharp(Buffer.from(image.data), {
+      raw: { width: image.width, height: image.height, channels: 1 },
+    })
+      .png()
+      .toBuffer();
+    const scanned = await PDFDocument.create();
+    const picture = await scanned.embedPng(png);
+    scanned.addPage([612, 792]).drawImage(picture, { x: 0, y: 0, width: 612, height: 792 });
+    const id = await keep('00000000-0000-4000-8000-000000000005', await scanned.save());
+    const answer = await reader.words({ id, fileKey: id, mimeType: 'application/pdf' }, 0);
     expect(answer.source).toBe('ocr');
     const box = boxOf(answer.words.find((w) => w.text.includes('234'))?.polygon ?? []);
     expect(box.x0).toBeCloseTo(220 / 612, 1);

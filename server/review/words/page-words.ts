@@ -98,13 +98,13 @@ export class PageWordsReader {
     if (wanted.words.length > 0) return answerOf(wanted, 'text-layer');
     const pdf = await openPdf(data);
     try {
-      const image = pdf.renderPage(page, OCR_RENDER_DPI);
+      const image = await pdf.renderPage(page, OCR_RENDER_DPI);
       const words = await sharedOcr().recognize(image, { dpi: OCR_RENDER_DPI });
       const answer = answerOf({ ...wanted, words }, 'ocr');
       await this.keep(id, answer);
       return answer;
     } finally {
-      pdf.close();
+      await pdf.close();
     }
   }
 

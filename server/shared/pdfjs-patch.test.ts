@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { patchPdfJs } from './untransformed-modules-hooks.mjs';
+import { patchPdfJs, withoutSourceMap } from './untransformed-modules-hooks.mjs';
 
 const pdfjsSource = readFileSync(
   createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs'),
@@ -66,5 +66,13 @@ describe('patchPdfJs', () => {
     // Unfixed, the last pixel is copied from the first chunk.
     const buggy = drawInChunks(convertRGBToRGBA(pdfjsSource), src, width, height);
     expect((buggy.at(-1) ?? 0) | 0).not.toBe(expected.at(-1));
+  });
+
+  it('drops the source map comment of pdf.js modules (Node would read and keep their maps)', () => {
+    expect(pdfjsSource).toMatch(/\n\/\/# sourceMappingURL=pdf\.mjs\.map\s*$/);
+    const served = withoutSourceMap(pdfjsSource);
+    expect(served).not.toContain('//# sourceMappingURL=');
+    expect(served.length).toBeGreaterThan(pdfjsSource.length - 40);
+    expect(withoutSourceMap('a();\n')).toBe('a();\n');
   });
 });

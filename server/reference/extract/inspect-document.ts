@@ -27,7 +27,11 @@ const INSPECTION_HEAP_MB = 512;
 
 let pool: ThreadedExtractor | undefined;
 const inspectionPool = (): ThreadedExtractor =>
-  (pool ??= new ThreadedExtractor({ threads: INSPECTION_THREADS, maxHeapMb: INSPECTION_HEAP_MB }));
+  (pool ??= new ThreadedExtractor({
+    threads: INSPECTION_THREADS,
+    maxHeapMb: INSPECTION_HEAP_MB,
+    kind: 'inspection',
+  }));
 
 /**
  * Type and page count of the file at `file.path`, detected from its content (a `mimeType` on `file`

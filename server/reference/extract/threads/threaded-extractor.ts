@@ -17,13 +17,21 @@ import type { Orientation } from '../ocr/orientation';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 
 const BOOTSTRAP = new URL('../../../shared/worker-bootstrap.mjs', import.meta.url);
-const ENTRY = new URL('./extraction-worker.ts', import.meta.url).href;
+const ENTRIES = {
+  extraction: new URL('./extraction-worker.ts', import.meta.url).href,
+  inspection: new URL('./inspection-worker.ts', import.meta.url).href,
+};
 
 export interface ThreadedExtractorOptions {
   /** Threads at most; jobs beyond wait for one. */
   threads: number;
   /** Heap cap of each thread, in MB. */
   maxHeapMb: number;
+  /**
+   * What the threads run: `extraction` (default) answers every task; `inspection` only `inspect` and
+   * `warmUp`, and loads only what inspection needs (~5–15 MB less per thread).
+   */
+  kind?: 'extraction' | 'inspection';
 }
 
 export class ThreadedExtractor implements Extractor, FieldReader {
@@ -176,7 +184,7 @@ export class ThreadedExtractor implements Extractor, FieldReader {
 
   private spawn(): Worker {
     const worker = new Worker(BOOTSTRAP, {
-      workerData: { entry: ENTRY },
+      workerData: { entry: ENTRIES[this.options.kind ?? 'extraction'] },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     });
     // Idle threads must not keep the process alive; close() stops them.

@@ -6,8 +6,10 @@
  * (shared/TOOLCHAIN.md: without `langPath` tesseract.js fetches from a CDN and, offline, crashes the
  * process). `cacheMethod: 'none'` keeps it from writing `eng.traineddata` into the working directory.
  *
- * One tesseract worker per thread, created on first use (~0.3–0.6 s) and kept: the extraction
- * threads each hold one, so OCR runs at most as many pages at once as there are extraction threads.
+ * One tesseract worker per thread, created on first use (~0.3–0.6 s) and kept while it is used: the
+ * extraction threads each hold one, so OCR runs at most as many pages at once as there are extraction
+ * threads. One unused for `OCR_IDLE_MS` is stopped (~55–85 MB of resident memory freed); the next
+ * page starts another.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -45,14 +47,28 @@ export interface RecognizeOptions {
   signal?: AbortSignal;
 }
 
+/** A tesseract worker unused this long is stopped (its memory freed); the next page starts another. */
+export const OCR_IDLE_MS = 10 * 60_000;
+
 export class TesseractOcr {
   private worker: Promise<TesseractWorker> | undefined;
   /** One recognition at a time: parameters are set per call on the one worker. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Recognitions asked for and not yet settled. */
+  private pending = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly idleMs = OCR_IDLE_MS) {}
 
   /** Creates the tesseract worker ahead of the first page. */
   async warmUp(): Promise<void> {
     await this.getWorker();
+    this.stopWhenIdle();
+  }
+
+  /** Whether a tesseract worker is started (or starting). */
+  get started(): boolean {
+    return this.worker !== undefined;
   }
 
   /**
@@ -60,15 +76,32 @@ export class TesseractOcr {
    * is first scaled for OCR (grey-image.ts); boxes are relative, so that changes nothing for callers.
    */
   recognize(image: GreyImage, options: RecognizeOptions = {}): Promise<Word[]> {
+    this.pending++;
+    clearTimeout(this.idleTimer);
     const run = this.queue.then(() => this.recognizeNow(image, options));
     this.queue = run.catch(() => undefined);
+    void this.queue.then(() => {
+      this.pending--;
+      this.stopWhenIdle();
+    });
     return run;
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await (await worker).terminate();
+  }
+
+  private stopWhenIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.pending > 0 || !this.worker) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.pending === 0) void this.close().catch(() => undefined);
+    }, this.idleMs);
+    // An idle engine must not keep the process (or its thread) alive.
+    this.idleTimer.unref();
   }
 
   private getWorker(): Promise<TesseractWorker> {

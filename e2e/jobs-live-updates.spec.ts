@@ -9,7 +9,7 @@ import {
   openUploadForm,
   uploadRow,
 } from './support/upload-steps';
-import { csrfHeader } from './support/team';
+import { postWaitingOut429 } from './support/team';
 
 test('the webhook reaches the app server, which pushes the job to the browser before the next poll', async ({
   page,
@@ -27,8 +27,7 @@ test('the webhook reaches the app server, which pushes the job to the browser be
   // A first job warms the service's extraction threads, so that the measured ones are read in well
   // under the 2 s before the first poll, as on a service that has been running for a while.
   const warmFile = await invoicePdfFile('warm-up.pdf', { invoiceNumber: 'INV-L-0000' });
-  const warm = await page.request.post('/api/v2/products/extraction/enqueue', {
-    headers: await csrfHeader(page.request),
+  const warm = await postWaitingOut429(page.request, '/api/v2/products/extraction/enqueue', {
     multipart: { model_id: INVOICE_MODEL_ID, file: warmFile },
   });
   expect(warm.status()).toBe(202);

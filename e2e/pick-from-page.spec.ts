@@ -9,15 +9,14 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { makeInvoicePdf } from './support/make-invoice';
 import { valueOf } from './support/review-journey';
-import { csrfHeader, uniqueName } from './support/team';
+import { postWaitingOut429, uniqueName } from './support/team';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
 import { boxWithin, expectNear, polygonOf, type Box } from './support/viewer-review';
 import { rasterise } from './support/viewer-documents';
 
 /** Sends a file as the app's upload does; resolves with the queue document's id once it waits for review. */
 async function queueDocument(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
-  const sent = await page.request.post('/api/v2/products/extraction/enqueue', {
-    headers: await csrfHeader(page.request),
+  const sent = await postWaitingOut429(page.request, '/api/v2/products/extraction/enqueue', {
     multipart: { model_id: INVOICE_MODEL_ID, file },
   });
   expect(sent.status()).toBe(202);

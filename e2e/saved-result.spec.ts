@@ -2,15 +2,14 @@ import { expect, test } from '@playwright/test';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { makeInvoicePdf } from './support/make-invoice';
 import { boxWithin, expectNear, pageSlot, polygonOf } from './support/viewer-review';
-import { csrfHeader } from './support/team';
+import { postWaitingOut429 } from './support/team';
 
 test('a saved v2 result opened with its document: polygons on the words, no request to any service, kept across a reload', async ({
   page,
 }) => {
   // A real result first, as an operator would have it in their logs: extracted by the reference service.
   const doc = await makeInvoicePdf();
-  const enqueued = await page.request.post('/api/v2/products/extraction/enqueue', {
-    headers: await csrfHeader(page.request),
+  const enqueued = await postWaitingOut429(page.request, '/api/v2/products/extraction/enqueue', {
     multipart: {
       model_id: 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a',
       file: { name: 'saved-invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from(doc.bytes) },

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -93,8 +93,7 @@ export async function enqueuePdf(
   file: { name: string; buffer: Buffer },
   modelId: string,
 ): Promise<string> {
-  const response = await request.post('/api/v2/products/extraction/enqueue', {
-    headers: await csrfHeader(request),
+  const response = await postWaitingOut429(request, '/api/v2/products/extraction/enqueue', {
     multipart: {
       model_id: modelId,
       file: { name: file.name, mimeType: 'application/pdf', buffer: file.buffer },
@@ -102,4 +101,29 @@ export async function enqueuePdf(
   });
   expect(response.status()).toBe(202);
   return ((await response.json()) as { job: { id: string } }).job.id;
+}
+
+/** A 429's `Retry-After` (seconds) in milliseconds; a second when it says nothing usable. */
+export function retryAfterMs(header: string | undefined): number {
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 10) * 1000 + 50 : 1000;
+}
+
+/**
+ * A POST through the app server, with the session's CSRF token, a 429 waited out as any client would:
+ * the journeys' reference service has a small POST budget (playwright.config.ts), which the app
+ * server's own sends (the way back's RAG after each confirmation) spend too.
+ */
+export async function postWaitingOut429(
+  request: APIRequestContext,
+  url: string,
+  options: Omit<NonNullable<Parameters<APIRequestContext['post']>[1]>, 'headers'>,
+): Promise<APIResponse> {
+  const headers = await csrfHeader(request);
+  let response = await request.post(url, { headers, ...options });
+  for (let attempt = 0; response.status() === 429 && attempt < 20; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response.headers()['retry-after'])));
+    response = await request.post(url, { headers, ...options });
+  }
+  return response;
 }

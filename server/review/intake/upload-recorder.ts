@@ -103,20 +103,25 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
             forget();
             return;
           }
-          void (async () => {
-            try {
-              await keep(deps, target, {
-                documentId,
-                input: await input,
-                answer: json,
-                uploadedBy: await uploader,
-                integrationId,
-              });
-            } catch (error) {
-              console.error('[review intake] an upload could not be kept:', error);
-              await deps.files.remove(documentId).catch(() => undefined);
-            }
-          })();
+          // After the answer has gone out: the store's writes are synchronous on SQLite, and in the
+          // same turn they would hold the client's response back (measured: ~8 ms per enqueue).
+          setImmediate(
+            () =>
+              void (async () => {
+                try {
+                  await keep(deps, target, {
+                    documentId,
+                    input: await input,
+                    answer: json,
+                    uploadedBy: await uploader,
+                    integrationId,
+                  });
+                } catch (error) {
+                  console.error('[review intake] an upload could not be kept:', error);
+                  await deps.files.remove(documentId).catch(() => undefined);
+                }
+              })(),
+          );
         },
         failed: () => {
           sink.destroy();

@@ -61,25 +61,30 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
   };
 }
 
-/** `npm run integrations -- add NAME --webhook URL` on this run's store: the secret and the key. */
-function addIntegration(name: string, webhook: string): Promise<{ key: string; secret: string }> {
+/** `npm run integrations -- …` on this run's store; resolves with its output. */
+function runIntegrations(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'server/review/cli/integrations.ts', 'add', name, '--webhook', webhook],
-      { env: { PATH: process.env.PATH ?? '', APP_DATA_DIR: e2eAppDataDir(), DATABASE_URL: '' } },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/integrations.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', APP_DATA_DIR: e2eAppDataDir(), DATABASE_URL: '' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => {
-      const key = output.trimEnd().split('\n').at(-1) ?? '';
-      const secret = /webhook secret: (\S+)/.exec(output)?.[1];
-      if (code === 0 && secret !== undefined) resolve({ key, secret });
-      else reject(new Error(`integrations add exited ${code}: ${output}`));
-    });
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`integrations ${args.join(' ')} exited ${code}: ${output}`)),
+    );
   });
+}
+
+/** `npm run integrations -- add NAME --webhook URL`: the secret and the key (alone on the last line). */
+async function addIntegration(name: string, webhook: string): Promise<{ key: string; secret: string }> {
+  const output = await runIntegrations(['add', name, '--webhook', webhook]);
+  const secret = /webhook secret: (\S+)/.exec(output)?.[1];
+  if (secret === undefined) throw new Error(`no webhook secret in: ${output}`);
+  return { key: output.trimEnd().split('\n').at(-1) ?? '', secret };
 }
 
 const genuine = (delivery: Received, secret: string): boolean =>
@@ -206,5 +211,7 @@ test('a pipeline sends three documents through the gateway; rules route them; th
       feedbackEnabled: false,
     }));
     await receiver.close();
+    // Its receiver is gone: later journeys' confirmations must not queue webhooks to it.
+    await runIntegrations(['revoke', batch]);
   }
 });

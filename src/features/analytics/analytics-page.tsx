@@ -14,8 +14,7 @@ import type { AnalyticsFilter } from '../../api/review/analytics-endpoints';
 import { analyticsQueryOptions } from '../../api/review/analytics-queries';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
-import { SignInNeeded } from '../team/require-session';
-import { useSession } from '../team/use-session';
+import { AdminOnlyPage } from '../team/admin-only-page';
 import { AnalyticsSummary } from './analytics-summary';
 import { ChartPatterns } from './chart-patterns';
 import { ConfirmationsChart } from './confirmations-chart';
@@ -25,28 +24,16 @@ import { QueueAge } from './queue-age';
 import { WorkTime } from './work-time';
 
 export default function AnalyticsPage() {
-  const session = useSession();
-  if (session.isPending)
-    return (
-      <main className="mx-auto w-full max-w-5xl p-6">
-        <Spinner label="Checking who is signed in…" />
-      </main>
-    );
-  if (session.isError)
-    return (
-      <main className="mx-auto w-full max-w-5xl p-6">
-        <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />
-      </main>
-    );
-  if (session.data === null) return <SignInNeeded what="where time goes" />;
-  if (session.data.operator.role !== 'admin')
-    return (
-      <main className="mx-auto w-full max-w-5xl p-6">
-        <h1 className="text-2xl font-semibold">Where time goes</h1>
-        <p className="mt-2 text-sm text-slate-700">Only admins see where time goes.</p>
-      </main>
-    );
-  return <Dashboard />;
+  return (
+    <AdminOnlyPage
+      title="Where time goes"
+      what="where time goes"
+      notAdmin="Only admins see where time goes."
+      width="max-w-5xl"
+    >
+      <Dashboard />
+    </AdminOnlyPage>
+  );
 }
 
 function Dashboard() {

@@ -9,33 +9,19 @@ import { useId, useState } from 'react';
 import { ExportQuery, exportUrl, type ExportFormat } from '../../api/review/exports';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { ProblemAlert } from '../../components/problem-alert';
-import { Spinner } from '../../components/ui/spinner';
-import { SignInNeeded } from '../team/require-session';
-import { useSession } from '../team/use-session';
+import { AdminOnlyPage } from '../team/admin-only-page';
 
 export function ExportsPage() {
-  const session = useSession();
-  if (session.isPending)
-    return (
-      <main className="mx-auto w-full max-w-3xl p-6">
-        <Spinner label="Checking who is signed in…" />
-      </main>
-    );
-  if (session.isError)
-    return (
-      <main className="mx-auto w-full max-w-3xl p-6">
-        <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />
-      </main>
-    );
-  if (session.data === null) return <SignInNeeded what="the exports" />;
-  if (session.data.operator.role !== 'admin')
-    return (
-      <main className="mx-auto w-full max-w-3xl p-6">
-        <h1 className="text-2xl font-semibold">Exports</h1>
-        <p className="mt-2 text-sm text-slate-700">Only admins export confirmed documents.</p>
-      </main>
-    );
-  return <ExportForm />;
+  return (
+    <AdminOnlyPage
+      title="Exports"
+      what="the exports"
+      notAdmin="Only admins export confirmed documents."
+      width="max-w-3xl"
+    >
+      <ExportForm />
+    </AdminOnlyPage>
+  );
 }
 
 function ExportForm() {

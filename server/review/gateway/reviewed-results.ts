@@ -71,14 +71,9 @@ async function validatedResult(
       { extensions: { state: document.state } },
     );
   }
-  const rows = await review.database.db
-    .selectFrom('corrections')
-    .select(['field_path', 'value_json'])
-    .where('document_id', '=', document.id)
-    .orderBy('id')
-    .execute();
+  const latest = await review.queue.currentCorrections(document.id);
   const corrections = Object.fromEntries(
-    new Map(rows.map((row) => [row.field_path, JSON.parse(row.value_json) as unknown])),
+    [...latest].map(([path, json]) => [path, JSON.parse(json) as unknown]),
   );
   const payloads = buildPayloads({
     apiVersion: document.api_version,

@@ -662,6 +662,34 @@ function routes(queueQuery: JsonObject): Route[] {
       notes: { '404-010': 'no such document or page, or the document has no kept file (sent by URL)' },
     },
     {
+      method: 'get',
+      path: '/api/review/jobs/{apiVersion}/{jobId}/pages/{page}/words',
+      operationId: 'getJobPageWords',
+      tag: 'review',
+      summary: 'The words of a page of a job’s document',
+      description:
+        'The words of one page of the file kept for an upstream job, as `getPageWords` gives them for a queue document: for picking a value on the job’s own page (`/jobs/{id}`, `/jobs/v1/{id}`), which knows the job, not the review’s document. The document is the latest one with a kept file that the job brought: a v2 job by its id; a v1 job by its queued job’s id, or a synchronous prediction by its document’s id.',
+      auth: 'session',
+      pathParams: {
+        apiVersion: { description: 'The job’s API version.', schema: { type: 'string', enum: ['v1', 'v2'] } },
+        jobId: {
+          description:
+            'The upstream’s job id (v1: the queued job’s id, or the document’s for a synchronous prediction).',
+          schema: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+        page: {
+          description: 'The page, 0-based (as `FieldLocation.page`).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+      },
+      ok: { 200: json(ref('PageWordsResponse'), 'The page’s words, in the order read.') },
+      problems: ['404-010'],
+      notes: {
+        '404-010':
+          'no kept document of this job (not sent through this server, sent by URL, or its file removed), or no such page',
+      },
+    },
+    {
       method: 'post',
       path: '/api/review/import',
       operationId: 'importDocument',

@@ -18,6 +18,8 @@
  *   POST /api/review/documents/{id}/priority     { priority }   (admins; higher comes up first)
  *   GET  /api/review/documents/{id}/file         → the kept file (the viewer shows it)
  *   GET  /api/review/documents/{id}/pages/{n}/words → the words of page n (0-based), for picking values
+ *   GET  /api/review/jobs/{v1|v2}/{job id}/pages/{n}/words → the same, for the kept document of an
+ *                                                upstream job (a job's own page, `/jobs/{id}`)
  *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
  *
  * A refused write says why, with the document as it is now in `current`: 409 `409-001` when the
@@ -41,7 +43,9 @@ import { ProblemError } from '../../shared/problem';
 import { effectiveState } from '../queue-state';
 import { failingRules } from '../routing/route-result';
 import { documentTimeline } from '../store/audit-store';
+import type { DocumentRow } from '../db/schema';
 import type { WriteResult } from '../store/queue-store';
+import type { ApiVersion } from '../review-types';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { readBody, readQuery } from './read-body';
 import type { ReviewContext, ReviewEnv } from './review-context';
@@ -139,9 +143,8 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     });
   });
 
-  routes.get('/documents/:id/pages/:page/words', async (c) => {
-    const row = await review.queue.find(idOf(c));
-    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+  /** A kept file's page of words (`:page`, 0-based), read once by the words reader. */
+  const keptPageWords = async (c: Context, row: DocumentRow) => {
     const page = Number(c.req.param('page'));
     if (!Number.isInteger(page) || page < 0 || page > 100_000)
       throw new ProblemError('404-010', 'Pages are numbered from 0.');
@@ -157,6 +160,29 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     );
     // The same page always reads the same: the browser may keep it while the session lasts.
     return c.json(words, 200, { 'Cache-Control': 'private, max-age=3600' });
+  };
+
+  routes.get('/documents/:id/pages/:page/words', async (c) => {
+    const row = await review.queue.find(idOf(c));
+    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+    return keptPageWords(c, row);
+  });
+
+  // A job's page (`/jobs/{id}`, `/jobs/v1/{id}`) knows its upstream job, not the review's document:
+  // every upload the app makes goes through this server, which kept its file with the job's id.
+  routes.get('/jobs/:apiVersion/:jobId/pages/:page/words', async (c) => {
+    const apiVersion = c.req.param('apiVersion');
+    const jobId = c.req.param('jobId') ?? '';
+    if ((apiVersion !== 'v1' && apiVersion !== 'v2') || jobId === '' || jobId.length > 200)
+      throw new ProblemError('404-010', 'No document of this job in the review.');
+    const row = await keptDocumentOfJob(review, apiVersion, jobId);
+    if (row === undefined) {
+      throw new ProblemError(
+        '404-010',
+        `No kept document of the ${apiVersion} job ${JSON.stringify(jobId.slice(0, 100))}: it was not sent through this server, it was sent by URL, or its file was removed.`,
+      );
+    }
+    return keptPageWords(c, row);
   });
 
   routes.post('/documents/:id/take', async (c) =>
@@ -307,4 +333,28 @@ function decodeCursor(text: string | undefined): { createdAt: number; id: string
   throw new ProblemError('422-008', 'This cursor is not one a page gave.', {
     errors: [{ pointer: '#/cursor', detail: 'Pass nextCursor of the previous page as it is.' }],
   });
+}
+
+/**
+ * The latest document with a kept file that an upstream job brought: v2 by its job id; v1 by its
+ * queued job's id or, for a synchronous prediction (whose page is addressed by it), its document's.
+ */
+async function keptDocumentOfJob(
+  review: ReviewContext,
+  apiVersion: ApiVersion,
+  jobId: string,
+): Promise<DocumentRow | undefined> {
+  return review.database.db
+    .selectFrom('documents')
+    .selectAll()
+    .where('api_version', '=', apiVersion)
+    .where((eb) =>
+      apiVersion === 'v1'
+        ? eb.or([eb('upstream_job_id', '=', jobId), eb('upstream_result_id', '=', jobId)])
+        : eb('upstream_job_id', '=', jobId),
+    )
+    .where('file_key', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
 }

@@ -6,6 +6,7 @@ import { Spinner } from '../components/ui/spinner';
 import { keptSettledJob } from '../features/jobs/kept-job';
 import { JobStatus } from '../features/jobs/job-status';
 import { ResultUnavailable } from '../features/review/result-unavailable';
+import { useJobWords } from '../features/review/pick/use-job-words';
 import { ReviewView } from '../features/review/review-view';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../features/review/viewer/preload';
 import { documentStoreKeys, loadDocument, updateJob, type StoredDocument } from '../lib/document-store';
@@ -92,9 +93,12 @@ function ProcessedJob({ jobId, resultUrl, document }: ReviewProps & { resultUrl:
 
 /** The review, behind its own error boundary: a rendering bug shows a message, the draft stays stored. */
 function Review({ document, ...props }: ReviewProps & Omit<Parameters<typeof ReviewView>[0], 'document'>) {
+  // Picking reads the words of the file the app server kept when this browser sent it.
+  const pageWords = useJobWords('v2', props.jobId);
   return (
     <ErrorBoundary>
       <ReviewView
+        pageWords={pageWords}
         {...props}
         document={
           document && {

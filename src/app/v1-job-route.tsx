@@ -8,6 +8,7 @@ import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { StatusBadge } from '../features/jobs/job-state-parts';
 import { v1BadgeStatus, v1JobOutcome, type V1JobOutcome } from '../features/jobs/v1-job-state';
+import { useJobWords } from '../features/review/pick/use-job-words';
 import { ReviewView } from '../features/review/review-view';
 import { useV1Thresholds } from '../features/review/v1/use-v1-thresholds';
 import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
@@ -157,6 +158,9 @@ function V1Review({
     () => v1DocumentToReview(document, { jobId, modelId: v1ProductLabel(product), thresholds }),
     [document, jobId, product, thresholds],
   );
+  // Picking reads the words of the file the app server kept when this browser sent it (by the
+  // queued job's id, or a synchronous prediction's document id: this page's id either way).
+  const pageWords = useJobWords('v1', jobId);
   if (!ready) return <Spinner label="Loading the review settings…" />;
   return (
     <ErrorBoundary>
@@ -172,6 +176,7 @@ function V1Review({
         }}
         offline
         v1Feedback={{ documentId: document.id, product: v1ProductLabel(product) }}
+        pageWords={pageWords}
       />
     </ErrorBoundary>
   );

@@ -1,5 +1,6 @@
 /**
- * The words of a kept document's page (`GET /api/review/documents/{id}/pages/{n}/words`, n 0-based),
+ * The words of a kept document's page (`GET /api/review/documents/{id}/pages/{n}/words`, n 0-based;
+ * for a job's own page, by its upstream job: `GET /api/review/jobs/{v1|v2}/{job id}/pages/{n}/words`),
  * for picking values on the page: each word's text and box, normalised to the page as displayed
  * (the frame of a v2 polygon), from the PDF's text layer or from OCR, read once by the app server.
  */
@@ -8,6 +9,7 @@ import { reviewKeys } from '../keys';
 import { api, segment } from '../http';
 import { Polygon } from '../v2/schemas';
 import type { CallOptions } from './endpoints';
+import type { ApiVersion } from './schemas';
 
 export const PageWordsResponse = z.object({
   page: z.int().min(0),
@@ -26,6 +28,24 @@ export function getPageWords(id: string, page: number, { signal, client = api }:
   return client.request({
     method: 'GET',
     path: `/review/documents/${segment(id)}/pages/${page}/words`,
+    schema: PageWordsResponse,
+    signal,
+  });
+}
+
+/** A job's words, by the upstream job that brought its document (a job's page knows no document id). */
+export const jobPageWordsKey = (apiVersion: ApiVersion, jobId: string) =>
+  [...reviewKeys.all, 'job-words', apiVersion, jobId] as const;
+
+export function getJobPageWords(
+  apiVersion: ApiVersion,
+  jobId: string,
+  page: number,
+  { signal, client = api }: CallOptions = {},
+) {
+  return client.request({
+    method: 'GET',
+    path: `/review/jobs/${apiVersion}/${segment(jobId)}/pages/${page}/words`,
     schema: PageWordsResponse,
     signal,
   });

@@ -10,9 +10,10 @@ import type { PageWord, WordInput } from './pick-words';
 import type { Candidate } from './value-on-page';
 
 /**
- * Where a page's words come from: the app server (a queue document's kept file) or the browser's own
- * pdf.js (a job's file kept in this browser). Words are in the frame of the page as the file shows it
- * (the API's v2 frame); the pick layer turns them upright for v1 pages stored turned.
+ * Where a page's words come from: the app server, which kept the file of every upload (a queue
+ * document's by its id, a job's by its upstream job: words-sources.ts). Words are in the frame of the
+ * page as the file shows it (the API's v2 frame); the pick layer turns them upright for v1 pages
+ * stored turned.
  */
 export interface PageWordsSource {
   /** Identifies the document in the query cache. */

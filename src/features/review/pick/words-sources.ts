@@ -1,4 +1,5 @@
-import { getPageWords, pageWordsKey } from '../../../api/review/page-words';
+import { getJobPageWords, getPageWords, jobPageWordsKey, pageWordsKey } from '../../../api/review/page-words';
+import type { ApiVersion } from '../../../api/review/schemas';
 import type { PageWordsSource } from './pick-context';
 
 /** A queue document's words, read by the app server from its kept file (text layer, else OCR). */
@@ -6,5 +7,16 @@ export function serverWordsSource(documentId: string): PageWordsSource {
   return {
     key: pageWordsKey(documentId),
     read: async (page, signal) => (await getPageWords(documentId, page, { signal })).words,
+  };
+}
+
+/**
+ * A job's words (its own page, `/jobs/{id}` or `/jobs/v1/{id}`): the file this browser sent went
+ * through the app server, which kept it with the job's id and reads its pages as a queue document's.
+ */
+export function jobWordsSource(apiVersion: ApiVersion, jobId: string): PageWordsSource {
+  return {
+    key: jobPageWordsKey(apiVersion, jobId),
+    read: async (page, signal) => (await getJobPageWords(apiVersion, jobId, page, { signal })).words,
   };
 }

@@ -1,4 +1,6 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { extractionFixture } from '../testing/fixtures';
@@ -6,6 +8,11 @@ import { FieldActionsContext, type FieldActions } from './field-actions';
 import { FieldList } from './field-list';
 import { buildReviewTree } from './review-tree';
 import { schemaHints } from './schema-hints';
+
+/** As the app renders it: under its query client (a typed value's page check reads the page's words). */
+function renderInApp(ui: ReactElement) {
+  return render(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
+}
 
 function actions(): FieldActions {
   return {
@@ -25,7 +32,7 @@ describe('FieldList', () => {
   const fields = extractionFixture('standard_field_types.json').inference.result.fields;
 
   it('names every control by its path, tables included', () => {
-    render(
+    renderInApp(
       <FieldActionsContext value={actions()}>
         <FieldList nodes={buildReviewTree(fields)} filtered={null} />
       </FieldActionsContext>,
@@ -68,7 +75,7 @@ describe('FieldList', () => {
       undefined,
       hints,
     );
-    render(
+    renderInApp(
       <FieldActionsContext value={a}>
         <FieldList nodes={nodes} filtered={null} />
       </FieldActionsContext>,
@@ -87,7 +94,7 @@ describe('FieldList', () => {
 
   it('shows the filtered values as one work list', () => {
     const nodes = buildReviewTree(fields);
-    render(
+    renderInApp(
       <FieldActionsContext value={actions()}>
         <FieldList nodes={nodes} filtered={[]} />
       </FieldActionsContext>,
@@ -97,7 +104,7 @@ describe('FieldList', () => {
 
   it('nests tables in objects and objects in table cells (deep_nested_fields.json)', () => {
     const nodes = buildReviewTree(extractionFixture('deep_nested_fields.json').inference.result.fields);
-    render(
+    renderInApp(
       <FieldActionsContext value={actions()}>
         <FieldList nodes={nodes} filtered={null} />
       </FieldActionsContext>,

@@ -1,5 +1,5 @@
 import { memo, useId } from 'react';
-import { PageCheckNote } from '../pick/page-check-note';
+import { PageCheckNote, useConfirmChecked, usePageCheck } from '../pick/page-check-note';
 import { RuleMark } from '../rules/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { sameItemRef, type ItemRef } from './field-actions';
@@ -24,6 +24,8 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
   const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
   const page = firstPageOf(node);
   const invalid = !isValidValue(node);
+  const check = usePageCheck(node);
+  const onConfirm = useConfirmChecked(node, check, a.onConfirm, a.onLeaveEditor);
   return (
     <li
       {...targetProps}
@@ -66,10 +68,10 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
         disabled={disabled}
         onFocus={() => a.onFieldSelect(node.path)}
         onChange={(value) => a.onFieldChange(node, value)}
-        onConfirm={() => a.onConfirm(node.path)}
+        onConfirm={onConfirm}
         onLeave={() => a.onLeaveEditor(node.path)}
       />
-      <PageCheckNote node={node} />
+      <PageCheckNote node={node} state={check} />
       <RuleMark path={node.path} />
     </li>
   );

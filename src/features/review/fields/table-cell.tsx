@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { PageCheckNote, useConfirmChecked, usePageCheck } from '../pick/page-check-note';
 import { RuleMark } from '../rules/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { isValidValue, type SimpleNode } from './review-tree';
@@ -11,11 +12,16 @@ interface Props {
   disabled?: boolean | undefined;
 }
 
-/** One value of a table: its confidence symbol, its editor (named by the path), edited and checked marks. */
+/**
+ * One value of a table: its confidence symbol, its editor (named by the path), edited and checked
+ * marks, and under it, when typed and not on the page, the same note as a value's row.
+ */
 export const TableCell = memo(
   function TableCell({ node, disabled }: Props) {
     const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
     const invalid = !isValidValue(node);
+    const check = usePageCheck(node);
+    const onConfirm = useConfirmChecked(node, check, a.onConfirm, a.onLeaveEditor);
     return (
       <td
         {...targetProps}
@@ -31,7 +37,7 @@ export const TableCell = memo(
             disabled={disabled}
             onFocus={() => a.onFieldSelect(node.path)}
             onChange={(value) => a.onFieldChange(node, value)}
-            onConfirm={() => a.onConfirm(node.path)}
+            onConfirm={onConfirm}
             onLeave={() => a.onLeaveEditor(node.path)}
           />
           {node.edited && (
@@ -60,6 +66,7 @@ export const TableCell = memo(
           {invalid && <span className="sr-only">not a number</span>}
           <RuleMark path={node.path} compact />
         </div>
+        <PageCheckNote node={node} state={check} compact />
       </td>
     );
   },

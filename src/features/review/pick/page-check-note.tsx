@@ -1,19 +1,33 @@
 import { useMemo } from 'react';
 import type { SimpleNode } from '../fields/review-tree';
-import { usePickContext, type PickContextValue } from './pick-context';
+import { usePickContext } from './pick-context';
 import { usePagesWords } from './use-page-words';
-import { checkValueOnPage } from './value-on-page';
-
-const CHECKED_TYPES = new Set(['number', 'date', 'text']);
+import { checkValueOnPage, type Candidate } from './value-on-page';
 
 /**
- * Under a value the operator typed: whether it is on the page, compared as the field's type
- * (value-on-page.ts), and if not the nearest values printed there, each a button that takes it (and
- * its region). Confirming anyway is allowed, and recorded. Picked values are not checked: they were
- * read on the page, so they are always found there (the check runs on them all the same: a picked
- * value typed over afterwards is checked as typed).
+ * The types checked: what an operator types. A classification is chosen from the schema's list and a
+ * boolean ticked: neither is typed, and their values are seldom printed as such (`credit card` for a
+ * card slip), so a warning there would be noise.
  */
-export function PageCheckNote({ node }: { node: SimpleNode }) {
+const CHECKED_TYPES = new Set(['number', 'date', 'text']);
+
+export type PageCheckState =
+  | { kind: 'unchecked' }
+  | { kind: 'found' }
+  | { kind: 'warned'; where: string; candidates: readonly Candidate[] }
+  | { kind: 'confirmed'; where: string };
+
+const UNCHECKED: PageCheckState = { kind: 'unchecked' };
+const NO_PAGES: readonly number[] = [];
+
+/**
+ * Whether a value the operator typed is on the page, compared as the field's type (value-on-page.ts):
+ * `warned` with the nearest values printed there, `confirmed` once confirmed although it is not.
+ * Picked values are checked as any other: they were read on the page, so they are found there (a
+ * picked value typed over afterwards is checked as typed). The page's words are asked for only for
+ * the values checked.
+ */
+export function usePageCheck(node: SimpleNode): PageCheckState {
   const pick = usePickContext();
   const checked =
     pick != null &&
@@ -22,18 +36,14 @@ export function PageCheckNote({ node }: { node: SimpleNode }) {
     CHECKED_TYPES.has(node.type) &&
     node.value !== null &&
     node.value !== '';
-  // No query at all for the values not checked (and outside a review that picks).
-  return checked ? <Check node={node} pick={pick} /> : null;
-}
-
-function Check({ node, pick }: { node: SimpleNode; pick: PickContextValue }) {
-  const { pageInView } = pick;
+  const pageInView = pick?.pageInView ?? 0;
   const pages = useMemo(() => {
     const at = [...new Set(node.locations.map((l) => l.page))];
     return at.length > 0 ? at.sort((a, b) => a - b) : [pageInView];
   }, [node.locations, pageInView]);
-  const results = usePagesWords(pick.source, pages, pick.pageTurns);
-  const ready = results.length > 0 && results.every((r) => r.isSuccess);
+  // No query at all for the values not checked (most of a long table's cells).
+  const results = usePagesWords(pick?.source ?? null, checked ? pages : NO_PAGES, pick?.pageTurns, checked);
+  const ready = checked && results.length > 0 && results.every((r) => r.isSuccess);
   // Computed at each render of an edited value: a few milliseconds for a page of words.
   const check = ready
     ? checkValueOnPage(
@@ -44,20 +54,67 @@ function Check({ node, pick }: { node: SimpleNode; pick: PickContextValue }) {
         node.options,
       )
     : null;
-
-  if (!check || check.found) return null;
+  if (!check) return UNCHECKED;
+  if (check.found) return { kind: 'found' };
   const where = pages.length === 1 ? `page ${(pages[0] ?? 0) + 1}` : 'its pages';
-  if (node.confirmedNotOnPage === node.value) {
-    return <p className="mt-1 text-xs text-slate-700">Confirmed although it is not on {where}.</p>;
+  if (node.confirmedNotOnPage === node.value) return { kind: 'confirmed', where };
+  return { kind: 'warned', where, candidates: check.candidates };
+}
+
+/**
+ * What confirming a value does (Enter in its editor): a value warned as not on the page is confirmed
+ * anyway, and recorded so, as its note's button does; any other is confirmed as checked.
+ */
+export function useConfirmChecked(
+  node: SimpleNode,
+  state: PageCheckState,
+  confirm: (path: string) => void,
+  leave: (path: string) => void,
+): () => void {
+  const pick = usePickContext();
+  return () => {
+    if (state.kind === 'warned' && pick) {
+      pick.onConfirmAnyway(node);
+      leave(node.path);
+    } else confirm(node.path);
+  };
+}
+
+/**
+ * Under a value the operator typed (or in its table cell, `compact`): when it is not on the page, the
+ * nearest values printed there, each a button that takes it (and its region), and "Confirm anyway".
+ */
+export function PageCheckNote({
+  node,
+  state,
+  compact = false,
+}: {
+  node: SimpleNode;
+  state: PageCheckState;
+  compact?: boolean;
+}) {
+  const pick = usePickContext();
+  if (!pick || state.kind === 'unchecked' || state.kind === 'found') return null;
+  if (state.kind === 'confirmed') {
+    return compact ? (
+      <p className="mt-1 text-xs text-slate-700">Confirmed, not on {state.where}.</p>
+    ) : (
+      <p className="mt-1 text-xs text-slate-700">Confirmed although it is not on {state.where}.</p>
+    );
   }
+  const { candidates, where } = state;
   return (
-    <div role="alert" className="mt-1 rounded border border-amber-600 bg-amber-50 p-2 text-xs text-slate-900">
+    <div
+      role="alert"
+      className={`mt-1 rounded border border-amber-600 bg-amber-50 text-xs text-slate-900 ${compact ? 'min-w-40 p-1' : 'p-2'}`}
+    >
       <p>
+        <span aria-hidden="true">⚠ </span>
         <span className="font-semibold">{String(node.value)}</span> is not on {where}.
-        {check.candidates.length > 0 ? ' Nearest there:' : ''}
+        {candidates.length > 0 ? ' Nearest there:' : ''}
       </p>
       <div className="mt-1 flex flex-wrap gap-1">
-        {check.candidates.map((c) => (
+        {candidates.map((c) => (
           <button
             key={`${c.page}-${c.text}`}
             type="button"
@@ -71,6 +128,7 @@ function Check({ node, pick }: { node: SimpleNode; pick: PickContextValue }) {
         <button
           type="button"
           onClick={() => pick.onConfirmAnyway(node)}
+          aria-label={`Confirm ${node.path} anyway`}
           className="rounded px-2 py-0.5 text-slate-800 underline hover:bg-amber-100"
         >
           Confirm anyway

@@ -1,0 +1,90 @@
+/**
+ * Pick from the page on a job's own page (`/jobs/{id}`), in real Chromium against the real servers:
+ * the document uploaded through the app's form (kept in this browser, and by the app server, which
+ * reads its words), a value picked by a click on a text PDF and on a photo (words read by OCR on the
+ * app server); each time the value is checked and the field's new polygon is found over the picked
+ * word on screen. A typed total absent from the page warns.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { makeInvoicePdf } from './support/make-invoice';
+import { valueOf } from './support/review-journey';
+import { uniqueName } from './support/team';
+import { rasterise } from './support/viewer-documents';
+import { boxWithin, expectNear, openReview, polygonOf } from './support/viewer-review';
+
+const pageBox = (page: Page): Locator => page.locator('[data-page-index="0"] .page-box');
+
+/** Selects a value and turns pick mode on, waiting for the page's words. */
+async function startPicking(page: Page, path: string) {
+  await expect(valueOf(page, path)).toBeVisible({ timeout: 60_000 });
+  await valueOf(page, path).focus();
+  await page.getByRole('button', { name: 'Pick from page' }).click();
+  await expect(page.locator('[data-page-index="0"] .pick-layer')).toHaveAttribute('data-words', /[1-9]/, {
+    timeout: 30_000,
+  });
+}
+
+async function expectPolygonOver(page: Page, path: string, word: Locator, tolerance = 0.01) {
+  const frame = pageBox(page);
+  const polygon = polygonOf(page.locator('[data-page-index="0"]'), path).first();
+  expectNear(await boxWithin(polygon, frame), await boxWithin(word, frame), tolerance, `${path}'s polygon`);
+}
+
+test('on a job’s text PDF, a click picks the total with its region; a typed total not on the page warns', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const made = await makeInvoicePdf();
+  await openReview(page, {
+    name: `${uniqueName('job-pick-text')}.pdf`,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(made.bytes),
+  });
+  expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
+
+  await startPicking(page, 'total_amount');
+  const total = page.locator('[data-page-index="0"] .pick-word[data-text="1,234.56"]').first();
+  await total.click();
+  await expect(valueOf(page, 'total_amount')).toHaveValue('1234.56');
+  await expectPolygonOver(page, 'total_amount', total);
+  // Independently of the app's geometry: where pdf-lib drew the word.
+  const drawn = made.words['1,234.56'];
+  if (!drawn) throw new Error('no word drawn');
+  expectNear(
+    await boxWithin(polygonOf(page.locator('[data-page-index="0"]'), 'total_amount').first(), pageBox(page)),
+    drawn,
+    0.02,
+    'total_amount over the drawn total',
+  );
+  await page.keyboard.press('Escape');
+
+  // A typo in the total: the page does not show it, and the value says so.
+  await valueOf(page, 'total_amount').fill('1243.56');
+  await expect(page.getByRole('alert').filter({ hasText: 'not on page 1' })).toContainText('1243.56');
+});
+
+test('on a job’s photo, a click picks a word OCR read on the app server, with its region', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const made = await makeInvoicePdf();
+  const scan = await rasterise(made, 150);
+  const png = scan.pages[0];
+  if (!png) throw new Error('no page rasterised');
+  await openReview(page, { name: `${uniqueName('job-pick-photo')}.png`, mimeType: 'image/png', buffer: png });
+  expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
+
+  await startPicking(page, 'total_amount');
+  const total = page.locator('[data-page-index="0"] .pick-word[data-text*="234"]').first();
+  await total.click();
+  await expect(valueOf(page, 'total_amount')).toHaveValue('1234.56');
+  await expectPolygonOver(page, 'total_amount', total);
+  const drawn = made.words['1,234.56'];
+  if (!drawn) throw new Error('no word drawn');
+  expectNear(
+    await boxWithin(polygonOf(page.locator('[data-page-index="0"]'), 'total_amount').first(), pageBox(page)),
+    drawn,
+    0.03,
+    'total_amount over the scanned total',
+  );
+});

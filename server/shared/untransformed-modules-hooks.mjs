@@ -1,5 +1,7 @@
-// Module hooks for our worker threads (worker-bootstrap.mjs): pdf.js's own ES modules are loaded as
-// they are, not through tsx, with one bug fixed.
+// Module hooks for worker threads started through tsx (worker-bootstrap.mjs: test workers): pdf.js's
+// own ES modules are loaded as they are, not through tsx, with one bug fixed. The extraction and
+// inspection threads run without tsx (server/reference/extract/threads/worker-entries.ts) and load
+// copies of pdf.js made with the same two functions below.
 //
 // Untransformed: tsx rewrites every ES module that has a dynamic import() (pdf.js has, to load its
 // worker module) and attaches a word-level source map: for pdf.js's 3.4 MB of JavaScript that cost

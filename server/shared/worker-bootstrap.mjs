@@ -1,6 +1,8 @@
-// Entry of every worker thread of ours (extraction threads, test workers). Worker threads do not
+// Entry of worker threads that run TypeScript as is (test workers). Worker threads do not
 // inherit tsx's loader, so this plain module registers it and imports the TypeScript entry named in
-// workerData.entry (a file URL).
+// workerData.entry (a file URL). Each such thread gets a hooks thread of its own (Node 20): ~35–40 MB
+// of resident memory, which is why the extraction threads run bundled JavaScript instead
+// (server/reference/extract/threads/worker-entries.ts).
 import { randomUUID } from 'node:crypto';
 import { register as registerHooks } from 'node:module';
 import { workerData } from 'node:worker_threads';

@@ -6,7 +6,8 @@
  * stopped instead of running on.
  *
  * A small pool: threads start on demand (the first one at warm-up), stay for the next job, and are
- * replaced when one dies. `processExtractor()` gives the one pool of the process.
+ * replaced when one dies. `processExtractor()` gives the one pool of the process. Threads run the
+ * entries bundled as plain JavaScript (worker-entries.ts), not TypeScript through tsx.
  */
 import { Worker } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
@@ -15,12 +16,7 @@ import type { FieldQuery, FieldReader, FieldReading } from '../extract-result';
 import type { DocumentText, Extractor, StoredFile } from '../extractor';
 import type { Orientation } from '../ocr/orientation';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
-
-const BOOTSTRAP = new URL('../../../shared/worker-bootstrap.mjs', import.meta.url);
-const ENTRIES = {
-  extraction: new URL('./extraction-worker.ts', import.meta.url).href,
-  inspection: new URL('./inspection-worker.ts', import.meta.url).href,
-};
+import { workerEntries } from './worker-entries';
 
 export interface ThreadedExtractorOptions {
   /** Threads at most; jobs beyond wait for one. */
@@ -183,8 +179,10 @@ export class ThreadedExtractor implements Extractor, FieldReader {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(BOOTSTRAP, {
-      workerData: { entry: ENTRIES[this.options.kind ?? 'extraction'] },
+    // Plain JavaScript (worker-entries.ts), and none of the process's flags: the threads need neither
+    // the `--import tsx` the process was started with nor a hooks thread it might bring.
+    const worker = new Worker(workerEntries()[this.options.kind ?? 'extraction'], {
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     });
     // Idle threads must not keep the process alive; close() stops them.

@@ -1,9 +1,10 @@
 /**
  * Pick from the page on a job's own page (`/jobs/{id}`), in real Chromium against the real servers:
- * the document uploaded through the app's form (kept in this browser, and by the app server, which
- * reads its words), a value picked by a click on a text PDF and on a photo (words read by OCR on the
- * app server); each time the value is checked and the field's new polygon is found over the picked
- * word on screen. A typed total absent from the page warns.
+ * the document uploaded through the app's form (kept in this browser, and by the app server), a
+ * value picked by a click on a text PDF (its text layer read in the browser: no request for words)
+ * and on a photo (words read by OCR on the app server, asked for by the job's id); each time the
+ * value is checked and the field's new polygon is found over the picked word on screen. A typed
+ * total absent from the page warns.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeInvoicePdf } from './support/make-invoice';
@@ -11,6 +12,16 @@ import { valueOf } from './support/review-journey';
 import { uniqueName } from './support/team';
 import { rasterise } from './support/viewer-documents';
 import { boxWithin, expectNear, openReview, polygonOf } from './support/viewer-review';
+
+/** The app's requests for words (observed, not changed). */
+function wordsRequests(page: Page): string[] {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (/\/pages\/\d+\/words$/.test(pathname)) asked.push(pathname);
+  });
+  return asked;
+}
 
 const pageBox = (page: Page): Locator => page.locator('[data-page-index="0"] .page-box');
 
@@ -35,6 +46,7 @@ test('on a job’s text PDF, a click picks the total with its region; a typed to
 }) => {
   test.setTimeout(180_000);
   const made = await makeInvoicePdf();
+  const asked = wordsRequests(page);
   await openReview(page, {
     name: `${uniqueName('job-pick-text')}.pdf`,
     mimeType: 'application/pdf',
@@ -61,6 +73,8 @@ test('on a job’s text PDF, a click picks the total with its region; a typed to
   // A typo in the total: the page does not show it, and the value says so.
   await valueOf(page, 'total_amount').fill('1243.56');
   await expect(page.getByRole('alert').filter({ hasText: 'not on page 1' })).toContainText('1243.56');
+  // The text layer was read in the browser: the app server was not asked for words.
+  expect(asked).toEqual([]);
 });
 
 test('on a job’s photo, a click picks a word OCR read on the app server, with its region', async ({
@@ -71,6 +85,7 @@ test('on a job’s photo, a click picks a word OCR read on the app server, with 
   const scan = await rasterise(made, 150);
   const png = scan.pages[0];
   if (!png) throw new Error('no page rasterised');
+  const asked = wordsRequests(page);
   await openReview(page, { name: `${uniqueName('job-pick-photo')}.png`, mimeType: 'image/png', buffer: png });
   expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
 
@@ -87,4 +102,7 @@ test('on a job’s photo, a click picks a word OCR read on the app server, with 
     0.03,
     'total_amount over the scanned total',
   );
+  // The photo's words came from the app server, found by the job's id.
+  const jobId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  expect(asked).toEqual([`/api/review/jobs/v2/${jobId}/pages/0/words`]);
 });

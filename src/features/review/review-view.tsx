@@ -15,6 +15,7 @@ import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rules/rule-marks';
 import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
 import { PickContext, type PageWordsSource } from './pick/pick-context';
+import { useTextLayerFirst } from './pick/text-layer-first';
 import { usePick } from './pick/use-pick';
 import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
@@ -103,8 +104,10 @@ export function ReviewView({
     () => (readOnly ? null : (model.values.find((n) => n.path === viewer.selected) ?? null)),
     [readOnly, model.values, viewer.selected],
   );
+  // A PDF's text layer is read here; the source given serves scanned pages and pictures (OCR).
+  const words = useTextLayerFirst(stored, pageWords);
   const pick = usePick({
-    source: stored ? (pageWords ?? null) : null,
+    source: stored ? words : null,
     pageTurns,
     node: selectedNode,
     page: viewer.page,

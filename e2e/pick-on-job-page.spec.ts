@@ -4,9 +4,11 @@
  * value picked by a click on a text PDF (its text layer read in the browser: no request for words)
  * and on a photo (words read by OCR on the app server, asked for by the job's id); each time the
  * value is checked and the field's new polygon is found over the picked word on screen. A typed
- * total absent from the page warns.
+ * total absent from the page warns. On a v1 prediction's page (`/jobs/v1/{id}`) of a photo taken
+ * sideways, shown upright, the OCR'd words are turned with the page and the pick lands on the word.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { makeInvoicePdf } from './support/make-invoice';
 import { valueOf } from './support/review-journey';
 import { uniqueName } from './support/team';
@@ -105,4 +107,57 @@ test('on a job’s photo, a click picks a word OCR read on the app server, with 
   // The photo's words came from the app server, found by the job's id.
   const jobId = new URL(page.url()).pathname.split('/').pop() ?? '';
   expect(asked).toEqual([`/api/review/jobs/v2/${jobId}/pages/0/words`]);
+});
+
+test('on a v1 prediction of a photo taken sideways, a click picks the word as shown upright', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const made = await makeInvoicePdf();
+  const upright = (await rasterise(made, 150)).pages[0];
+  if (!upright) throw new Error('no page rasterised');
+  // A quarter turn clockwise: the service finds the page must turn 270° to read upright.
+  const photo = await sharp(upright).rotate(90).jpeg({ quality: 90 }).toBuffer();
+  const asked = wordsRequests(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: 'Prediction API (v1)' }).check();
+  await expect(page.getByLabel('Product name')).toHaveValue('invoices');
+  await page.getByRole('radio', { name: /^Asynchronous/ }).check();
+  await page.getByLabel('Document', { exact: true }).setInputFiles({
+    name: `${uniqueName('v1-pick-sideways')}.jpg`,
+    mimeType: 'image/jpeg',
+    buffer: photo,
+  });
+  await page.getByRole('button', { name: 'Extract', exact: true }).click();
+  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 30_000 });
+  await expect(page.getByRole('region', { name: 'v1 prediction' })).toHaveAttribute(
+    'data-status',
+    'completed',
+    {
+      timeout: 60_000,
+    },
+  );
+  await expect(page.locator('[data-page-index="0"]')).toHaveAttribute('data-rendered', 'true', {
+    timeout: 30_000,
+  });
+
+  await startPicking(page, 'total_amount');
+  const total = page.locator('[data-page-index="0"] .pick-word[data-text*="234"]').first();
+  // Upright on screen: the word runs across, not down.
+  const shown = await boxWithin(total, pageBox(page));
+  expect(shown.x1 - shown.x0).toBeGreaterThan(shown.y1 - shown.y0);
+  await total.click();
+  await expect(valueOf(page, 'total_amount')).toHaveValue('1234.56');
+  await expectPolygonOver(page, 'total_amount', total);
+  const drawn = made.words['1,234.56'];
+  if (!drawn) throw new Error('no word drawn');
+  expectNear(
+    await boxWithin(polygonOf(page.locator('[data-page-index="0"]'), 'total_amount').first(), pageBox(page)),
+    drawn,
+    0.03,
+    'total_amount over the photographed total, upright',
+  );
+  // The words of the kept photo, found by the v1 job's id.
+  const jobId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  expect(asked).toEqual([`/api/review/jobs/v1/${jobId}/pages/0/words`]);
 });

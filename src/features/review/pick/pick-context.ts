@@ -11,9 +11,10 @@ import type { Candidate } from './value-on-page';
 
 /**
  * Where a page's words come from: the app server, which kept the file of every upload (a queue
- * document's by its id, a job's by its upstream job: words-sources.ts). Words are in the frame of the
- * page as the file shows it (the API's v2 frame); the pick layer turns them upright for v1 pages
- * stored turned.
+ * document's by its id, a job's by its upstream job: words-sources.ts) and OCRs what has no text
+ * layer; the review reads a PDF page's text layer itself first (text-layer-first.ts). Words are in
+ * the frame of the page as the file shows it (the API's v2 frame); the pick layer turns them upright
+ * for v1 pages stored turned.
  */
 export interface PageWordsSource {
   /** Identifies the document in the query cache. */

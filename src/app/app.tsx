@@ -22,11 +22,13 @@ import { JobRoute } from './job-route';
 import { JobsRoute } from './jobs-route';
 import { OpenSavedRoute, SavedRoute } from './saved-route';
 import { createQueryClient } from './query-client';
+import { earlyQueryClient } from './review-data-early';
 import { UploadRoute } from './upload-route';
 import { V1JobRoute } from './v1-job-route';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  // On a review's address, the client its data was asked for on before the first render.
+  const [queryClient] = useState(() => earlyQueryClient() ?? createQueryClient());
   return (
     <QueryClientProvider client={queryClient}>
       {/* Above the routes: job events and uploads carry on whichever page is open. */}

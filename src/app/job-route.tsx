@@ -9,16 +9,13 @@ import { ResultUnavailable } from '../features/review/result-unavailable';
 import { useJobWords } from '../features/review/pick/use-job-words';
 import { ReviewView } from '../features/review/review-view';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../features/review/viewer/preload';
-import { documentStoreKeys, loadDocument, updateJob, type StoredDocument } from '../lib/document-store';
+import { updateJob, type StoredDocument } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
+import { storedDocumentQueryOptions } from './stored-document-query';
 
 /** One job: followed while it runs, then reviewed. */
 export function JobRoute({ jobId }: { jobId: string }) {
-  const stored = useQuery({
-    queryKey: documentStoreKeys.detail(jobId),
-    queryFn: () => loadDocument(jobId),
-    staleTime: Infinity,
-  });
+  const stored = useQuery(storedDocumentQueryOptions(jobId));
   // A finished job this browser kept is shown as kept, and its result asked for at once: no request
   // for the job. Otherwise the job is asked for once the store has been read.
   const kept = useMemo(() => keptSettledJob(stored.data?.settledJob), [stored.data]);

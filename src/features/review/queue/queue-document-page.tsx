@@ -11,6 +11,8 @@ import { useDocumentFile } from './use-document-file';
 
 /** How often a document still being extracted is read again (live queue events come sooner). */
 const PROCESSING_POLL_MS = 5_000;
+/** A document read this recently is not read again when the page mounts. */
+const DOCUMENT_FRESH_MS = 2_000;
 
 /**
  * One document of the team queue (`/review/{id}`) for the signed-in operator: loaded, named, then
@@ -20,6 +22,9 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   const session = useQuery(sessionQueryOptions());
   const query = useQuery({
     ...reviewDocumentQueryOptions(documentId),
+    // Read just before the page mounted (asked for before the app rendered, review-data-early.ts):
+    // not read again for it. Changes come by invalidation, live events and the poll below.
+    staleTime: DOCUMENT_FRESH_MS,
     refetchInterval: (q) => (q.state.data?.document.state === 'processing' ? PROCESSING_POLL_MS : false),
   });
   const document = query.data?.document;

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { NetworkError } from '../../../api/errors';
 import { errorFromResponse } from '../../../api/http';
 import { reviewKeys } from '../../../api/keys';
@@ -17,11 +17,16 @@ export interface DocumentFile {
  * reading the document again never downloads the file again.
  */
 export function useDocumentFile(documentId: string, enabled = true) {
-  return useQuery({
+  return useQuery({ ...documentFileQueryOptions(documentId), enabled });
+}
+
+/** The kept file's query, also started before the app renders (src/app/start-review-early.ts). */
+export function documentFileQueryOptions(documentId: string) {
+  return queryOptions({
     queryKey: reviewKeys.file(documentId),
     queryFn: ({ signal }) => fetchDocumentFile(documentId, signal),
+    // A kept file never changes.
     staleTime: Infinity,
-    enabled,
   });
 }
 

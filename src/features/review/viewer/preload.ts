@@ -49,26 +49,28 @@ export function documentViewerForLazy(): Promise<ViewerModule> {
 }
 
 /**
- * Opens the review's document as soon as the route has it, while what the review waits for (the
- * job, its result, the queued document) is still being fetched: its kind told and, for a PDF,
- * pdf.js's document and page 1 read (open-ahead.ts), for the viewer to draw in its first render.
- * Let go of when the route unmounts or the file changes.
+ * Opens the review's document as soon as it is known, while what the review waits for (the job, its
+ * result, the queued document) is still being fetched: its kind told and, for a PDF, pdf.js's
+ * document and page 1 read (open-ahead.ts), for the viewer to draw in its first render. The returned
+ * function lets go of it.
  */
+export function openDocumentAhead(file: Blob, mimeType: string | null | undefined): () => void {
+  let live = true;
+  let release: (() => void) | undefined;
+  preloadDocumentViewer();
+  void import('./open-ahead').then(({ openAhead }) => {
+    if (live) release = openAhead(file, mimeType ?? undefined);
+  });
+  return () => {
+    live = false;
+    release?.();
+  };
+}
+
+/** openDocumentAhead from a route: let go of when it unmounts or the file changes. */
 export function useOpenDocumentAhead(
   file: Blob | null | undefined,
   mimeType: string | null | undefined,
 ): void {
-  useEffect(() => {
-    if (!file) return;
-    let live = true;
-    let release: (() => void) | undefined;
-    preloadDocumentViewer();
-    void import('./open-ahead').then(({ openAhead }) => {
-      if (live) release = openAhead(file, mimeType ?? undefined);
-    });
-    return () => {
-      live = false;
-      release?.();
-    };
-  }, [file, mimeType]);
+  useEffect(() => (file ? openDocumentAhead(file, mimeType) : undefined), [file, mimeType]);
 }

@@ -14,6 +14,7 @@ import { isForReview, isStillToReview, useReviewModel } from './use-review-model
 import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rules/rule-marks';
 import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
+import { useValuesAfterPage } from './use-values-after-page';
 import { PickContext, type PageWordsSource } from './pick/pick-context';
 import { useTextLayerFirst } from './pick/text-layer-first';
 import { usePick } from './pick/use-pick';
@@ -49,6 +50,8 @@ interface Props {
   readOnly?: boolean | undefined;
   /** Said in place of the page when `document` is null, instead of the message about this browser. */
   documentMissing?: ReactNode;
+  /** The document is on its way (`documentMissing` says so meanwhile): the values wait for its page. */
+  documentLoading?: boolean | undefined;
   /** The business rules failing, by field: each field shows why (a queue review). */
   ruleMarks?: RuleMarks | undefined;
   /** Where the pages' words come from, for picking values on the page and checking typed ones. */
@@ -69,6 +72,7 @@ export function ReviewView({
   onCorrectionsChange,
   readOnly = false,
   documentMissing,
+  documentLoading = false,
   ruleMarks = NO_MARKS,
   pageWords,
 }: Props) {
@@ -117,7 +121,10 @@ export function ReviewView({
   });
 
   useFieldUrlSync(viewer.selected, select);
-  useScrollToSelected(valuesRoot, viewer.selected);
+  // Page 1 first: the values are drawn once it is (use-values-after-page.ts).
+  const valuesWait = useValuesAfterPage(stored != null || documentLoading);
+  // Scrolled to once the values are there.
+  useScrollToSelected(valuesRoot, valuesWait.waiting ? null : viewer.selected);
   useReviewKeys({
     fields: navFields,
     selected: viewer.selected,
@@ -172,6 +179,7 @@ export function ReviewView({
                 dispatch={dispatchViewer}
                 pageCount={inference.file.page_count}
                 pageTurns={pageTurns}
+                onPageDrawn={valuesWait.onPageDrawn}
               />
               {pick.available && !readOnly && (
                 <button
@@ -214,7 +222,9 @@ export function ReviewView({
             stored={stored}
             onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
             values={
-              readOnly ? (
+              valuesWait.waiting ? (
+                <Spinner label="Loading the values…" />
+              ) : readOnly ? (
                 <fieldset disabled className="contents">
                   {values}
                 </fieldset>

@@ -82,6 +82,7 @@ export function EditableReview(props: Props) {
         file && { file: file.file, filename: document.fileName, mimeType: file.mimeType, size: file.size }
       }
       documentMissing={fileLoading ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
+      documentLoading={fileLoading}
       pageWords={pageWords}
       initialCorrections={view.edits}
       onCorrectionsChange={(edits) => {

@@ -112,6 +112,7 @@ export function QueueReview({ document, operator }: Props) {
             offline={document.apiVersion === 'v1'}
             document={stored ?? null}
             documentMissing={file.isPending ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
+            documentLoading={file.isPending}
             initialCorrections={shown}
             readOnly
             notice={<HistoryPanel documentId={document.id} isAdmin={isAdmin} />}

@@ -21,6 +21,8 @@ export interface DocumentViewerProps {
   pageCount?: number | undefined;
   /** The clockwise turn that shows each stored page upright (v1 orientation); polygons are upright. */
   pageTurns?: readonly Rotation[] | undefined;
+  /** Told when a page is drawn, the first time soon after the document opens. */
+  onPageDrawn?: (() => void) | undefined;
 }
 
 /**
@@ -36,6 +38,7 @@ export default function DocumentViewer({
   dispatch,
   pageCount,
   pageTurns,
+  onPageDrawn,
 }: DocumentViewerProps) {
   const [store] = useState(createHighlightStore);
   // Before paint, so that the highlight shows in the frame after the pointer moved.
@@ -77,6 +80,7 @@ export default function DocumentViewer({
                 dispatch={dispatch}
                 onFieldHover={onFieldHover}
                 onFieldSelect={onFieldSelect}
+                onPageDrawn={onPageDrawn}
               />
             )}
           </DocumentSource>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState } from 'react';
 import type { FieldLeaf } from '../fields/flatten-fields';
 import { viewerActions, type ViewerDispatch, type ViewerState } from '../viewer-state';
 import type { Region } from './field-regions';
@@ -20,6 +20,8 @@ interface Props {
   dispatch: ViewerDispatch;
   onFieldHover: (path: string | null) => void;
   onFieldSelect: (path: string) => void;
+  /** Told when a page is drawn (the first one is page 1, or the page the review opens at). */
+  onPageDrawn?: (() => void) | undefined;
 }
 
 /** The document: toolbar, thumbnails and pages; the frame is there while the document opens. */
@@ -29,7 +31,12 @@ export function ViewerBody(props: Props) {
   const source = useMemo(() => props.source && withTurns(props.source, pageTurns), [props.source, pageTurns]);
   const pageCount = source?.sizes.length ?? props.expectedPageCount ?? 0;
   const [firstDrawn, setFirstDrawn] = useState(false);
-  const onPageDrawn = useCallback(() => setFirstDrawn(true), []);
+  const told = props.onPageDrawn;
+  // Thumbnails once a page is drawn, in a transition: the drawn page commits first.
+  const onPageDrawn = useCallback(() => {
+    startTransition(() => setFirstDrawn(true));
+    told?.();
+  }, [told]);
   const onPageSelect = useCallback((page: number) => dispatch(viewerActions.goToPage(page)), [dispatch]);
 
   const opened = source?.sizes.length;

@@ -111,6 +111,9 @@ const fromInferenceRow = (row: InferenceRow): InferenceRecord => ({
 export class SqliteJobStore implements JobStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  // Wrapped once: `db.transaction()` builds a new function (and looks up its BEGIN/COMMIT) per call.
+  private readonly finishTransaction: (job: JobRecord, inference?: InferenceRecord) => boolean;
+  private readonly takeTransaction: (id: string, at: Date) => InferenceRecord | undefined;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -122,7 +125,27 @@ export class SqliteJobStore implements JobStore {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
-    this.statements = prepareStatements(this.db);
+    const statements = prepareStatements(this.db);
+    this.statements = statements;
+    this.finishTransaction = this.db.transaction((job: JobRecord, inference?: InferenceRecord) => {
+      if (statements.updateJob.run(toRow(job)).changes === 0) return false;
+      if (inference) {
+        statements.insertInference.run({
+          id: inference.id,
+          job_id: inference.jobId,
+          created_at: inference.createdAt,
+          body: JSON.stringify(inference.body),
+        });
+      }
+      return true;
+    });
+    this.takeTransaction = this.db.transaction((id: string, at: Date) => {
+      const row = statements.findInference.get(id);
+      if (!row) return undefined;
+      statements.deleteInference.run(id);
+      statements.insertTombstone.run({ id, job_id: row.job_id, deleted_at: at.toISOString() });
+      return fromInferenceRow(row);
+    });
   }
 
   /**
@@ -143,18 +166,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   finishJob(job: JobRecord, inference?: InferenceRecord): boolean {
-    return this.db.transaction(() => {
-      if (this.statements.updateJob.run(toRow(job)).changes === 0) return false;
-      if (inference) {
-        this.statements.insertInference.run({
-          id: inference.id,
-          job_id: inference.jobId,
-          created_at: inference.createdAt,
-          body: JSON.stringify(inference.body),
-        });
-      }
-      return true;
-    })();
+    return this.finishTransaction(job, inference);
   }
 
   startAttempt(jobId: string): number {
@@ -171,13 +183,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   takeInference(id: string, at: Date): InferenceRecord | undefined {
-    return this.db.transaction(() => {
-      const row = this.statements.findInference.get(id);
-      if (!row) return undefined;
-      this.statements.deleteInference.run(id);
-      this.statements.insertTombstone.run({ id, job_id: row.job_id, deleted_at: at.toISOString() });
-      return fromInferenceRow(row);
-    })();
+    return this.takeTransaction(id, at);
   }
 
   deletedInferenceAt(id: string): string | undefined {

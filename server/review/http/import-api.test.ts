@@ -194,6 +194,26 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
     expect(await keptFiles()).toEqual([document.id]);
+    // A kept file never changes: the browser keeps it and asks again with its validator, which is
+    // answered without the bytes (and only with a session).
+    const validator = file.headers.get('etag') ?? '';
+    expect(validator).toMatch(/^"[0-9a-f-]{36}"$/);
+    expect(file.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await send('GET', `/api/review/documents/${document.id}/file`, undefined, {
+      'If-None-Match': `W/"other", ${validator}`,
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(validator);
+    expect(await again.arrayBuffer()).toHaveProperty('byteLength', 0);
+    const changed = await send('GET', `/api/review/documents/${document.id}/file`, undefined, {
+      'If-None-Match': '"other"',
+    });
+    expect(changed.status).toBe(200);
+    expect(Buffer.from(await changed.arrayBuffer()).equals(bytes)).toBe(true);
+    const signedOut = await fetch(`${server.url}/api/review/documents/${document.id}/file`, {
+      headers: { 'If-None-Match': validator },
+    });
+    expect(signedOut.status).toBe(401);
 
     const timeline = TimelineResponse.parse(
       await (await send('GET', `/api/review/documents/${document.id}/timeline`)).json(),

@@ -625,10 +625,13 @@ function routes(queueQuery: JsonObject): Route[] {
       summary: 'The document’s file',
       description:
         'The file as it was uploaded through the app, kept by the server: the viewer shows it. Served with ' +
-        'the type it was sent with, `inline`, under a sandboxing Content-Security-Policy.',
+        'the type it was sent with, `inline`, under a sandboxing Content-Security-Policy. A kept file never ' +
+        'changes: it carries an `ETag` with `Cache-Control: private, no-cache`, and a request whose ' +
+        '`If-None-Match` names that tag is answered 304, without the bytes.',
       auth: 'session',
       pathParams: DOCUMENT_ID,
       ok: {
+        304: { description: 'The copy the client keeps (its `If-None-Match`) is the file.' },
         200: {
           description: 'The bytes of the file.',
           content: {

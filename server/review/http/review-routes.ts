@@ -130,6 +130,15 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         'This document has no kept file (it was sent by URL, or its file was removed).',
       );
     }
+    // A kept file never changes (its key is new at every save), so its key is its validator: the
+    // browser keeps the file and asks again at every use (the session is checked each time), and a
+    // reopened review gets a 304 instead of the bytes again.
+    const validator = `"${row.file_key}"`;
+    const cache = { ETag: validator, 'Cache-Control': 'private, no-cache' };
+    if (matchesValidator(c.req.header('If-None-Match'), validator)) {
+      opened.stream.destroy();
+      return new Response(null, { status: 304, headers: cache });
+    }
     return new Response(Readable.toWeb(opened.stream) as ReadableStream, {
       status: 200,
       headers: {
@@ -138,7 +147,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         // Shown by the viewer, never run: a file is data, whatever its type says.
         'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
         'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Cache-Control': 'private, no-store',
+        ...cache,
       },
     });
   });
@@ -357,4 +366,13 @@ async function keptDocumentOfJob(
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
+}
+
+/** `If-None-Match` names `validator` (RFC 9110 13.1.2: weak comparison, a list, or `*`). */
+function matchesValidator(header: string | undefined, validator: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === validator;
+  });
 }

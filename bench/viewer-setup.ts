@@ -56,6 +56,11 @@ export async function buildBenchSite(): Promise<string> {
   const files = path.join(dist, 'files');
   await mkdir(files);
   await copyFile(INVOICE_10P, path.join(files, 'invoice_10p.pdf'));
+  // An empty page of the same origin, that every measured opening starts from.
+  await writeFile(
+    path.join(files, 'blank.html'),
+    '<!doctype html><title>Bench: between two openings</title>',
+  );
   await writeFile(path.join(files, 'grid.pdf'), await gridPdf());
   await writeFile(path.join(files, 'pages-200.pdf'), await longPdf(200));
   return dist;

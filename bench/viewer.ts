@@ -6,7 +6,8 @@
  *    operator, and extracted by the reference service first) until page 1 is drawn with its
  *    polygons: its job page (`/jobs/{id}`, reloaded) and its queue document (`/review/{id}`), beside
  *    the viewer alone (harness page) and a bare pdf.js page drawing the same page at the same width
- *    in the same browser; all from navigation start, cache off, medians of interleaved runs;
+ *    in the same browser; all from navigation start, cache off, each from the same empty page once the
+ *    previous one has gone quiet, medians of interleaved runs;
  * 2. hover → highlight painted on a page with 2,000 polygons (the harness page: the real
  *    DocumentViewer with 2,000 synthetic leaves over a generated PDF), p95 of 300 hovers, beside the
  *    same hovers on a trivial page (boxes recoloured by a bare listener) in the same browser;
@@ -169,23 +170,34 @@ export async function benchOpenReview(browser: Browser, site: BenchSite) {
     );
     return (await handle.jsonValue()) as Drawn;
   };
+  // Every opening starts from the same empty page of the same origin (its renderer and code cache
+  // kept), once the previous page has gone quiet: what a page does after its page 1 (the values,
+  // the thumbnails) and while it unloads would otherwise be counted in the next one's time, and the
+  // queue document follows the job page.
+  const open = async (url: string) => {
+    await page.evaluate(
+      () => new Promise((resolve) => setTimeout(() => requestIdleCallback(resolve, { timeout: 3000 }), 300)),
+    );
+    await page.goto(`${site.url}/files/blank.html`);
+    await page.goto(url);
+  };
   for (let run = 0; run < RUNS; run++) {
-    await page.goto(jobUrl);
+    await open(jobUrl);
     const app = await drawn();
     runs.app.push(app.withPolygons);
     runs.appBitmap.push(app.bitmap);
     polygons = app.polygons;
     timelines.push(await page.evaluate(loadedSoFar));
 
-    await page.goto(queueUrl);
+    await open(queueUrl);
     runs.queue.push((await drawn()).withPolygons);
 
-    await page.goto(
+    await open(
       `${site.url}/bench/viewer-harness.html?file=/files/invoice_10p.pdf&result=/files/invoice_10p.result.json&w=${viewer.w}&h=${viewer.h}`,
     );
     runs.harness.push((await drawn()).withPolygons);
 
-    await page.goto(`${site.url}/bench/viewer-bare-pdfjs.html?file=/files/invoice_10p.pdf&width=${width}`);
+    await open(`${site.url}/bench/viewer-bare-pdfjs.html?file=/files/invoice_10p.pdf&width=${width}`);
     await page.waitForSelector('body[data-drawn]', { timeout: 60_000 });
     runs.bare.push(
       await page.evaluate(() => performance.getEntriesByName('bare:drawn')[0]?.startTime ?? NaN),
@@ -300,7 +312,6 @@ export async function benchHover(browser: Browser, site: BenchSite) {
 
   // Baseline: the same hovers on a trivial page (plain boxes, one recoloured on hover by a
   // three-line listener), in the same browser: the floor the browser itself sets.
-  await page.goto('about:blank');
   await page.setContent(
     '<style>b{position:absolute;width:30px;height:20px;background:#ddd}b[data-hovered]{background:#f80}</style>' +
       Array.from(

@@ -57,17 +57,18 @@ function startJob(queryClient: QueryClient, jobId: string): void {
 }
 
 function startQueueDocument(queryClient: QueryClient, documentId: string): void {
-  void queryClient.prefetchQuery(reviewDocumentQueryOptions(documentId));
   queryClient
     .fetchQuery(documentFileQueryOptions(documentId))
     .then((kept) => kept && openAheadForAWhile(kept.file, kept.mimeType))
     .catch(() => undefined); // asked again by the page, which says what went wrong
+  void queryClient.prefetchQuery(reviewDocumentQueryOptions(documentId));
 }
 
 const review = typeof location === 'undefined' ? null : earlyReview(location.pathname);
 if (review) {
   client = createQueryClient();
-  void client.prefetchQuery(sessionQueryOptions());
+  // The review's own requests first: the app server answers in turn, and the file is the longest.
   if (review.kind === 'job') startJob(client, review.id);
   else startQueueDocument(client, review.id);
+  void client.prefetchQuery(sessionQueryOptions());
 }

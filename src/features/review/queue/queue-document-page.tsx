@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
@@ -28,6 +28,9 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
     refetchInterval: (q) => (q.state.data?.document.state === 'processing' ? PROCESSING_POLL_MS : false),
   });
   const document = query.data?.document;
+  // The review is drawn in a transition, a few milliseconds at a time, not in one long task: the
+  // document's page opens meanwhile (its file arrives with the document) and draws sooner.
+  const shown = useDeferredValue(document);
   const operator = session.data?.operator;
   // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
   // document is fetched (its file's address is known from its id).
@@ -58,7 +61,7 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
         />
       )}
       {session.isError && <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />}
-      {document && operator && <QueueReview key={document.id} document={document} operator={operator} />}
+      {shown && operator && <QueueReview key={shown.id} document={shown} operator={operator} />}
     </main>
   );
 }

@@ -7,7 +7,9 @@
  *   the text read alone is printed below it. The difference is the service's overhead: HTTP,
  *   multipart, inspection at enqueue, SQLite, queueing, thread hand-offs, the client's polling. Wall
  *   time per job and CPU per job (every thread of the process: less sensitive to other processes on a
- *   shared machine) are medians of several rounds; also the throughput with every core;
+ *   shared machine) are medians of several rounds, the baseline's rounds interleaved with the
+ *   service's; the difference is the median of each service round's ratio to the baseline round just
+ *   before it. Also the throughput with every core;
  * - enqueue latency, p50 and p95, of 20 concurrent 1 MB uploads;
  * - the service's peak resident memory (its process, threads included: VmHWM).
  *
@@ -110,20 +112,7 @@ export async function benchReferenceService(): Promise<void> {
     extract: (file) => extractDocumentText(file.path, file.mimeType),
   };
   await warmUpDocumentExtraction();
-  const raw = new Map<string, { withFields: Timing; textAlone: Timing }>();
   const scratch = await makeDataDir();
-  for (const doc of docs) {
-    const file = { path: `${scratch.dir}/${doc.filename}`, mimeType: doc.mimeType };
-    await writeFile(file.path, doc.bytes);
-    const withFields = (): Promise<unknown> => readFields(thisThread, file, query);
-    const textAlone = (): Promise<unknown> => extractDocumentText(file.path, file.mimeType);
-    for (let i = 0; i < doc.warmUp; i++) await withFields();
-    raw.set(doc.name, {
-      withFields: await rawRounds(doc, withFields),
-      textAlone: await rawRounds(doc, textAlone),
-    });
-  }
-  await closeDocumentExtraction();
 
   const rows: string[][] = [['figure', 'service', 'baseline (raw work)', 'difference', 'aim']];
   for (const concurrency of [1, availableParallelism()]) {
@@ -136,41 +125,55 @@ export async function benchReferenceService(): Promise<void> {
     const client = new LeanClient(service.url);
     try {
       for (const doc of docs) {
+        const file = { path: `${scratch.dir}/${doc.filename}`, mimeType: doc.mimeType };
+        await writeFile(file.path, doc.bytes);
+        const withFields = (): Promise<unknown> => readFields(thisThread, file, query);
+        const textAlone = (): Promise<unknown> => extractDocumentText(file.path, file.mimeType);
         const upload = client.upload(doc);
-        // Warm the threads (JIT, the OCR engine) with as many documents as the baseline had.
+        const serviceRound = async (): Promise<[number, number]> => {
+          const cpuBefore = await processCpuMs(service.child.pid);
+          const wall = (await client.runJobs(upload, doc.batch)) / doc.batch;
+          return [wall, ((await processCpuMs(service.child.pid)) - cpuBefore) / doc.batch];
+        };
+        // Both sides warmed with as many documents (JIT, the OCR engine).
+        if (concurrency === 1) for (let i = 0; i < doc.warmUp; i++) await withFields();
         for (let left = doc.warmUp; left > 0; left -= doc.batch) {
           await client.runJobs(upload, Math.min(left, doc.batch));
         }
+        // Rounds interleaved, the baseline's just before the service's: the load other processes put
+        // on a shared machine changes from one second to the next, and is then alike for both.
         const timing: Timing = { wall: [], cpu: [] };
+        const base: Timing = { wall: [], cpu: [] };
+        const alone: Timing = { wall: [], cpu: [] };
         for (let round = 0; round < doc.rounds; round++) {
-          const cpuBefore = await processCpuMs(service.child.pid);
-          timing.wall.push((await client.runJobs(upload, doc.batch)) / doc.batch);
-          timing.cpu.push(((await processCpuMs(service.child.pid)) - cpuBefore) / doc.batch);
+          if (concurrency === 1) {
+            push(alone, await rawRound(doc, textAlone));
+            push(base, await rawRound(doc, withFields));
+          }
+          push(timing, await serviceRound());
         }
         const perJob = median(timing.wall);
         if (concurrency === 1) {
-          const base = raw.get(doc.name);
-          if (!base) throw new Error(`no baseline for ${doc.name}`);
-          const baseWall = median(base.withFields.wall);
-          const baseCpu = median(base.withFields.cpu);
+          const ratios = (side: keyof Timing): number =>
+            median(timing[side].map((value, i) => value / (base[side][i] ?? Number.NaN))) - 1;
           rows.push([
             `${doc.name}, 1 thread (median of ${doc.rounds} rounds of ${doc.batch})`,
             `${perMinute(perJob)} jobs/min (${ms(perJob)}/job, ${range(timing.wall)})`,
-            `${perMinute(baseWall)} docs/min (${ms(baseWall)}/doc, ${range(base.withFields.wall)}), text + fields`,
-            `${pct(perJob / baseWall - 1)} overhead`,
+            `${perMinute(median(base.wall))} docs/min (${ms(median(base.wall))}/doc, ${range(base.wall)}), text + fields`,
+            `${pct(ratios('wall'))} overhead`,
             '< +15%',
           ]);
           rows.push([
             `  CPU per document (all threads)`,
             `${ms(median(timing.cpu))} (${range(timing.cpu)})`,
-            `${ms(baseCpu)} (${range(base.withFields.cpu)}), text + fields`,
-            `${pct(median(timing.cpu) / baseCpu - 1)}`,
+            `${ms(median(base.cpu))} (${range(base.cpu)}), text + fields`,
+            `${pct(ratios('cpu'))}`,
             '',
           ]);
           rows.push([
             `  of the baseline: the text read alone`,
             '',
-            `${ms(median(base.textAlone.wall))}/doc, CPU ${ms(median(base.textAlone.cpu))}`,
+            `${ms(median(alone.wall))}/doc, CPU ${ms(median(alone.cpu))}`,
             '',
             '',
           ]);
@@ -208,22 +211,24 @@ export async function benchReferenceService(): Promise<void> {
       await data.remove();
     }
   }
+  await closeDocumentExtraction();
   await scratch.remove();
   console.log(`\n${table(rows)}`);
 }
 
-/** `doc.rounds` rounds of `doc.batch` reads one after the other: wall and CPU (every thread) per document. */
-async function rawRounds(doc: Doc, read: () => Promise<unknown>): Promise<Timing> {
-  const timing: Timing = { wall: [], cpu: [] };
-  for (let round = 0; round < doc.rounds; round++) {
-    const cpuBefore = process.cpuUsage();
-    const start = performance.now();
-    for (let i = 0; i < doc.batch; i++) await read();
-    timing.wall.push((performance.now() - start) / doc.batch);
-    const cpu = process.cpuUsage(cpuBefore);
-    timing.cpu.push((cpu.user + cpu.system) / 1000 / doc.batch);
-  }
-  return timing;
+/** `doc.batch` reads one after the other: wall and CPU (every thread) per document, in ms. */
+async function rawRound(doc: Doc, read: () => Promise<unknown>): Promise<[number, number]> {
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < doc.batch; i++) await read();
+  const wall = (performance.now() - start) / doc.batch;
+  const cpu = process.cpuUsage(cpuBefore);
+  return [wall, (cpu.user + cpu.system) / 1000 / doc.batch];
+}
+
+function push(timing: Timing, [wall, cpu]: [number, number]): void {
+  timing.wall.push(wall);
+  timing.cpu.push(cpu);
 }
 
 const median = (values: readonly number[]): number => percentile(values, 50);

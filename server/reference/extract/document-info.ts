@@ -41,8 +41,8 @@ export async function readDocumentInfo(path: string, signal?: AbortSignal): Prom
  * The type from the file's first and last bytes and, for a PDF (which pdf.js reads whole), all of its
  * bytes, through one descriptor with synchronous reads. This runs in an inspection thread that has
  * nothing else to do meanwhile, where each asynchronous step (open, stat, two reads, close, then
- * `readFile`'s own four) was a round trip through libuv's thread pool: ~0.15 ms of CPU and two thread
- * wake-ups each time, per upload, measured.
+ * `readFile`'s own four) was a round trip through libuv's thread pool, two thread wake-ups each: ~0.15
+ * ms of CPU per upload in all, measured (~0.01 ms this way).
  */
 function readForInspection(path: string): { mimeType: string; pdfBytes?: Uint8Array } {
   const fd = openSync(path, 'r');

@@ -64,11 +64,16 @@ function startQueueDocument(queryClient: QueryClient, documentId: string): void 
   void queryClient.prefetchQuery(reviewDocumentQueryOptions(documentId));
 }
 
-const review = typeof location === 'undefined' ? null : earlyReview(location.pathname);
-if (review) {
-  client = createQueryClient();
+/** On a review's address, a query client with the review's data asked for; undefined elsewhere. */
+export function startReviewData(pathname: string): QueryClient | undefined {
+  const review = earlyReview(pathname);
+  if (!review) return undefined;
+  const queryClient = createQueryClient();
   // The review's own requests first: the app server answers in turn, and the file is the longest.
-  if (review.kind === 'job') startJob(client, review.id);
-  else startQueueDocument(client, review.id);
-  void client.prefetchQuery(sessionQueryOptions());
+  if (review.kind === 'job') startJob(queryClient, review.id);
+  else startQueueDocument(queryClient, review.id);
+  void queryClient.prefetchQuery(sessionQueryOptions());
+  return queryClient;
 }
+
+if (typeof location !== 'undefined') client = startReviewData(location.pathname);

@@ -15,7 +15,9 @@
  *    a screen at a time: peak JS heap of the page (CDP `Performance.getMetrics`), beside a bare
  *    pdf.js page drawing every page up front;
  * 4. the JavaScript the start page downloads (gzip -6 of each file), beside what the browser has
- *    downloaded once a document is open (the viewer and pdf.js with its worker).
+ *    downloaded once a document is open (the viewer and pdf.js with its worker);
+ * 5. picking on a job's page (viewer-pick.ts): a click on a word → the value shown, on a text PDF and
+ *    on a photo (the first pick with its page's OCR on the app server, then the next ones).
  *
  * Figures are printed, never asserted.
  */
@@ -25,6 +27,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { mb, ms, percentile, table } from './stats';
+import { benchPick } from './viewer-pick';
 import { firstPageProbe, hoverProbe, pageScript } from './viewer-probes';
 import { buildBenchSite, INVOICE_10P, startAppServer, type BenchSite } from './viewer-setup';
 
@@ -101,6 +104,9 @@ export async function benchViewer(): Promise<void> {
       `once a document is open: ${kb(bundle.withViewer)} (viewer + pdf.js main ${kb(bundle.viewerChunk)}, worker ${kb(bundle.worker)})`,
       '< 250 KB',
     ]);
+
+    console.log('5. Picking values on a job’s page (a text PDF, a photo)…');
+    rows.push(...(await benchPick(browser, site)));
 
     console.log(`\n${table(rows)}`);
     console.log(

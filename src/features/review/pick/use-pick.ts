@@ -37,7 +37,10 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
   const [on, setOn] = useState(false);
   const [selection, setSelection] = useState<PickSelection | null>(null);
   const active = on && node !== null && source !== null;
-  const pageWords = usePageWords(source, page, pageTurns, active);
+  // Asked for as soon as a value the operator may change is selected, not when pick mode starts: on
+  // a scan or a photo the words come from OCR of the page (~0.5–1 s the first time), done meanwhile
+  // and kept, so that the first pick (or the check of a typed value) does not wait for it.
+  const pageWords = usePageWords(source, page, pageTurns, node !== null);
 
   const take = useCallback(
     (at: number, words: readonly PageWord[]) => {

@@ -1,7 +1,9 @@
 /**
  * What each thread of the reference service costs in resident memory (RSS, Linux): the process's
  * VmRSS before and after starting each thread type, and after each one's first document. Threads share
- * the process, so the deltas are the threads' costs. Run: `npx tsx bench/reference-thread-memory.ts`.
+ * the process, so the deltas are the threads' costs. Run it with the settings the npm scripts start
+ * the service with (package.json), else the figures are those of a process without them:
+ * `MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --import tsx bench/reference-thread-memory.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

@@ -16,7 +16,7 @@ import type { FieldQuery, FieldReader, FieldReading } from '../extract-result';
 import type { DocumentText, Extractor, StoredFile } from '../extractor';
 import type { Orientation } from '../ocr/orientation';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
-import { workerEntries } from './worker-entries';
+import { threadStart } from './worker-entries';
 
 export interface ThreadedExtractorOptions {
   /** Threads at most; jobs beyond wait for one. */
@@ -181,8 +181,10 @@ export class ThreadedExtractor implements Extractor, FieldReader {
   private spawn(): Worker {
     // Plain JavaScript (worker-entries.ts), and none of the process's flags: the threads need neither
     // the `--import tsx` the process was started with nor a hooks thread it might bring.
-    const worker = new Worker(workerEntries()[this.options.kind ?? 'extraction'], {
-      execArgv: [],
+    const start = threadStart(this.options.kind ?? 'extraction');
+    const worker = new Worker(start.url, {
+      // The TypeScript fallback needs the process's flags (tsx) after all.
+      ...(start.workerData ? { workerData: start.workerData } : { execArgv: [] }),
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     });
     // Idle threads must not keep the process alive; close() stops them.

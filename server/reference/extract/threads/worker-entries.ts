@@ -45,6 +45,37 @@ const STALE_MS = 24 * 60 * 60_000;
 const require = createRequire(import.meta.url);
 
 let entries: Record<ThreadKind, URL> | undefined;
+let unwritable = false;
+
+/** How a thread of a kind starts: its entry and what the Worker constructor needs beside it. */
+export interface ThreadStart {
+  url: URL;
+  workerData?: { entry: string };
+}
+
+const BOOTSTRAP = new URL('../../../shared/worker-bootstrap.mjs', import.meta.url);
+
+/**
+ * How to start each thread kind: the bundled entry, or, where the bundles cannot be written (a
+ * read-only `node_modules`, as in some container images), the TypeScript entry through tsx's hooks
+ * (server/shared/worker-bootstrap.mjs): the same code, ~35–40 MB more per thread. Said once.
+ */
+export function threadStart(
+  kind: ThreadKind,
+  entriesOf: () => Record<ThreadKind, URL> = workerEntries,
+): ThreadStart {
+  if (!unwritable) {
+    try {
+      return { url: entriesOf()[kind] };
+    } catch (error) {
+      unwritable = true;
+      console.warn(
+        `[reference] the threads' bundled entries could not be written (${error instanceof Error ? error.message : String(error)}): threads run their TypeScript through tsx instead, ~35–40 MB more each.`,
+      );
+    }
+  }
+  return { url: BOOTSTRAP, workerData: { entry: pathToFileURL(SOURCES[kind]).href } };
+}
 
 /**
  * The file URL of each thread kind's entry. The first call builds and writes them (synchronously:

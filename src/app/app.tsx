@@ -1,30 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
-import { DeliveriesPage } from '../features/deliveries/deliveries-page';
-import { ExportsPage } from '../features/exports/exports-page';
 import { JobEventsProvider } from '../features/jobs/job-events';
 import { AdminOnly } from '../features/team/admin-only';
-import { QueuePage } from '../features/queue/queue-page';
-import { RulesPage } from '../features/rules/rules-page';
-import { OperatorsPage } from '../features/team/operators-page';
 import { RequireSession } from '../features/team/require-session';
 import { SessionMenu } from '../features/team/session-menu';
-import { SetupPage } from '../features/team/setup-page';
-import { SignInPage } from '../features/team/sign-in-page';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
-import { AnalyticsRoute } from './analytics-route';
 import { ErrorBoundary } from './error-boundary';
 import { QueueLiveUpdates } from './queue-live-updates';
-import { ReviewDocumentRoute } from './review-document-route';
-import { ModelRulesRoute } from './rules-route';
-import { JobRoute } from './job-route';
-import { JobsRoute } from './jobs-route';
-import { OpenSavedRoute, SavedRoute } from './saved-route';
+import { pages } from './pages';
 import { createQueryClient } from './query-client';
 import { earlyQueryClient } from './review-data-early';
-import { UploadRoute } from './upload-route';
-import { V1JobRoute } from './v1-job-route';
 
 export function App() {
   // On a review's address, the client its data was asked for on before the first render.
@@ -57,71 +43,74 @@ export function App() {
                 </div>
               </nav>
             </header>
+            {/* Each page's code is loaded when its address is opened (pages.ts). */}
             <ErrorBoundary>
               <Switch>
                 {/* The upstream is the team's: these pages are for signed-in operators. */}
                 <Route path="/">
                   <RequireSession>
-                    <UploadRoute />
+                    <pages.upload.Page />
                   </RequireSession>
                 </Route>
                 <Route path="/jobs">
                   <RequireSession>
-                    <JobsRoute />
+                    <pages.jobs.Page />
                   </RequireSession>
                 </Route>
                 <Route path="/jobs/:jobId">
                   {(params) => (
                     <RequireSession>
-                      <JobRoute jobId={params.jobId} />
+                      <pages.job.Page jobId={params.jobId} />
                     </RequireSession>
                   )}
                 </Route>
                 <Route path="/jobs/v1/:jobId">
                   {(params) => (
                     <RequireSession>
-                      <V1JobRoute jobId={params.jobId} />
+                      <pages.v1Job.Page jobId={params.jobId} />
                     </RequireSession>
                   )}
                 </Route>
-                <Route path="/open" component={OpenSavedRoute} />
+                <Route path="/open" component={pages.openSaved.Page} />
                 <Route path="/saved/:key">
-                  {(params) => <SavedRoute savedKey={decodeURIComponent(params.key)} />}
+                  {(params) => <pages.saved.Page savedKey={decodeURIComponent(params.key)} />}
                 </Route>
-                <Route path="/sign-in" component={SignInPage} />
-                <Route path="/setup" component={SetupPage} />
-                <Route path="/operators" component={OperatorsPage} />
+                <Route path="/sign-in" component={pages.signIn.Page} />
+                <Route path="/setup" component={pages.setup.Page} />
+                <Route path="/operators" component={pages.operators.Page} />
                 <Route path="/rules">
                   <RequireSession>
-                    <RulesPage />
+                    <pages.rules.Page />
                   </RequireSession>
                 </Route>
                 <Route path="/rules/:apiVersion/:model">
                   {(params) => (
                     <RequireSession>
-                      <ModelRulesRoute apiVersion={params.apiVersion} model={params.model} />
+                      <pages.modelRules.Page apiVersion={params.apiVersion} model={params.model} />
                     </RequireSession>
                   )}
                 </Route>
                 <Route path="/deliveries">
                   <RequireSession>
-                    <DeliveriesPage />
+                    <pages.deliveries.Page />
                   </RequireSession>
                 </Route>
                 <Route path="/exports">
                   <RequireSession>
-                    <ExportsPage />
+                    <pages.exports.Page />
                   </RequireSession>
                 </Route>
                 <Route path="/analytics">
                   <RequireSession>
-                    <AnalyticsRoute />
+                    <pages.analytics.Page />
                   </RequireSession>
                 </Route>
-                <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>
+                <Route path="/review/:id">
+                  {(params) => <pages.reviewDocument.Page documentId={params.id} />}
+                </Route>
                 <Route path="/queue">
                   <RequireSession>
-                    <QueuePage />
+                    <pages.queue.Page />
                   </RequireSession>
                 </Route>
                 <Route>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDocumentStore, memoryBackend, type NewStoredJob } from './document-store';
 
 const MODEL = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 const job = (jobId: string, createdAt: string, extra: Partial<NewStoredJob> = {}): NewStoredJob => ({
   jobId,
@@ -94,6 +95,60 @@ describe('the document store', () => {
     await store.removeJob('J1');
     await store.updateJob('J1', { settledJob: null });
     expect(await store.loadJob('J1')).toBeNull();
+  });
+
+  it('keeps the result with the document, read back in the same record and removed with it', async () => {
+    const store = createDocumentStore(memoryBackend());
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z'));
+    expect((await store.loadDocument('J1'))?.settledResult).toBeNull();
+    const result = { inference: { id: 'I1' } };
+    await store.updateJob('J1', { settledResult: result });
+    expect(await store.loadDocument('J1')).toMatchObject({ settledResult: result, filename: 'J1.pdf' });
+    await store.removeJob('J1');
+    expect(await store.loadJob('J1')).toBeNull();
+  });
+
+  it('makes updates one after the other, so that two made together are both kept', async () => {
+    // A backend that answers reads late, as IndexedDB may: two read-then-write updates would
+    // otherwise both read the record before either writes it, and the second undo the first.
+    const memory = memoryBackend();
+    const slow = {
+      ...memory,
+      get: async (key: string) => {
+        const value = await memory.get(key);
+        await tick();
+        return value;
+      },
+    };
+    const store = createDocumentStore(slow);
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z'));
+    await Promise.all([
+      store.updateJob('J1', { settledJob: { id: 'J1' } }),
+      store.updateJob('J1', { settledResult: { inference: { id: 'I1' } } }),
+    ]);
+    expect(await store.loadJob('J1')).toMatchObject({
+      settledJob: { id: 'J1' },
+      settledResult: { inference: { id: 'I1' } },
+    });
+  });
+
+  it('goes on updating after an update failed', async () => {
+    const memory = memoryBackend();
+    let fail = true;
+    const store = createDocumentStore({
+      ...memory,
+      set: async (key, value) => {
+        if (fail && key === 'J1' && (value as { settledJob: unknown }).settledJob) {
+          fail = false;
+          throw new Error('quota');
+        }
+        await memory.set(key, value);
+      },
+    });
+    await store.saveJob(job('J1', '2025-01-01T10:00:00.000Z'));
+    await expect(store.updateJob('J1', { settledJob: { id: 'J1' } })).rejects.toThrow('quota');
+    await store.updateJob('J1', { settledResult: { inference: {} } });
+    expect(await store.loadJob('J1')).toMatchObject({ settledJob: null, settledResult: { inference: {} } });
   });
 
   it('refuses to save a record that would not read back', async () => {

@@ -64,6 +64,13 @@ export const StoredJobSchema = z
      * (the API's Job schema), as the API's shape is not this store's business.
      */
     settledJob: z.unknown().default(null),
+    /**
+     * The settled job's extraction result (the body behind its `result_url`), kept in the same record
+     * so that a reload reads it with the document: it never changes once processed, and a model that
+     * deletes it after the first fetch would answer 404 to a second one. Checked by whoever reads it
+     * (the API's ExtractionResponse schema), as for `settledJob`.
+     */
+    settledResult: z.unknown().default(null),
   })
   // A v1 record without its product could never be asked for again.
   .refine((job) => job.api === 'v2' || job.v1 !== null, { error: 'A v1 record needs its product' });
@@ -95,8 +102,11 @@ export interface DocumentStore {
   loadJob(jobId: string): Promise<StoredJob | null>;
   /** The job with its document, or null when this browser does not hold the document. */
   loadDocument(jobId: string): Promise<StoredDocument | null>;
-  /** Changes a stored job; nothing when it is not stored (any more). */
-  updateJob(jobId: string, patch: Partial<Pick<StoredJob, 'settledJob'>>): Promise<void>;
+  /**
+   * Changes a stored job; nothing when it is not stored (any more). Changes are made one after the
+   * other, so that two made together (the settled job, then its result) do not undo each other.
+   */
+  updateJob(jobId: string, patch: Partial<Pick<StoredJob, 'settledJob' | 'settledResult'>>): Promise<void>;
   removeJob(jobId: string): Promise<void>;
 }
 
@@ -106,6 +116,8 @@ export function createDocumentStore(backend: KeyValueBackend): DocumentStore {
     return parsed.success ? parsed.data : null;
   };
   const loadJob = async (jobId: string) => read(await backend.get(jobId));
+  // Each update reads the record and writes it whole: the next waits for the last to be written.
+  let updates: Promise<unknown> = Promise.resolve();
   return {
     async saveJob(job) {
       const checked = StoredJobSchema.parse(job);
@@ -122,9 +134,13 @@ export function createDocumentStore(backend: KeyValueBackend): DocumentStore {
       const job = await loadJob(jobId);
       return job?.file ? { ...job, file: job.file } : null;
     },
-    async updateJob(jobId, patch) {
-      const job = await loadJob(jobId);
-      if (job) await backend.set(jobId, StoredJobSchema.parse({ ...job, ...patch }));
+    updateJob(jobId, patch) {
+      const update = updates.then(async () => {
+        const job = await loadJob(jobId);
+        if (job) await backend.set(jobId, StoredJobSchema.parse({ ...job, ...patch }));
+      });
+      updates = update.catch(() => undefined);
+      return update;
     },
     removeJob: (jobId) => backend.del(jobId),
   };
@@ -162,5 +178,8 @@ export const loadJob = defaultStore.loadJob;
 /** The job's stored document, or null when this browser never had it (sent by URL, elsewhere, cleared). */
 export const loadDocument = defaultStore.loadDocument;
 export const updateJob = defaultStore.updateJob;
-/** Removes the job from the list, and its stored document with it. The job stays on the service. */
+/**
+ * Removes the job from the list, and its stored document and kept result with it (one record). The job
+ * stays on the service.
+ */
 export const removeJob = defaultStore.removeJob;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../../api/testing/fixtures-dir';
-import { keptSettledJob } from './kept-job';
+import { keptResult, keptSettledJob } from './kept-job';
 
 const recorded = (name: string): { job: Record<string, unknown> } =>
   JSON.parse(readFileSync(path.join(fixturesDir, 'v2/job', name), 'utf8')) as {
@@ -25,5 +25,24 @@ describe('keptSettledJob', () => {
     ).toBeUndefined();
     expect(keptSettledJob(null)).toBeUndefined();
     expect(keptSettledJob({ id: 'x' })).toBeUndefined();
+  });
+});
+
+describe('keptResult', () => {
+  const result = JSON.parse(
+    readFileSync(path.join(fixturesDir, 'v2/products/extraction/financial_document/complete.json'), 'utf8'),
+  ) as { inference: Record<string, unknown> };
+
+  it('reads a kept result as the result query’s data', () => {
+    expect(keptResult(result)).toEqual({
+      inference: expect.objectContaining({ id: result.inference.id }),
+    });
+  });
+
+  it('ignores what was not kept or does not read as a result, so that it is fetched again', () => {
+    expect(keptResult(null)).toBeUndefined();
+    expect(keptResult(undefined)).toBeUndefined();
+    expect(keptResult({ inference: { id: 'x' } })).toBeUndefined();
+    expect(keptResult({ ...result, inference: { ...result.inference, result: 'gone' } })).toBeUndefined();
   });
 });

@@ -5,9 +5,9 @@
  * it hands to the main thread (in `page.commonObjs`, once `getOperatorList()` has loaded them) carry
  * `widths` (by character code) and `toUnicode` (character code → text); inverting the latter gives a
  * width per character. These are pdf.js internals, so everything here is read defensively: any shape we
- * do not recognise yields `undefined` and split-run.ts falls back to character counts.
+ * do not recognise yields `undefined` and splitRun (src/lib/pdf-text-runs.ts) falls back to character counts.
  */
-import type { GlyphWidthOf } from './split-run';
+import type { GlyphWidthOf } from '../../../src/lib/pdf-text-runs';
 
 type UnknownRecord = Record<string, unknown>;
 const isRecord = (v: unknown): v is UnknownRecord => typeof v === 'object' && v !== null;

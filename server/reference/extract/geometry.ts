@@ -73,33 +73,6 @@ export const overlapsHorizontally = (a: Box, b: Box, slack = 0): boolean =>
   b.x0 <= a.x1 + slack && b.x1 >= a.x0 - slack;
 
 /**
- * The corners of a stretch of a text run, in the run's own text space mapped to user space: from
- * `start` to `end` (fractions of the run's advance) along the baseline, from `descent` to `ascent`
- * (fractions of the font size) across it. `transform` is pdf.js's text item transform
- * `[a, b, c, d, e, f]`: (a, b) runs along the baseline, (c, d) points up, (e, f) is the origin.
- */
-export function runStretchCorners(
-  transform: readonly number[],
-  advance: number,
-  start: number,
-  end: number,
-  ascent: number,
-  descent: number,
-): Point[] {
-  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = transform;
-  const along = Math.hypot(a, b) || 1;
-  const up = Math.hypot(c, d) || 1;
-  const [ux, uy] = [a / along, b / along];
-  // (c, d) is the font size in user space times the "up" direction: scale it by ascent/descent.
-  const [vx, vy] = [c / up, d / up];
-  const at = (t: number, k: number): Point => [
-    e + ux * advance * t + vx * up * k,
-    f + uy * advance * t + vy * up * k,
-  ];
-  return [at(start, descent), at(end, descent), at(end, ascent), at(start, ascent)];
-}
-
-/**
  * The height of a box expressed in page-width units: a box's height is relative to the page height
  * and its gaps to the page width, so comparing a gap with a font size needs the page's aspect ratio
  * (`pageHeight / pageWidth`).

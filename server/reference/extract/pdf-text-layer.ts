@@ -8,8 +8,8 @@
 import type { PDFPageProxy, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 import type { PageText, Word } from './extractor';
 import { glyphWidthsOf } from './font-glyph-widths';
-import { boxAroundPoints, runStretchCorners, type Point } from './geometry';
-import { splitRun, type GlyphWidthOf } from './split-run';
+import { runStretchCorners, splitRun, type GlyphWidthOf } from '../../../src/lib/pdf-text-runs';
+import { boxAroundPoints, type Point } from './geometry';
 
 /** Typical Latin ascent/descent (fractions of the font size) when a font reports none that is sane. */
 const DEFAULT_ASCENT = 0.8;

@@ -8,7 +8,7 @@
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { describe, expect, it } from 'vitest';
 import { boundingBox } from '../viewer/geometry';
-import { pdfTextWords, splitRun, type PageViewportLike } from './pdf-text-words';
+import { pdfTextWords, type PageViewportLike } from './pdf-text-words';
 
 /** pdf.js's viewport at scale 1 for a 600 × 800 page (PDF y up), turned clockwise by `rotate`. */
 function viewport(rotate: 0 | 90 = 0): PageViewportLike {
@@ -90,14 +90,5 @@ describe('pdfTextWords', () => {
     );
     expect(words.map((w) => w.text)).toEqual(['edge']);
     expect(boxOf(words[0]?.polygon ?? []).x1).toBe(1);
-  });
-});
-
-describe('splitRun', () => {
-  it('counts a character of unknown width as the mean known one', () => {
-    expect(splitRun('a b', (c) => (c === 'a' ? 2 : undefined))).toEqual([
-      { text: 'a', start: 0, end: 1 / 3 },
-      { text: 'b', start: 2 / 3, end: 1 },
-    ]);
   });
 });

@@ -11,13 +11,8 @@
  * breaks runs at wide gaps) both agree exactly.
  */
 import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
-import {
-  boundingBox,
-  boxToPolygon,
-  clampBoxToPage,
-  textStretchCorners,
-  type Point,
-} from '../viewer/geometry';
+import { boundingBox, boxToPolygon, clampBoxToPage, type Point } from '../viewer/geometry';
+import { runStretchCorners, splitRun } from '../../../lib/pdf-text-runs';
 import type { WordInput } from './pick-words';
 
 /** The part of pdf.js's `PageViewport` used here (scale 1: PDF points → page pixels, turned). */
@@ -49,7 +44,7 @@ export function pdfTextWords(
     const widthOf = charWidth && family ? (char: string) => charWidth(char, family) : undefined;
     const transform = item.transform.map(Number);
     for (const word of splitRun(item.str, widthOf)) {
-      const corners = textStretchCorners(transform, item.width, word.start, word.end, ascent, descent).map(
+      const corners = runStretchCorners(transform, item.width, word.start, word.end, ascent, descent).map(
         ([x, y]): Point => {
           const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y).map(Number);
           return [vx / viewport.width, vy / viewport.height];
@@ -73,46 +68,6 @@ function verticalMetrics(style: TextStyle | undefined): [number, number] {
   const ascent = style && style.ascent > 0 && style.ascent <= 1.5 ? style.ascent : DEFAULT_ASCENT;
   const descent = style && style.descent < 0 && style.descent >= -1 ? style.descent : DEFAULT_DESCENT;
   return [ascent, descent];
-}
-
-/** One word of a run: its text and where it starts and ends, as fractions (0..1) of the run's advance. */
-export interface RunWord {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/**
- * A run split at white space, each word placed by the widths of the characters before it (a
- * character of unknown width counts as the mean known one; none known: every character alike).
- */
-export function splitRun(text: string, widthOf: (char: string) => number | undefined = () => undefined) {
-  const chars = Array.from(text);
-  const measured = chars.map((char) => {
-    const width = widthOf(char);
-    return width !== undefined && Number.isFinite(width) && width >= 0 ? width : undefined;
-  });
-  const known = measured.filter((w): w is number => w !== undefined);
-  const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 1;
-  const widths = measured.map((w) => w ?? fallback);
-  const total = widths.reduce((a, b) => a + b, 0);
-  const words: RunWord[] = [];
-  if (total <= 0) return words;
-  let offset = 0;
-  let current: { text: string; start: number } | undefined;
-  chars.forEach((char, i) => {
-    if (/\s/u.test(char)) {
-      if (current) words.push({ text: current.text, start: current.start / total, end: offset / total });
-      current = undefined;
-    } else if (current) {
-      current.text += char;
-    } else {
-      current = { text: char, start: offset };
-    }
-    offset += widths[i] ?? 0;
-  });
-  if (current) words.push({ text: current.text, start: current.start / total, end: 1 });
-  return words;
 }
 
 const round = (n: number): number => Math.round(n * 1e5) / 1e5;

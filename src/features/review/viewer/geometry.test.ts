@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   addRotations,
   clampBoxToPage,
-  textStretchCorners,
   anchoredScroll,
   boundingBox,
   clientToPagePoint,
@@ -402,27 +401,6 @@ describe('clientToPagePoint', () => {
     expect([x, y]).toEqual([0, 1]);
     // And back: the page point lands where it was clicked.
     expect(toViewPoint([x, y], { rotation: 90, size: { width: 300, height: 400 } })).toEqual([0, 0]);
-  });
-});
-
-describe('textStretchCorners', () => {
-  it('spans a stretch of a run along its baseline, from descent to ascent', () => {
-    // A 10-point run at (100, 200) with an advance of 50: its second half.
-    expect(textStretchCorners([10, 0, 0, 10, 100, 200], 50, 0.5, 1, 0.8, -0.2)).toEqual([
-      [125, 198],
-      [150, 198],
-      [150, 208],
-      [125, 208],
-    ]);
-  });
-  it('follows a run drawn upwards (text turned a quarter anticlockwise)', () => {
-    const corners = textStretchCorners([0, 10, -10, 0, 100, 200], 50, 0, 1, 0.8, -0.2);
-    expect(corners.map(([x, y]) => [Math.round(x), Math.round(y)])).toEqual([
-      [102, 200],
-      [102, 250],
-      [92, 250],
-      [92, 200],
-    ]);
   });
 });
 

@@ -238,34 +238,6 @@ export function polygonArea(polygon: Polygon): number {
 
 // ─── Text runs ───────────────────────────────────────────────────────────────────────────────────
 
-/**
- * The corners of a stretch of a PDF text run in PDF user space (points, y up), before the page's
- * viewport turns them into the page frame: from `start` to `end` (fractions of the run's advance)
- * along the baseline, from `descent` to `ascent` (fractions of the font size) across it.
- * `transform` is pdf.js's text item transform `[a, b, c, d, e, f]`: (a, b) runs along the baseline,
- * (c, d) points up with the font size's length, (e, f) is the run's origin. The app server places
- * words the same way (server/reference/extract/geometry.ts, `runStretchCorners`).
- */
-export function textStretchCorners(
-  transform: readonly number[],
-  advance: number,
-  start: number,
-  end: number,
-  ascent: number,
-  descent: number,
-): Point[] {
-  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = transform;
-  const along = Math.hypot(a, b) || 1;
-  const up = Math.hypot(c, d) || 1;
-  const [ux, uy] = [a / along, b / along];
-  const [vx, vy] = [c / up, d / up];
-  const at = (t: number, k: number): Point => [
-    e + ux * advance * t + vx * up * k,
-    f + uy * advance * t + vy * up * k,
-  ];
-  return [at(start, descent), at(end, descent), at(end, ascent), at(start, ascent)];
-}
-
 /** A box cut to the page (0..1 on both axes): text running past the page's edge is cut there. */
 export function clampBoxToPage({ x0, y0, x1, y1 }: Box): Box {
   const clamp = (v: number) => Math.min(1, Math.max(0, v));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitRun } from './split-run';
+import { runStretchCorners, splitRun } from './pdf-text-runs';
 
 describe('splitRun', () => {
   it('places words by glyph widths', () => {
@@ -31,5 +31,32 @@ describe('splitRun', () => {
   it('ignores leading, trailing and repeated spaces', () => {
     expect(splitRun('  a  ').map((w) => w.text)).toEqual(['a']);
     expect(splitRun('   ')).toEqual([]);
+  });
+  it('counts a character of unknown width as the mean known one', () => {
+    expect(splitRun('a b', (c) => (c === 'a' ? 2 : undefined))).toEqual([
+      { text: 'a', start: 0, end: 1 / 3 },
+      { text: 'b', start: 2 / 3, end: 1 },
+    ]);
+  });
+});
+
+describe('runStretchCorners', () => {
+  it('spans a stretch of a run along its baseline, from descent to ascent', () => {
+    // A 10-point run at (100, 200) with an advance of 50: its second half.
+    expect(runStretchCorners([10, 0, 0, 10, 100, 200], 50, 0.5, 1, 0.8, -0.2)).toEqual([
+      [125, 198],
+      [150, 198],
+      [150, 208],
+      [125, 208],
+    ]);
+  });
+  it('follows a run drawn upwards (text turned a quarter anticlockwise)', () => {
+    const corners = runStretchCorners([0, 10, -10, 0, 100, 200], 50, 0, 1, 0.8, -0.2);
+    expect(corners.map(([x, y]) => [Math.round(x), Math.round(y)])).toEqual([
+      [102, 200],
+      [102, 250],
+      [92, 250],
+      [92, 200],
+    ]);
   });
 });

@@ -16,8 +16,16 @@ test('a reload in the middle of a review keeps the draft, and the URL keeps the 
   await expect(page).toHaveURL(/[?&]field=line_items%5B1%5D\.unit_price/);
   await expect(page.getByText('3 values corrected, 1 item added, 1 item removed')).toBeVisible();
 
+  // The result was kept with the document: the reload shows it without asking for it again.
+  const resultRequests: string[] = [];
+  page.on('request', (request) => {
+    // Either form of a result's address (`/results/{id}`, `/inferences/{id}`).
+    if (/\/api\/v2\/.*\/(results|inferences)\//.test(new URL(request.url()).pathname))
+      resultRequests.push(request.url());
+  });
   await page.reload();
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0078', { timeout: 30_000 });
+  expect(resultRequests, 'result requests after the reload').toEqual([]);
   await expect(valueOf(page, 'reference_numbers[0]')).toHaveValue('PO-5512');
   await expect(valueOf(page, 'line_items[1].unit_price')).toHaveValue('0.12');
   await expect(page.getByRole('button', { name: 'Restore line_items[0]' })).toBeVisible();

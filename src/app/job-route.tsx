@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { extractionResultQueryOptions, isJobSettled, jobQueryOptions } from '../api/v2/queries';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
-import { keptSettledJob } from '../features/jobs/kept-job';
+import { keptResult, keptSettledJob } from '../features/jobs/kept-job';
 import { JobStatus } from '../features/jobs/job-status';
 import { ResultUnavailable } from '../features/review/result-unavailable';
 import { useJobWords } from '../features/review/pick/use-job-words';
@@ -70,7 +70,19 @@ interface ReviewProps {
 }
 
 function ProcessedJob({ jobId, resultUrl, document }: ReviewProps & { resultUrl: string }) {
-  const result = useQuery(extractionResultQueryOptions(resultUrl));
+  // A result kept with the document is shown at once, without a request: it never changes, and a
+  // model that deletes it once fetched would answer 404 to a second request.
+  const kept = useMemo(() => keptResult(document?.settledResult), [document]);
+  const result = useQuery({ ...extractionResultQueryOptions(resultUrl), initialData: kept });
+  // Kept with the document for the next opening (a processed job's result no longer changes, even
+  // while its webhooks are still being delivered); one that no longer read is replaced.
+  const fetched = kept ? undefined : result.data;
+  useEffect(() => {
+    if (fetched && document)
+      updateJob(jobId, { settledResult: fetched }).catch((error: unknown) =>
+        console.warn('Could not keep the result in this browser', error),
+      );
+  }, [jobId, fetched, document]);
   if (result.isPending) return <Spinner label="Loading the result…" />;
   if (result.isError) {
     return (

@@ -35,8 +35,18 @@ const job = (
   }
 ).job;
 const file = new Blob(['%PDF-1.7'], { type: 'application/pdf' });
-const stored = (settledJob: unknown): StoredDocument =>
-  ({ jobId: job.id, file, filename: 'a.pdf', mimeType: 'application/pdf', settledJob }) as StoredDocument;
+const result = JSON.parse(
+  readFileSync(path.join(fixturesDir, 'v2/products/extraction/financial_document/complete.json'), 'utf8'),
+) as unknown;
+const stored = (settledJob: unknown, settledResult: unknown = null): StoredDocument =>
+  ({
+    jobId: job.id,
+    file,
+    filename: 'a.pdf',
+    mimeType: 'application/pdf',
+    settledJob,
+    settledResult,
+  }) as StoredDocument;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('startReviewData', () => {
@@ -65,6 +75,28 @@ describe('startReviewData', () => {
     expect(client?.getQueryData(extractionResultQueryOptions(job.result_url).queryKey)).toBeDefined();
     expect(client?.getQueryData(storedDocumentQueryOptions(job.id).queryKey)).toEqual(stored(job));
     expect(getSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('on a job kept finished with its result: asks for neither, the result is there with the document', async () => {
+    vi.mocked(loadDocument).mockResolvedValue(stored(job, result));
+    const client = startReviewData(`/jobs/${job.id}`);
+    await settle();
+    expect(openDocumentAhead).toHaveBeenCalledWith(file, 'application/pdf');
+    expect(getJob).not.toHaveBeenCalled();
+    expect(getExtractionResult).not.toHaveBeenCalled();
+    expect(client?.getQueryData(extractionResultQueryOptions(job.result_url).queryKey)).toEqual(
+      expect.objectContaining({ inference: expect.objectContaining({ id: expect.any(String) }) }),
+    );
+  });
+
+  it('on a kept result that no longer reads as one: asks for the result again', async () => {
+    vi.mocked(loadDocument).mockResolvedValue(stored(job, { inference: { id: 'old shape' } }));
+    const client = startReviewData(`/jobs/${job.id}`);
+    await settle();
+    expect(getExtractionResult).toHaveBeenCalledWith(job.result_url, expect.anything());
+    expect(client?.getQueryData(extractionResultQueryOptions(job.result_url).queryKey)).toEqual({
+      inference: {},
+    });
   });
 
   it('on a job not kept: asks for the job, then for its result', async () => {

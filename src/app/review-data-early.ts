@@ -3,7 +3,8 @@
  * own query client (handed to the app by `earlyQueryClient`), so that the routes find it under way
  * or done: the session, and
  * - a job's page (`/jobs/{id}`): its document as kept in this browser, opened ahead at once, then
- *   the result (of the finished job kept with it, or of the job asked for);
+ *   the result (kept with it in the same record, or asked for: of the finished job kept with it, or of
+ *   the job asked for);
  * - a queued document (`/review/{id}`): the document and its file together (the file's address is
  *   known from the id), the file opened ahead as it arrives.
  * Without waiting for the session: each request carries the cookie and the server answers 401 when
@@ -14,8 +15,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionQueryOptions, reviewDocumentQueryOptions } from '../api/review/queries';
 import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries';
-import type { JobResponse } from '../api/v2/schemas';
-import { keptSettledJob } from '../features/jobs/kept-job';
+import type { ExtractionResponse, JobResponse } from '../api/v2/schemas';
+import { keptResult, keptSettledJob } from '../features/jobs/kept-job';
 import { documentFileQueryOptions } from '../features/review/queue/use-document-file';
 import { openDocumentAhead } from '../features/review/viewer/preload';
 import { createQueryClient } from './query-client';
@@ -40,18 +41,27 @@ function openAheadForAWhile(file: Blob, mimeType: string | null): void {
 }
 
 function startJob(queryClient: QueryClient, jobId: string): void {
-  const result = (job: JobResponse | undefined) => {
+  const result = (job: JobResponse | undefined, kept: ExtractionResponse | undefined) => {
     const url = job?.job.status === 'Processed' ? job.job.result_url : null;
-    if (url) void queryClient.prefetchQuery(extractionResultQueryOptions(url));
+    if (!url) return;
+    // A result kept with the document is there at once, read with it: no request.
+    if (kept) queryClient.setQueryData(extractionResultQueryOptions(url).queryKey, kept);
+    else void queryClient.prefetchQuery(extractionResultQueryOptions(url));
   };
   queryClient
     .fetchQuery(storedDocumentQueryOptions(jobId))
     .then((stored) => {
       if (stored) openAheadForAWhile(stored.file, stored.mimeType);
-      // A finished job kept here is not asked for again (the route shows it as kept).
+      // A finished job kept here is not asked for again (the route shows it as kept), nor a result
+      // kept with the document.
       const kept = keptSettledJob(stored?.settledJob);
-      if (kept) result(kept);
-      else void queryClient.fetchQuery(jobQueryOptions(jobId)).then(result, () => undefined);
+      const keptAnswer = keptResult(stored?.settledResult);
+      if (kept) result(kept, keptAnswer);
+      else
+        void queryClient.fetchQuery(jobQueryOptions(jobId)).then(
+          (job) => result(job, keptAnswer),
+          () => undefined,
+        );
     })
     .catch(() => undefined); // the route reads the store again and says what went wrong
 }

@@ -2,30 +2,17 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractionFixture } from '../testing/fixtures';
-import { FieldActionsContext, type FieldActions } from './field-actions';
+import { FieldActionsContext } from './field-actions';
 import { FieldList } from './field-list';
 import { buildReviewTree } from './review-tree';
 import { schemaHints } from './schema-hints';
+import { mockFieldActions as actions } from '../testing/field-actions';
 
 /** As the app renders it: under its query client (a typed value's page check reads the page's words). */
 function renderInApp(ui: ReactElement) {
   return render(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
-}
-
-function actions(): FieldActions {
-  return {
-    onFieldHover: vi.fn(),
-    onFieldSelect: vi.fn(),
-    onFieldChange: vi.fn(),
-    onRevert: vi.fn(),
-    onConfirm: vi.fn(),
-    onLeaveEditor: vi.fn(),
-    onAddItem: vi.fn(),
-    onRemoveItem: vi.fn(),
-    onRestoreItem: vi.fn(),
-  };
 }
 
 describe('FieldList', () => {

@@ -9,6 +9,7 @@ import { buildReviewTree, type Edits } from '../fields/review-tree';
 import { extractionFixture } from '../testing/fixtures';
 import { PickContext, type PickContextValue } from './pick-context';
 import type { WordInput } from './pick-words';
+import { mockFieldActions as actions } from '../testing/field-actions';
 
 const fields = extractionFixture('standard_field_types.json').inference.result.fields;
 
@@ -23,20 +24,6 @@ function line(texts: string[]): WordInput[] {
       [0.05 + i * 0.2, 0.12],
     ],
   }));
-}
-
-function actions(): FieldActions {
-  return {
-    onFieldHover: vi.fn(),
-    onFieldSelect: vi.fn(),
-    onFieldChange: vi.fn(),
-    onRevert: vi.fn(),
-    onConfirm: vi.fn(),
-    onLeaveEditor: vi.fn(),
-    onAddItem: vi.fn(),
-    onRemoveItem: vi.fn(),
-    onRestoreItem: vi.fn(),
-  };
 }
 
 function pickContext(words: WordInput[]): PickContextValue {

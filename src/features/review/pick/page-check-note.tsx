@@ -128,7 +128,7 @@ export function PageCheckNote({
         <button
           type="button"
           onClick={() => pick.onConfirmAnyway(node)}
-          aria-label={`Confirm ${node.path} anyway`}
+          aria-label={`Confirm anyway: ${node.path}`}
           className="rounded px-2 py-0.5 text-slate-800 underline hover:bg-amber-100"
         >
           Confirm anyway

@@ -11,6 +11,7 @@
  * counts as the mean known width, so with no widths at all this degrades to apportioning by
  * character count.
  */
+import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 
 /** One word of a run: its text and where it starts and ends, as fractions (0..1) of the run's advance. */
 export interface RunWord {
@@ -84,4 +85,47 @@ export function runStretchCorners(
     f + uy * advance * t + vy * up * k,
   ];
   return [at(start, descent), at(end, descent), at(end, ascent), at(start, ascent)];
+}
+
+/** Typical Latin ascent/descent (fractions of the font size) when a font reports none that is sane. */
+const DEFAULT_ASCENT = 0.8;
+const DEFAULT_DESCENT = -0.2;
+
+/** A run of pdf.js's text content with something to place: text that is not blank, an advance. */
+export function isTextRun(item: TextContent['items'][number]): item is TextItem {
+  return 'str' in item && item.str.trim() !== '' && item.width > 0;
+}
+
+/** The part of pdf.js's `PageViewport` used here: PDF user space → the page's pixels as displayed. */
+export interface ViewportLike {
+  convertToViewportPoint(x: number, y: number): number[];
+}
+
+/**
+ * Each word of a text run with its corners in the viewport's pixels (the page as displayed: `/Rotate`
+ * and the CropBox applied, origin top-left), placed by `widthOf` (or character counts).
+ */
+export function runWords(
+  run: TextItem,
+  style: TextStyle | undefined,
+  viewport: ViewportLike,
+  widthOf?: GlyphWidthOf,
+): { text: string; corners: Point[] }[] {
+  const [ascent, descent] = verticalMetrics(style);
+  const transform = run.transform.map(Number);
+  return splitRun(run.str, widthOf).map((word) => ({
+    text: word.text,
+    corners: runStretchCorners(transform, run.width, word.start, word.end, ascent, descent).map(
+      ([x, y]): Point => {
+        const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y).map(Number);
+        return [vx, vy];
+      },
+    ),
+  }));
+}
+
+function verticalMetrics(style: TextStyle | undefined): [number, number] {
+  const ascent = style && style.ascent > 0 && style.ascent <= 1.5 ? style.ascent : DEFAULT_ASCENT;
+  const descent = style && style.descent < 0 && style.descent >= -1 ? style.descent : DEFAULT_DESCENT;
+  return [ascent, descent];
 }

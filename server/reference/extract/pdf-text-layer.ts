@@ -5,15 +5,11 @@
  * the frame the API wants (upright page, origin top-left). A page without a text layer comes back with
  * no words: deciding what that means (fail now, OCR later) is the caller's business.
  */
-import type { PDFPageProxy, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
+import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { PageText, Word } from './extractor';
 import { glyphWidthsOf } from './font-glyph-widths';
-import { runStretchCorners, splitRun, type GlyphWidthOf } from '../../../src/lib/pdf-text-runs';
-import { boxAroundPoints, type Point } from './geometry';
-
-/** Typical Latin ascent/descent (fractions of the font size) when a font reports none that is sane. */
-const DEFAULT_ASCENT = 0.8;
-const DEFAULT_DESCENT = -0.2;
+import { isTextRun, runWords, type GlyphWidthOf } from '../../../src/lib/pdf-text-runs';
+import { boxAroundPoints } from './geometry';
 
 /** The page's words; none when it has no text layer. The caller cleans the page up. */
 export async function readPageText(page: PDFPageProxy): Promise<PageText> {
@@ -25,9 +21,7 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
     source: 'text-layer' as const,
   };
   const content = await page.getTextContent();
-  const runs = content.items.filter(
-    (item): item is TextItem => 'str' in item && item.str.trim() !== '' && item.width > 0,
-  );
+  const runs = content.items.filter(isTextRun);
   if (runs.length === 0) return { ...base, words: [] };
   // Loads the page's fonts into commonObjs, where their glyph widths can be read.
   await page.getOperatorList();
@@ -42,28 +36,15 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
 
   const words: Word[] = [];
   for (const run of runs) {
-    const [ascent, descent] = verticalMetrics(content.styles[run.fontName]);
-    const transform = run.transform.map(Number);
-    for (const word of splitRun(run.str, widthsOf(run.fontName))) {
-      const corners = runStretchCorners(transform, run.width, word.start, word.end, ascent, descent).map(
-        ([x, y]): Point => {
-          const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y).map(Number);
-          return [vx, vy];
-        },
-      );
+    for (const { text, corners } of runWords(
+      run,
+      content.styles[run.fontName],
+      viewport,
+      widthsOf(run.fontName),
+    )) {
       // The text layer states its text: nothing is uncertain about reading it.
-      words.push({
-        text: word.text,
-        box: boxAroundPoints(corners, viewport.width, viewport.height),
-        confidence: 1,
-      });
+      words.push({ text, box: boxAroundPoints(corners, viewport.width, viewport.height), confidence: 1 });
     }
   }
   return { ...base, words };
-}
-
-function verticalMetrics(style: TextStyle | undefined): [number, number] {
-  const ascent = style && style.ascent > 0 && style.ascent <= 1.5 ? style.ascent : DEFAULT_ASCENT;
-  const descent = style && style.descent < 0 && style.descent >= -1 ? style.descent : DEFAULT_DESCENT;
-  return [ascent, descent];
 }

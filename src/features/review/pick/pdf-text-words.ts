@@ -10,24 +10,19 @@
  * measures with the embedded font's own glyph widths: for a run of one word (most values: pdf.js
  * breaks runs at wide gaps) both agree exactly.
  */
-import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
-import { boundingBox, boxToPolygon, clampBoxToPage, type Point } from '../viewer/geometry';
-import { runStretchCorners, splitRun } from '../../../lib/pdf-text-runs';
+import type { TextContent } from 'pdfjs-dist/types/src/display/api';
+import { isTextRun, runWords, type ViewportLike } from '../../../lib/pdf-text-runs';
+import { boundingBox, boxToPolygon, clampBoxToPage, fromViewPoint, type Point } from '../viewer/geometry';
 import type { WordInput } from './pick-words';
 
 /** The part of pdf.js's `PageViewport` used here (scale 1: PDF points → page pixels, turned). */
-export interface PageViewportLike {
+export interface PageViewportLike extends ViewportLike {
   width: number;
   height: number;
-  convertToViewportPoint(x: number, y: number): number[];
 }
 
 /** A character's advance in a font family, in any unit consistent within a family; undefined if unknown. */
 export type CharWidth = (char: string, fontFamily: string) => number | undefined;
-
-/** Typical Latin ascent/descent (fractions of the font size) when a font reports none that is sane. */
-const DEFAULT_ASCENT = 0.8;
-const DEFAULT_DESCENT = -0.2;
 
 /** The page's words in the order pdf.js reads them; none when the page has no text layer (a scan). */
 export function pdfTextWords(
@@ -37,37 +32,20 @@ export function pdfTextWords(
 ): WordInput[] {
   const words: WordInput[] = [];
   for (const item of content.items) {
-    if (!isRun(item)) continue;
+    if (!isTextRun(item)) continue;
     const style = content.styles[item.fontName];
-    const [ascent, descent] = verticalMetrics(style);
     const family = style?.fontFamily;
     const widthOf = charWidth && family ? (char: string) => charWidth(char, family) : undefined;
-    const transform = item.transform.map(Number);
-    for (const word of splitRun(item.str, widthOf)) {
-      const corners = runStretchCorners(transform, item.width, word.start, word.end, ascent, descent).map(
-        ([x, y]): Point => {
-          const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y).map(Number);
-          return [vx / viewport.width, vy / viewport.height];
-        },
-      );
-      const polygon = boxToPolygon(clampBoxToPage(boundingBox(corners))).map(([x, y]): Point => [
+    for (const { text, corners } of runWords(item, style, viewport, widthOf)) {
+      const normalised = corners.map((point) => fromViewPoint(point, { rotation: 0, size: viewport }));
+      const polygon = boxToPolygon(clampBoxToPage(boundingBox(normalised))).map(([x, y]): Point => [
         round(x),
         round(y),
       ]);
-      words.push({ text: word.text, polygon });
+      words.push({ text, polygon });
     }
   }
   return words;
-}
-
-function isRun(item: TextContent['items'][number]): item is TextItem {
-  return 'str' in item && item.str.trim() !== '' && item.width > 0;
-}
-
-function verticalMetrics(style: TextStyle | undefined): [number, number] {
-  const ascent = style && style.ascent > 0 && style.ascent <= 1.5 ? style.ascent : DEFAULT_ASCENT;
-  const descent = style && style.descent < 0 && style.descent >= -1 ? style.descent : DEFAULT_DESCENT;
-  return [ascent, descent];
 }
 
 const round = (n: number): number => Math.round(n * 1e5) / 1e5;

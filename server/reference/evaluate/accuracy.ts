@@ -77,16 +77,8 @@ export function scoreExtraction(
     compare(ourFields[name], refFields[name], name, tally, tolerance);
     return { name, ...tally };
   });
-  const sum = (key: 'matched' | 'total' | 'valuedMatched' | 'valuedTotal'): number =>
-    fields.reduce((n, f) => n + f[key], 0);
-  const [matched, total] = [sum('matched'), sum('total')];
   return {
-    fields,
-    matched,
-    total,
-    valuedMatched: sum('valuedMatched'),
-    valuedTotal: sum('valuedTotal'),
-    accuracy: total > 0 ? matched / total : 1,
+    ...totalsOf(fields),
     onlyInReference: Object.keys(refFields).filter((name) => !(name in ourFields)),
     onlyInOurs: Object.keys(ourFields).filter((name) => !(name in refFields)),
   };
@@ -266,6 +258,15 @@ export function mergeReports(reports: readonly { name: string; report: AccuracyR
     }
   }
   const fields = [...byField.values()];
+  return {
+    ...totalsOf(fields),
+    onlyInReference: [...new Set(reports.flatMap((r) => r.report.onlyInReference))],
+    onlyInOurs: [],
+  };
+}
+
+/** A report's fields and their totals: matched/total over all, and over the printed values. */
+function totalsOf(fields: FieldAccuracy[]) {
   const sum = (key: 'matched' | 'total' | 'valuedMatched' | 'valuedTotal'): number =>
     fields.reduce((n, f) => n + f[key], 0);
   const [matched, total] = [sum('matched'), sum('total')];
@@ -276,7 +277,5 @@ export function mergeReports(reports: readonly { name: string; report: AccuracyR
     valuedMatched: sum('valuedMatched'),
     valuedTotal: sum('valuedTotal'),
     accuracy: total > 0 ? matched / total : 1,
-    onlyInReference: [...new Set(reports.flatMap((r) => r.report.onlyInReference))],
-    onlyInOurs: [],
   };
 }

@@ -19,7 +19,7 @@ import { chromium, type Browser, type Locator, type Page } from '@playwright/tes
 import { makeInvoicePdf } from '../e2e/support/make-invoice';
 import { rasterise } from '../e2e/support/viewer-documents';
 import { ms, percentile, table } from './stats';
-import { buildBenchSite, startAppServer, type BenchSite } from './viewer-setup';
+import { buildBenchSite, startAppServer, uploadThroughTheApp, type BenchSite } from './viewer-setup';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1440, height: 960 };
@@ -99,14 +99,7 @@ async function pickOn(
   await context.addInitScript('globalThis.__name = (target) => target;');
   const page = await context.newPage();
   try {
-    await page.goto(`${site.url}/`);
-    await page.locator('input[type="file"]').first().setInputFiles(file);
-    await page.getByRole('button', { name: /^Extract/ }).click();
-    await page.waitForURL(/\/jobs\/[^/]+$/, { timeout: 60_000 });
-    await page
-      .locator('[data-page-index="0"][data-rendered="true"] .field-polygon')
-      .first()
-      .waitFor({ timeout: 180_000 });
+    await uploadThroughTheApp(page, site, file);
 
     const value = page.getByRole('textbox', { name: FIELD, exact: true });
     // The value selected: its page's words asked for (read, or OCR'd, by the app server the first

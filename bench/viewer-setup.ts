@@ -10,6 +10,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import type { Page } from '@playwright/test';
 import { build } from 'vite';
 import { fixturesDir } from '../src/api/testing/fixtures-dir';
 import { repoRoot } from '../server/config';
@@ -220,4 +221,21 @@ async function signIn(url: string): Promise<string> {
     ?.split(';')[0];
   if (!cookie) throw new Error('sign-in: no er_session cookie in the answer');
   return cookie.slice('er_session='.length);
+}
+
+/** Uploads a document through the app's own form, waits for its review, and returns its address. */
+export async function uploadThroughTheApp(
+  page: Page,
+  site: BenchSite,
+  file: string | { name: string; mimeType: string; buffer: Buffer },
+): Promise<string> {
+  await page.goto(`${site.url}/`);
+  await page.locator('input[type="file"]').first().setInputFiles(file);
+  await page.getByRole('button', { name: /^Extract/ }).click();
+  await page.waitForURL(/\/jobs\/[^/]+$/, { timeout: 60_000 });
+  await page
+    .locator('[data-page-index="0"][data-rendered="true"] .field-polygon')
+    .first()
+    .waitFor({ timeout: 180_000 });
+  return page.url();
 }

@@ -29,7 +29,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { mb, ms, percentile, table } from './stats';
 import { benchPick } from './viewer-pick';
 import { firstPageProbe, hoverProbe, pageScript } from './viewer-probes';
-import { buildBenchSite, INVOICE_10P, startAppServer, type BenchSite } from './viewer-setup';
+import {
+  buildBenchSite,
+  INVOICE_10P,
+  startAppServer,
+  uploadThroughTheApp,
+  type BenchSite,
+} from './viewer-setup';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = 7;
@@ -290,19 +296,6 @@ async function queuedDocument(site: BenchSite, fileName: string): Promise<string
       throw new Error(`${fileName} is not in the queue (${JSON.stringify(found ?? null)})`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-}
-
-/** Uploads a document through the app's own form, waits for its review, and returns its address. */
-async function uploadThroughTheApp(page: Page, site: BenchSite, file: string): Promise<string> {
-  await page.goto(`${site.url}/`);
-  await page.locator('input[type="file"]').first().setInputFiles(file);
-  await page.getByRole('button', { name: /^Extract/ }).click();
-  await page.waitForURL(/\/jobs\/[^/]+$/, { timeout: 60_000 });
-  await page
-    .locator('[data-page-index="0"][data-rendered="true"] .field-polygon')
-    .first()
-    .waitFor({ timeout: 180_000 });
-  return page.url();
 }
 
 // ─── 2. Hover ────────────────────────────────────────────────────────────────────────────────────

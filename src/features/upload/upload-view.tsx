@@ -36,10 +36,12 @@ export function UploadView({ onSingleEnqueued }: Props) {
   }, []);
 
   const blocker = form.blocker();
-  const checking = form.source === 'files' && form.candidates.some((c) => c.check === null);
+  // Files still being checked, or the model list still on its way: "Extract" is kept until they are done.
+  const waiting =
+    (form.source === 'files' && form.candidates.some((c) => c.check === null)) || form.modelsLoading;
   const count = form.source === 'files' ? form.candidates.filter(isSendable).length : 1;
-  // "Extract" pressed while the files were still being checked: sent as soon as they are.
-  const submitWhenChecked = useRef(false);
+  // "Extract" pressed while waiting: sent as soon as the wait is over.
+  const submitWhenReady = useRef(false);
 
   function submit() {
     setAttempted(true);
@@ -59,14 +61,14 @@ export function UploadView({ onSingleEnqueued }: Props) {
   }
 
   useEffect(() => {
-    if (!submitWhenChecked.current || checking) return;
-    submitWhenChecked.current = false;
+    if (!submitWhenReady.current || waiting) return;
+    submitWhenReady.current = false;
     submit();
   });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (checking) submitWhenChecked.current = true;
+    if (waiting) submitWhenReady.current = true;
     else submit();
   }
 

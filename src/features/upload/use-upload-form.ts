@@ -47,6 +47,8 @@ export function useUploadForm() {
   const modelId = chosenModel ?? extractionModels?.[0]?.id ?? '';
   const model = extractionModels?.find((m) => m.id === modelId);
   const modelIdValid = Uuid.safeParse(modelId).success;
+  // No model chosen and the list still on its way: the first one will be, so "Extract" waits for it.
+  const modelsLoading = api === 'v2' && chosenModel === null && models.isPending;
   const modelSchema = useQuery({ ...modelSchemaQueryOptions(modelId), enabled: modelIdValid });
 
   const appWebhookIds = useMemo(() => appConfig.data?.v2.webhookIds ?? [], [appConfig.data]);
@@ -124,6 +126,7 @@ export function useUploadForm() {
       if (!v1Check.ok) return v1Check.message;
       return filesBlocker();
     }
+    if (modelsLoading) return 'Loading the models…';
     if (!modelIdValid) return modelId === '' ? 'Choose a model.' : 'The model id is not a valid id.';
     if (source === 'files') {
       const files = filesBlocker();
@@ -229,6 +232,7 @@ export function useUploadForm() {
 
   return {
     models,
+    modelsLoading,
     extractionModels,
     modelId,
     onModelChange,

@@ -61,5 +61,5 @@ test('several files at once: three at a time with their progress, then every job
 
   // Each row opens its job.
   await jobRow(page, 'several-2.pdf').getByRole('link', { name: 'several-2.pdf' }).click();
-  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/, { timeout: 30_000 });
 });

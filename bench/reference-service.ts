@@ -58,6 +58,7 @@ import {
 } from '../server/reference/testing/reference-harness';
 import { startReferenceProcess, type ReferenceProcess } from '../server/reference/testing/reference-process';
 import { mb, ms, pct, percentile, table } from './stats';
+import { accumulate, since, splitThreads, threadTimes, type ThreadTime } from './thread-times';
 
 type ReferenceService = Pick<ReferenceProcess, 'url'>;
 
@@ -72,6 +73,11 @@ interface Doc {
   warmUp: number;
   /** Timed rounds; the median is reported. */
   rounds: number;
+  /**
+   * Whether the row of CPU by thread is printed: only where the reading runs on the extraction
+   * thread itself (pdf.js's text layer), not in an OCR engine's thread of its own.
+   */
+  byThread: boolean;
 }
 
 /** Per round, the wall time and the CPU time per document or job, in ms. */
@@ -90,6 +96,7 @@ export async function benchReferenceService(): Promise<void> {
       batch: 30,
       warmUp: 150,
       rounds: 7,
+      byThread: true,
     },
     {
       name: 'receipt photo (OCR)',
@@ -99,6 +106,7 @@ export async function benchReferenceService(): Promise<void> {
       batch: 10,
       warmUp: 4,
       rounds: 3,
+      byThread: false,
     },
   ];
 
@@ -130,9 +138,15 @@ export async function benchReferenceService(): Promise<void> {
         const withFields = (): Promise<unknown> => readFields(thisThread, file, query);
         const textAlone = (): Promise<unknown> => extractDocumentText(file.path, file.mimeType);
         const upload = client.upload(doc);
+        // Thread by thread, over the timed rounds: what each used, and how long it waited for a core.
+        const serviceThreads = new Map<number, ThreadTime>();
+        const baseThreads = new Map<number, ThreadTime>();
+        const servicePid = service.child.pid ?? Number.NaN;
         const serviceRound = async (): Promise<[number, number]> => {
           const cpuBefore = await processCpuMs(service.child.pid);
+          const threadsBefore = await threadTimes(servicePid);
           const wall = (await client.runJobs(upload, doc.batch)) / doc.batch;
+          accumulate(serviceThreads, since(threadsBefore, await threadTimes(servicePid)));
           return [wall, ((await processCpuMs(service.child.pid)) - cpuBefore) / doc.batch];
         };
         // Both sides warmed with as many documents (JIT, the OCR engine).
@@ -148,7 +162,7 @@ export async function benchReferenceService(): Promise<void> {
         for (let round = 0; round < doc.rounds; round++) {
           if (concurrency === 1) {
             push(alone, await rawRound(doc, textAlone));
-            push(base, await rawRound(doc, withFields));
+            push(base, await rawRound(doc, withFields, baseThreads));
           }
           push(timing, await serviceRound());
         }
@@ -170,6 +184,8 @@ export async function benchReferenceService(): Promise<void> {
             `${pct(ratios('cpu'))}`,
             '',
           ]);
+          if (doc.byThread)
+            rows.push(whereTheTimeGoes(serviceThreads, servicePid, baseThreads, doc.rounds * doc.batch));
           rows.push([
             `  of the baseline: the text read alone`,
             '',
@@ -216,14 +232,47 @@ export async function benchReferenceService(): Promise<void> {
   console.log(`\n${table(rows)}`);
 }
 
-/** `doc.batch` reads one after the other: wall and CPU (every thread) per document, in ms. */
-async function rawRound(doc: Doc, read: () => Promise<unknown>): Promise<[number, number]> {
+/**
+ * `doc.batch` reads one after the other: wall and CPU (every thread) per document, in ms; with
+ * `threads`, what each of this process's threads used is added to it.
+ */
+async function rawRound(
+  doc: Doc,
+  read: () => Promise<unknown>,
+  threads?: Map<number, ThreadTime>,
+): Promise<[number, number]> {
+  const threadsBefore = threads && (await threadTimes(process.pid));
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < doc.batch; i++) await read();
   const wall = (performance.now() - start) / doc.batch;
   const cpu = process.cpuUsage(cpuBefore);
+  if (threads && threadsBefore) accumulate(threads, since(threadsBefore, await threadTimes(process.pid)));
   return [wall, (cpu.user + cpu.system) / 1000 / doc.batch];
+}
+
+/**
+ * A row saying where a job's time goes, thread by thread, beside the baseline's: on a machine whose
+ * cores are all busy, the extraction thread waits for one (its run delay), and V8's helper threads
+ * (garbage collection, the optimizing compiler), the main thread and the inspection threads take CPU
+ * from the same cores.
+ */
+function whereTheTimeGoes(
+  service: Map<number, ThreadTime>,
+  servicePid: number,
+  base: Map<number, ThreadTime>,
+  documents: number,
+): string[] {
+  const s = splitThreads(service, servicePid, documents);
+  const b = splitThreads(base, process.pid, documents);
+  const onCore = (t: ThreadTime) => `${ms(t.cpu)} + ${ms(t.wait)} waiting for a core`;
+  return [
+    '  per job, by thread',
+    `extraction thread ${onCore(s.busiest)}; main thread ${ms(s.main.cpu)}; others ${ms(s.others.cpu)} (V8's helpers, inspection, libuv)`,
+    `its thread ${onCore(b.main)}; others ${ms(b.others.cpu + b.busiest.cpu)} (V8's helpers)`,
+    '',
+    '',
+  ];
 }
 
 function push(timing: Timing, [wall, cpu]: [number, number]): void {

@@ -20,9 +20,22 @@ export function pageScript(probe: () => void): string {
 
 /**
  * Installed before any page script: notes when page 1's bitmap is on screen (`data-rendered`) and
- * when its polygons are drawn over it too.
+ * when its polygons are drawn over it too (the bare page marks its own), and when the pdf.js worker
+ * is made and ready.
  */
 export function firstPageProbe(): void {
+  // When the page makes its pdf.js worker, and when the worker first speaks (its 1.2 MB compiled and
+  // run): marks `worker:made` and `worker:ready`, for the bench's timeline.
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      if (performance.getEntriesByName('worker:made').length === 0) {
+        performance.mark('worker:made');
+        this.addEventListener('message', () => performance.mark('worker:ready'), { once: true });
+      }
+    }
+  };
   const record = { bitmap: null as number | null, withPolygons: null as number | null, polygons: 0 };
   window.__firstDrawn = record;
   const check = () => {

@@ -73,6 +73,7 @@ export async function benchViewer(): Promise<void> {
         `\n   job page (/jobs/{id}: boot, session, the stored document and the job as kept, the result fetched, the review drawn):` +
         ` ${open.runs.app.map(ms).join(', ')} (page bitmap alone ${ms(open.appBitmap)})` +
         `\n   where the job page's time goes (medians, from navigation start): ${open.timeline}` +
+        `\n   the bare page's pdf.js worker (medians): ${open.bareTimeline}` +
         `\n   queue document (/review/{id}, read-only: boot, session, the document with its result and its file fetched together, the review drawn):` +
         ` ${open.runs.queue.map(ms).join(', ')}` +
         `\n   viewer alone (harness page, same result): ${open.runs.harness.map(ms).join(', ')}` +
@@ -171,6 +172,7 @@ export async function benchOpenReview(browser: Browser, site: BenchSite) {
     bare: [] as number[],
   };
   const timelines: Loaded[][] = [];
+  const bareTimelines: Loaded[][] = [];
   let polygons = 0;
   const drawn = async (): Promise<Drawn> => {
     const handle = await page.waitForFunction(
@@ -214,6 +216,7 @@ export async function benchOpenReview(browser: Browser, site: BenchSite) {
     runs.bare.push(
       await page.evaluate(() => performance.getEntriesByName('bare:drawn')[0]?.startTime ?? NaN),
     );
+    bareTimelines.push(await page.evaluate(loadedSoFar));
   }
   await context.close();
   return {
@@ -226,6 +229,7 @@ export async function benchOpenReview(browser: Browser, site: BenchSite) {
     polygons,
     width,
     timeline: medianTimeline(timelines),
+    bareTimeline: medianTimeline(bareTimelines, WORKER_MILESTONES),
   };
 }
 
@@ -245,6 +249,9 @@ function loadedSoFar(): Loaded[] {
       start: e.startTime,
       end: (e as PerformanceResourceTiming).responseEnd,
     })),
+    ...performance
+      .getEntriesByType('mark')
+      .map((e) => ({ name: `mark:${e.name}`, start: e.startTime, end: e.startTime })),
   ];
 }
 
@@ -259,14 +266,30 @@ const MILESTONES: [string, RegExp][] = [
   ['pdf.js worker', /\/pdf\.worker\.min-[^/]+\.mjs$/],
 ];
 
-function medianTimeline(runs: Loaded[][]): string {
-  return MILESTONES.flatMap(([label, pattern]) => {
-    const found = runs.flatMap((run) => run.filter((e) => pattern.test(e.name)).slice(0, 1));
-    if (found.length === 0) return [`${label} not fetched`];
-    const [start, end] = [median(found.map((e) => e.start)), median(found.map((e) => e.end))];
-    // A worker's script reports no usable end in the page's timeline.
-    return [end > start ? `${label} ${ms(start)}–${ms(end)}` : `${label} from ${ms(start)}`];
-  }).join('; ');
+/** The app's own worker marks, after its requests (its script's request is among MILESTONES). */
+const WORKER_MILESTONES_OF_APP: [string, RegExp][] = [
+  ['pdf.js worker made', /^mark:worker:made$/],
+  ['pdf.js worker ready', /^mark:worker:ready$/],
+];
+
+/** The pdf.js worker's start (firstPageProbe's marks): made by the page, its script asked for, ready. */
+const WORKER_MILESTONES: [string, RegExp][] = [
+  ['made', /^mark:worker:made$/],
+  ['script asked for', /\/pdf\.worker\.min-[^/]+\.mjs$/],
+  ['ready', /^mark:worker:ready$/],
+];
+
+function medianTimeline(runs: Loaded[][], milestones = [...MILESTONES, ...WORKER_MILESTONES_OF_APP]): string {
+  return milestones
+    .flatMap(([label, pattern]) => {
+      const found = runs.flatMap((run) => run.filter((e) => pattern.test(e.name)).slice(0, 1));
+      if (found.length === 0) return [`${label} not fetched`];
+      const [start, end] = [median(found.map((e) => e.start)), median(found.map((e) => e.end))];
+      // A mark is a moment; a worker's script reports no usable end in the page's timeline.
+      if (pattern.source.startsWith('^mark:')) return [`${label} at ${ms(start)}`];
+      return [end > start ? `${label} ${ms(start)}–${ms(end)}` : `${label} from ${ms(start)}`];
+    })
+    .join('; ');
 }
 
 /** The extraction result behind a job page, through the app server as the app gets it. */

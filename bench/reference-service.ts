@@ -58,7 +58,7 @@ import {
 } from '../server/reference/testing/reference-harness';
 import { startReferenceProcess, type ReferenceProcess } from '../server/reference/testing/reference-process';
 import { mb, ms, pct, percentile, table } from './stats';
-import { accumulate, since, splitThreads, threadTimes, type ThreadTime } from './thread-times';
+import { accumulate, processCpuMs, since, splitThreads, threadTimes, type ThreadTime } from './thread-times';
 
 type ReferenceService = Pick<ReferenceProcess, 'url'>;
 
@@ -475,13 +475,4 @@ async function peakResidentBytes(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
   return kb === undefined ? Number.NaN : Number(kb) * 1024;
-}
-
-/** CPU time (user + system, every thread) a process has used so far, in ms (Linux /proc). */
-async function processCpuMs(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return Number.NaN;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz).
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -12,6 +12,20 @@ export interface ThreadTime {
   wait: number;
 }
 
+/** CPU time (user + system, every thread, those gone included) a process has used so far, in ms. */
+export async function processCpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return Number.NaN;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat ? cpuMsOf(stat) : Number.NaN;
+}
+
+/** User + system CPU of a `stat` line (a process's or a thread's), in ms. */
+function cpuMsOf(stat: string): number {
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Every thread of `pid` now, by thread id. */
 export async function threadTimes(pid: number): Promise<Map<number, ThreadTime>> {
   const times = new Map<number, ThreadTime>();
@@ -22,13 +36,8 @@ export async function threadTimes(pid: number): Promise<Map<number, ThreadTime>>
       readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => ''),
     ]);
     if (!stat) continue;
-    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const [, runDelayNs] = schedstat.split(' ');
-    times.set(Number(tid), {
-      cpu: (Number(fields[11]) + Number(fields[12])) * 10,
-      wait: Number(runDelayNs ?? 0) / 1e6,
-    });
+    times.set(Number(tid), { cpu: cpuMsOf(stat), wait: Number(runDelayNs ?? 0) / 1e6 });
   }
   return times;
 }

@@ -229,7 +229,7 @@ export async function benchOpenReview(browser: Browser, site: BenchSite) {
     polygons,
     width,
     timeline: medianTimeline(timelines),
-    bareTimeline: medianTimeline(bareTimelines, WORKER_MILESTONES),
+    bareTimeline: medianTimeline(bareTimelines, BARE_WORKER_MILESTONES),
   };
 }
 
@@ -255,6 +255,11 @@ function loadedSoFar(): Loaded[] {
   ];
 }
 
+/** The pdf.js worker's script, and firstPageProbe's marks of when the page made it and it first spoke. */
+const WORKER_SCRIPT = /\/pdf\.worker\.min-[^/]+\.mjs$/;
+const WORKER_MADE = /^mark:worker:made$/;
+const WORKER_READY = /^mark:worker:ready$/;
+
 /** What the app waits for on its way to page 1, named, with its median start and end over the runs. */
 const MILESTONES: [string, RegExp][] = [
   ['page', /^page$/],
@@ -263,30 +268,26 @@ const MILESTONES: [string, RegExp][] = [
   ['job', /^\/api\/v2\/jobs\/[^/]+$/],
   ['result', /^\/api\/v2\/(inferences|products\/extraction\/results)\/[^/]+$/],
   ['viewer script', /^\/assets\/document-viewer-[^/]+\.js$/],
-  ['pdf.js worker', /\/pdf\.worker\.min-[^/]+\.mjs$/],
+  ['pdf.js worker', WORKER_SCRIPT],
+  ['pdf.js worker made', WORKER_MADE],
+  ['pdf.js worker ready', WORKER_READY],
 ];
 
-/** The app's own worker marks, after its requests (its script's request is among MILESTONES). */
-const WORKER_MILESTONES_OF_APP: [string, RegExp][] = [
-  ['pdf.js worker made', /^mark:worker:made$/],
-  ['pdf.js worker ready', /^mark:worker:ready$/],
+/** The bare page's worker: made by pdf.js, its script asked for, ready. */
+const BARE_WORKER_MILESTONES: [string, RegExp][] = [
+  ['made', WORKER_MADE],
+  ['script asked for', WORKER_SCRIPT],
+  ['ready', WORKER_READY],
 ];
 
-/** The pdf.js worker's start (firstPageProbe's marks): made by the page, its script asked for, ready. */
-const WORKER_MILESTONES: [string, RegExp][] = [
-  ['made', /^mark:worker:made$/],
-  ['script asked for', /\/pdf\.worker\.min-[^/]+\.mjs$/],
-  ['ready', /^mark:worker:ready$/],
-];
-
-function medianTimeline(runs: Loaded[][], milestones = [...MILESTONES, ...WORKER_MILESTONES_OF_APP]): string {
+function medianTimeline(runs: Loaded[][], milestones = MILESTONES): string {
   return milestones
     .flatMap(([label, pattern]) => {
       const found = runs.flatMap((run) => run.filter((e) => pattern.test(e.name)).slice(0, 1));
       if (found.length === 0) return [`${label} not fetched`];
       const [start, end] = [median(found.map((e) => e.start)), median(found.map((e) => e.end))];
       // A mark is a moment; a worker's script reports no usable end in the page's timeline.
-      if (pattern.source.startsWith('^mark:')) return [`${label} at ${ms(start)}`];
+      if (found[0]?.name.startsWith('mark:')) return [`${label} at ${ms(start)}`];
       return [end > start ? `${label} ${ms(start)}–${ms(end)}` : `${label} from ${ms(start)}`];
     })
     .join('; ');

@@ -107,6 +107,15 @@ const EnvSchema = z.object({
   REFERENCE_PROCESSING_TIMEOUT_MS: optionalInt(1),
   /** Largest accepted document (file, file_base64 decoded, or url download), in bytes. */
   REFERENCE_MAX_FILE_BYTES: optionalInt(1),
+  /**
+   * What one document may cost to read, for the reference service's extraction and the review's page
+   * words alike (server/reference/extract/document-limits.ts has the defaults): pages per document,
+   * pixels of one rendered page (a larger page is rendered smaller, down to a floor, then refused), and
+   * pixels of one decoded picture.
+   */
+  DOCUMENT_MAX_PAGES: optionalInt(1),
+  DOCUMENT_MAX_RENDER_PIXELS: optionalInt(1),
+  DOCUMENT_MAX_IMAGE_PIXELS: optionalInt(1),
   /** Per-key budgets per window (a minute unless the next setting says otherwise); 0 turns a budget off. */
   REFERENCE_RATE_LIMIT_POST_PER_MINUTE: optionalInt(0),
   REFERENCE_RATE_LIMIT_GET_PER_MINUTE: optionalInt(0),
@@ -185,6 +194,13 @@ const EnvSchema = z.object({
   /** The proxies allowed to set SSO_HEADER: `loopback`, addresses, CIDR ranges. */
   SSO_TRUSTED_PROXIES: trustProxyList,
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
+  /** Open connections one app-server copy holds at most; more are closed at once (file descriptors). */
+  MAX_CONNECTIONS: optionalInt(1),
+  /**
+   * Webhook targets allowed although not public (loopback, private, link-local, metadata addresses):
+   * names, addresses or CIDR ranges. Empty: such integration webhooks are refused, when set and when sent.
+   */
+  ALLOW_PRIVATE_WEBHOOKS: list,
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z
     .enum(['0', '1', 'true', 'false', ''])

@@ -7,7 +7,12 @@
  * event (`settings_changed`, no document).
  */
 import type { Kysely, Transaction } from 'kysely';
-import { BusinessRules, DEFAULT_ROUTING, RoutingRules } from '../../../src/api/review/model-settings';
+import {
+  DEFAULT_ROUTING,
+  RoutingRules,
+  StoredBusinessRules,
+  type BusinessRules,
+} from '../../../src/api/review/model-settings';
 import type { ReviewDatabase } from '../db/open-database';
 import type { ModelSettingsRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ApiVersion } from '../review-types';
@@ -143,7 +148,8 @@ export class ModelSettingsStore {
  */
 function fromRow(row: ModelSettingsRow & { updated_by_name: string | null }): StoredModelSettings {
   const routing = RoutingRules.safeParse(parseJson(row.routing_json));
-  const rules = BusinessRules.safeParse(parseJson(row.rules_json));
+  // Stored rules read leniently: a pattern RE2 refuses (saved before it ran them) fails as a rule.
+  const rules = StoredBusinessRules.safeParse(parseJson(row.rules_json));
   const fits = routing.success && rules.success;
   if (!fits)
     console.error(

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { FieldConfidence } from '../v2/schemas';
+import { patternError } from './rule-pattern';
 import { ApiVersion } from './schemas';
 
 /**
@@ -53,31 +54,39 @@ const RuleId = z
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, { error: 'Letters, digits, - and _ only' });
 
-/** Whether a regular expression compiles (JavaScript syntax, Unicode mode): a check for forms too. */
+/**
+ * Why a rule's regular expression is refused, or null: the check of a save (the form and the server).
+ * RE2 runs it (rule-pattern.ts): backreferences and lookaround have no linear-time form.
+ */
 export function regexError(pattern: string): string | null {
-  try {
-    new RegExp(pattern, 'u');
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : 'Invalid';
-  }
+  return patternError(pattern);
 }
 
 const RequiredRule = z.strictObject({ id: RuleId, kind: z.literal('required'), field: FieldPath });
 
-const PatternRule = z.strictObject({
+/** JavaScript syntax, Unicode mode, run by RE2; found anywhere in the value unless anchored (`^…$`). */
+const PatternText = z
+  .string({ error: 'Give a regular expression' })
+  .min(1, { error: 'Give a regular expression' })
+  .max(500);
+
+/**
+ * As stored and read back: a pattern saved before RE2 ran them (a backreference) still reads, so its
+ * model keeps its other rules, and the rule fails on every document, saying the pattern is not valid.
+ */
+const StoredPatternRule = z.strictObject({
   id: RuleId,
   kind: z.literal('pattern'),
   field: FieldPath,
-  /** JavaScript syntax, Unicode mode; found anywhere in the value unless anchored (`^…$`). */
-  pattern: z
-    .string({ error: 'Give a regular expression' })
-    .min(1, { error: 'Give a regular expression' })
-    .max(500)
-    .superRefine((pattern, context) => {
-      const error = regexError(pattern);
-      if (error !== null) context.addIssue({ code: 'custom', message: `Not a regular expression: ${error}` });
-    }),
+  pattern: PatternText,
+});
+
+/** As saved: the pattern must compile with RE2 (422 `422-008` at `#/rules/N/pattern` otherwise). */
+const PatternRule = StoredPatternRule.extend({
+  pattern: PatternText.superRefine((pattern, context) => {
+    const error = regexError(pattern);
+    if (error !== null) context.addIssue({ code: 'custom', message: `Not a regular expression: ${error}` });
+  }),
 });
 
 const DateRangeRule = z
@@ -136,35 +145,36 @@ const DateOrderRule = z.strictObject({
   later: FieldPath,
 });
 
-export const BusinessRule = z.discriminatedUnion('kind', [
+const otherRules = [DateRangeRule, OneOfRule, SumRule, AddRule, DateOrderRule] as const;
+
+/** A rule as saved (its pattern checked). */
+export const BusinessRule = z.discriminatedUnion('kind', [RequiredRule, PatternRule, ...otherRules]);
+/** A rule as stored and served (a pattern that RE2 refuses still reads: the rule fails, saying so). */
+export const StoredBusinessRule = z.discriminatedUnion('kind', [
   RequiredRule,
-  PatternRule,
-  DateRangeRule,
-  OneOfRule,
-  SumRule,
-  AddRule,
-  DateOrderRule,
+  StoredPatternRule,
+  ...otherRules,
 ]);
-export type BusinessRule = z.infer<typeof BusinessRule>;
+export type BusinessRule = z.infer<typeof StoredBusinessRule>;
 export type BusinessRuleInput = z.input<typeof BusinessRule>;
 export type RuleKind = BusinessRule['kind'];
 
-export const BusinessRules = z
-  .array(BusinessRule)
-  .max(200)
-  .superRefine((rules, context) => {
-    const seen = new Set<string>();
-    rules.forEach((rule, index) => {
-      if (seen.has(rule.id))
-        context.addIssue({
-          code: 'custom',
-          path: [index, 'id'],
-          message: `Another rule is called ${rule.id}`,
-        });
-      seen.add(rule.id);
-    });
+function uniqueIds(rules: readonly { id: string }[], context: z.RefinementCtx) {
+  const seen = new Set<string>();
+  rules.forEach((rule, index) => {
+    if (seen.has(rule.id))
+      context.addIssue({
+        code: 'custom',
+        path: [index, 'id'],
+        message: `Another rule is called ${rule.id}`,
+      });
+    seen.add(rule.id);
   });
-export type BusinessRules = z.infer<typeof BusinessRules>;
+}
+
+export const BusinessRules = z.array(BusinessRule).max(200).superRefine(uniqueIds);
+export const StoredBusinessRules = z.array(StoredBusinessRule).max(200).superRefine(uniqueIds);
+export type BusinessRules = z.infer<typeof StoredBusinessRules>;
 
 /**
  * When a document sent by an integration goes to an operator. With `autoConfirm` off (the default)
@@ -214,7 +224,7 @@ export const ModelSettings = z.object({
   /** 0: never saved (the defaults). Send it back with the PUT. */
   version: z.int().nonnegative(),
   routing: RoutingRules,
-  rules: BusinessRules,
+  rules: StoredBusinessRules,
   feedbackEnabled: z.boolean(),
   updatedAt: z.iso.datetime().nullable(),
   updatedBy: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),

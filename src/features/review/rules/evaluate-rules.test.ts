@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessRules, type BusinessRuleInput } from '../../../api/review/model-settings';
+import {
+  BusinessRules,
+  StoredBusinessRules,
+  type BusinessRuleInput,
+} from '../../../api/review/model-settings';
 import { documentNodes } from './document-nodes';
 import { evaluateRules } from './evaluate-rules';
 import { resolve } from './field-values';
@@ -158,6 +162,35 @@ describe('evaluateRules: pattern', () => {
   it('shortens a long value in the message', () => {
     const [failure] = failures({ invoiceNumber: 'x'.repeat(200) }, [rule]);
     expect(failure?.message.length).toBeLessThan(120);
+  });
+
+  it('answers a catastrophic-backtracking pattern on the 29-character value of issue 18 (RE2)', () => {
+    const evil = { ...rule, pattern: String.raw`^([A-Za-z]+\s?)+$` };
+    const value = `${'A'.repeat(28)}!`;
+    const started = performance.now();
+    expect(failures({ invoiceNumber: value }, [evil])).toEqual([
+      expect.objectContaining({ ruleId: 'fmt', fields: ['invoice_number'] }),
+    ]);
+    expect(failures({ invoiceNumber: 'Abc Def' }, [evil])).toEqual([]);
+    console.log(`[evaluate-rules] backtracking pattern: ${(performance.now() - started).toFixed(1)} ms`);
+  });
+
+  it('refuses to save a pattern RE2 cannot run, and fails one stored before, saying why', () => {
+    const stored = { ...rule, pattern: String.raw`^(\d)\1$` };
+    const saved = BusinessRules.safeParse([stored]);
+    expect(saved.success).toBe(false);
+    expect(saved.error?.issues[0]?.path).toEqual([0, 'pattern']);
+    expect(saved.error?.issues[0]?.message).toMatch(/^Not a regular expression: backreferences/);
+    const rules = StoredBusinessRules.parse([stored, { id: 'req', kind: 'required', field: 'date' }]);
+    expect(evaluateRules(nodesOf({ invoiceNumber: '11', date: null }), rules)).toEqual([
+      {
+        ruleId: 'fmt',
+        kind: 'pattern',
+        message: expect.stringMatching(/^The pattern \^\(\\d\)\\1\$ is not valid: backreferences/) as string,
+        fields: [],
+      },
+      expect.objectContaining({ ruleId: 'req' }),
+    ]);
   });
 });
 

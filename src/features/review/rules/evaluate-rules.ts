@@ -5,9 +5,12 @@
  *
  * A rule checks the values that are there: a field with no value fails `required` only (and routing's
  * required fields); the others pass it by, so one missing value is reported once. A value that is
- * there but cannot be read as the rule needs (a number, a date) fails the rule, saying so.
+ * there but cannot be read as the rule needs (a number, a date) fails the rule, saying so. Patterns
+ * run by RE2 (src/api/review/rule-pattern.ts), in time linear in the value; one stored before RE2 ran
+ * them that it cannot compile (a backreference) fails on every document, saying why.
  */
 import type { BusinessRule, RuleFailure } from '../../../api/review/model-settings';
+import { compileRulePattern } from '../../../api/review/rule-pattern';
 import type { ReviewNode } from '../fields/review-tree';
 import { dateOf, hasValue, numberOf, quote, resolve, textOf, type Match } from './field-values';
 
@@ -31,8 +34,11 @@ function check(nodes: readonly ReviewNode[], rule: BusinessRule): Outcome {
       return { message: `${list(paths)} ${paths.length === 1 ? 'has' : 'have'} no value`, fields: paths };
     }
     case 'pattern': {
-      const regex = compile(rule.pattern);
-      if (regex === null) return { message: `The pattern ${rule.pattern} is not valid`, fields: [] };
+      // RE2 (linear time): a document's text cannot stall intake or the review, whatever the pattern.
+      const compiled = compileRulePattern(rule.pattern);
+      if (!compiled.ok)
+        return { message: `The pattern ${rule.pattern} is not valid: ${compiled.error}`, fields: [] };
+      const regex = compiled.pattern;
       return each(nodes, rule.field, (m) => {
         const text = textOf(m.node);
         return text === undefined || regex.test(text)
@@ -165,14 +171,6 @@ function close(a: number, b: number, tolerance: number): boolean {
 function decimals(tolerance: number): number {
   const fraction = /\.(\d+)$/.exec(String(tolerance))?.[1]?.length ?? 0;
   return Math.min(6, Math.max(2, fraction));
-}
-
-function compile(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return null;
-  }
 }
 
 function list(paths: readonly string[]): string {

@@ -86,6 +86,8 @@ export default defineConfig({
       // with a secret made at start (server/main.ts); nothing to set, and nothing inherited.
       WEBHOOK_V2_SECRET: '',
       WEBHOOK_V2_IDS: '',
+      // Integrations' webhooks go to receivers the journeys start on this machine (gateway-journey).
+      ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1',
       // Rate limits in 2-second windows, so that a journey meets 429s, and the app's waiting for
       // Retry-After, within seconds: 6 POSTs (enqueues, RAG documents) per window and key, which
       // one journey's single upload never reaches and several files sent at once do. GETs (polling,

@@ -65,7 +65,13 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
 function runIntegrations(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/integrations.ts', ...args], {
-      env: { PATH: process.env.PATH ?? '', APP_DATA_DIR: e2eAppDataDir(), DATABASE_URL: '' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        APP_DATA_DIR: e2eAppDataDir(),
+        DATABASE_URL: '',
+        // The receiver listens on 127.0.0.1, as the app server's ALLOW_PRIVATE_WEBHOOKS allows.
+        ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1',
+      },
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -107,7 +107,12 @@ async function main(): Promise<void> {
   follower.start();
   // Confirmed documents' webhooks and feedback (the way back): at once after a confirmation, and every
   // second for what is due (retries, and what a previous run or another copy left).
-  const deliveries = new DeliveryWorker({ database: review.database, now: review.now, upstream });
+  const deliveries = new DeliveryWorker({
+    database: review.database,
+    now: review.now,
+    upstream,
+    webhooks: review.webhooks,
+  });
   review.bus.subscribe({
     onChange: (change) => {
       if (change.state === 'confirmed') deliveries.wake();

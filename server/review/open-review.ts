@@ -10,6 +10,7 @@ import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from
 import { DiskFileStorage } from './files/file-storage';
 import { PageWordsReader } from './words/page-words';
 import { trustedPeers } from '../shared/trusted-proxy';
+import { WebhookAddressGuard } from '../shared/webhook-address';
 import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './http/review-context';
 import { DEFAULT_LEASE_MS } from './queue-state';
@@ -28,11 +29,15 @@ export interface ReviewSettings {
   now?: () => number;
   /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
   wayBack?: OutboxOptions | undefined;
+  /** ALLOW_PRIVATE_WEBHOOKS: webhook targets allowed although not public. Default none. */
+  allowPrivateWebhooks?: readonly string[] | undefined;
 }
 
 export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
   /** Every committed queue change, from this copy and (on PostgreSQL) the others. */
   bus: QueueBus;
+  /** Which addresses integrations' webhooks may reach: when set (integrations) and when sent. */
+  webhooks: WebhookAddressGuard;
   close(): Promise<void>;
 };
 
@@ -41,6 +46,7 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.APP_DATA_DIR,
     leaseMs: env.REVIEW_LEASE_MS,
+    allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
     sso:
       env.SSO_HEADER === undefined
         ? undefined
@@ -70,6 +76,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     at: new Date(row.updated_at).toISOString(),
   });
   const files = new DiskFileStorage(path.join(settings.dataDir, 'files'));
+  const webhooks = new WebhookAddressGuard(settings.allowPrivateWebhooks);
   return {
     database,
     bus,
@@ -81,7 +88,8 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       wayBackOutbox(settings.wayBack ?? { rag: false }),
     ),
     operators: new OperatorStore(database),
-    integrations: new IntegrationStore(database),
+    integrations: new IntegrationStore(database, { webhooks }),
+    webhooks,
     sessions: new SessionStore(database, settings.sessions),
     files,
     words: new PageWordsReader(path.join(settings.dataDir, 'words'), files),

@@ -12,6 +12,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 export type AttemptOutcome =
   | { kind: 'delivered'; status: number }
@@ -33,13 +34,19 @@ export interface PostOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
+  /**
+   * How the URL's host name becomes an address. The app server's integration webhooks pin it to the
+   * address their check allowed (webhook-address.ts); default: the system resolver.
+   */
+  lookup?: LookupFunction | undefined;
 }
 
 /**
- * An endpoint URL the dispatcher may call, or the reason it may not. Only http(s): endpoints come from
- * the operator's own configuration (the models file, an integration's webhook URL set by an admin), so
- * private and loopback addresses are allowed (a receiver on the same machine, such as the app server's
- * `/hooks/v2`, is the common case), unlike the URL input of enqueue.
+ * An endpoint URL the dispatcher may call, or the reason it may not. Only http(s). Which addresses it
+ * may reach is the caller's policy: the reference service's endpoints come from its operator's models
+ * file, so private and loopback addresses are allowed there (a receiver on the same machine, such as
+ * the app server's `/hooks/v2`, is the common case); an integration's webhook URL is checked against
+ * public addresses and ALLOW_PRIVATE_WEBHOOKS (webhook-address.ts) and its connection pinned (`lookup`).
  */
 export function endpointUrl(raw: string): URL | string {
   let url: URL;
@@ -67,6 +74,7 @@ export function postWebhook(url: URL, body: Buffer, options: PostOptions): Promi
     const request = transport.request(url, {
       method: options.method ?? 'POST',
       agent: false,
+      ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
       headers: { ...options.headers, 'Content-Length': String(body.length) },
     });
     const timer = setTimeout(() => {

@@ -6,13 +6,17 @@
  * `add` prints the key once, alone on the last line of its output, so that a script can take it with
  * `| tail -n 1`; nothing else ever prints it (only its hash is kept). A webhook's signing secret is
  * printed when it is made (by `add --webhook` or `set-webhook`), on its own line before the key.
+ * A webhook URL that names or resolves to a loopback, private, link-local (cloud metadata) or other
+ * non-public address is refused (exit 1) unless ALLOW_PRIVATE_WEBHOOKS allows it.
  *
  * Exit codes: 0 done, 1 refused or failed, 2 bad arguments (usage on stderr).
  */
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { readEnv } from '../../config';
 import type { ReviewDatabase } from '../db/open-database';
-import { DuplicateIntegrationError, IntegrationStore } from '../store/integration-store';
+import { WebhookAddressGuard } from '../../shared/webhook-address';
+import { DuplicateIntegrationError, IntegrationStore, WebhookRefusedError } from '../store/integration-store';
 import { describe, Failure, isoTime, printable, quote, runWithStore, table } from './cli-support';
 
 export interface IntegrationsIo {
@@ -37,6 +41,11 @@ Commands:
   set-webhook NAME --none    Stop pushing validated results to this integration.
   help                       Show this text.
 
+Webhook URLs must name and resolve to public addresses: loopback, private, link-local (cloud
+metadata), carrier-grade NAT, multicast and reserved addresses are refused unless ALLOW_PRIVATE_WEBHOOKS
+(names, addresses or CIDR ranges, comma-separated) allows them. They are checked again before each
+delivery.
+
 Names are unique whatever their case. Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
 `;
 
@@ -60,7 +69,10 @@ export async function runIntegrationsCommand(argv: string[], io: IntegrationsIo)
     io.stderr.write(`${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  return runWithStore(io, (database) => execute(parsed.command, database, io));
+  // runWithStore has read the settings already (and said so if they are wrong): read again, they pass.
+  return runWithStore(io, (database) =>
+    execute(parsed.command, database, io, new WebhookAddressGuard(readEnv(io.env).ALLOW_PRIVATE_WEBHOOKS)),
+  );
 }
 
 function parseCommand(argv: string[]): Parsed {
@@ -167,8 +179,13 @@ export function checkWebhookUrl(url: string | undefined): string | null {
   return parsed.href;
 }
 
-async function execute(command: Command, database: ReviewDatabase, io: IntegrationsIo): Promise<void> {
-  const integrations = new IntegrationStore(database);
+async function execute(
+  command: Command,
+  database: ReviewDatabase,
+  io: IntegrationsIo,
+  webhooks: WebhookAddressGuard,
+): Promise<void> {
+  const integrations = new IntegrationStore(database, { webhooks });
   switch (command.name) {
     case 'add': {
       let created;
@@ -178,9 +195,11 @@ async function execute(command: Command, database: ReviewDatabase, io: Integrati
           Date.now(),
         );
       } catch (error) {
-        if (error instanceof DuplicateIntegrationError) throw new Failure(error.message);
+        if (error instanceof DuplicateIntegrationError || error instanceof WebhookRefusedError)
+          throw new Failure(error.message);
         throw error;
       }
+      if (created.webhookNote !== null) io.stderr.write(`${created.webhookNote}\n`);
       io.stdout.write(`Added integration ${quote(created.integration.name)}.\n`);
       if (created.webhookSecret !== null) {
         io.stdout.write(
@@ -225,8 +244,15 @@ async function execute(command: Command, database: ReviewDatabase, io: Integrati
       return;
     }
     case 'set-webhook': {
-      const updated = await integrations.setWebhook(command.integration, command.webhook);
+      let updated;
+      try {
+        updated = await integrations.setWebhook(command.integration, command.webhook);
+      } catch (error) {
+        if (error instanceof WebhookRefusedError) throw new Failure(error.message);
+        throw error;
+      }
       if (updated === undefined) throw new Failure(`No integration named ${quote(command.integration)}.`);
+      if (updated.webhookNote !== null) io.stderr.write(`${updated.webhookNote}\n`);
       if (updated.webhookSecret === null) {
         io.stdout.write(`${quote(updated.row.name)} has no webhook any more.\n`);
       } else {

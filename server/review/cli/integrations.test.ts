@@ -117,9 +117,38 @@ describe.each(ENGINES)('the integrations command on %s', (engine) => {
     expect(listed.stdout).not.toMatch(/erk_[A-Za-z0-9_-]{20,}/);
   });
 
+  it('refuses webhook URLs aimed inside (loopback, private, metadata) unless ALLOW_PRIVATE_WEBHOOKS names them', async () => {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost:9/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/hook',
+      'http://10.0.0.5/hook',
+    ]) {
+      const added = await command(['add', 'Inside', '--webhook', url]);
+      expect(added, url).toMatchObject({ code: 1, stdout: '' });
+      expect(added.stderr, url).toMatch(/not public|address: webhooks are sent to public addresses only/);
+      expect(added.stderr, url).toContain('ALLOW_PRIVATE_WEBHOOKS');
+      const set = await command(['set-webhook', 'Mail robot', url]);
+      expect(set, url).toMatchObject({ code: 1, stdout: '' });
+    }
+    expect(await integrations.findByName('Inside')).toBeUndefined();
+    expect(await integrations.findByName('Mail robot')).toMatchObject({
+      webhook_url: 'https://hooks.example.com/review',
+    });
+    // Allowed by name: the address 10.0.0.5 still is not.
+    const allowing = { ...env, ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1, localhost' };
+    expect((await run(allowing, ['set-webhook', 'Mail robot', 'http://10.0.0.5/hook'])).code).toBe(1);
+  });
+
   it('sets and removes a webhook, with a new secret each time one is set', async () => {
     const before = (await integrations.findByName('Mail robot'))?.webhook_secret;
-    const set = await command(['set-webhook', 'mail robot', 'http://127.0.0.1:9/hook']);
+    // A receiver on this machine, as ALLOW_PRIVATE_WEBHOOKS allows.
+    const set = await run({ ...env, ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1' }, [
+      'set-webhook',
+      'mail robot',
+      'http://127.0.0.1:9/hook',
+    ]);
     expect(set.code).toBe(0);
     const after = await integrations.findByName('Mail robot');
     expect(after?.webhook_url).toBe('http://127.0.0.1:9/hook');

@@ -65,7 +65,8 @@ describe.each(ENGINES)('the deliveries API on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview(store.settings);
+    // The receiver listens on 127.0.0.1, as ALLOW_PRIVATE_WEBHOOKS=127.0.0.1 allows.
+    review = await openReview({ ...store.settings, allowPrivateWebhooks: ['127.0.0.1'] });
     const hash = await hashPassword(PASSWORD);
     await review.operators.create({ name: 'Ada', role: 'admin', passwordHash: hash }, Date.now());
     await review.operators.create({ name: 'Bob', role: 'operator', passwordHash: hash }, Date.now());
@@ -89,6 +90,7 @@ describe.each(ENGINES)('the deliveries API on %s', (engine) => {
       database: review.database,
       now: Date.now,
       upstream: {},
+      webhooks: review.webhooks,
       retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
       log: () => undefined,
     });

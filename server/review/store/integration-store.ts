@@ -7,10 +7,17 @@
  * fast hash is enough (nobody can guess their way through 2^256 candidates), and the look-up by hash
  * takes one indexed read per request. The webhook secret, by contrast, must be kept as it is: the
  * server signs with it.
+ *
+ * A webhook URL is taken only if it names, and resolves to, public addresses, or ALLOW_PRIVATE_WEBHOOKS
+ * allows it (shared/webhook-address.ts); whatever path sets it (the command, a test, a future admin
+ * route) comes through here. A name that does not resolve now is taken, with a note: the delivery
+ * worker checks again before each attempt, which is the check that counts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ReviewDatabase } from '../db/open-database';
 import type { IntegrationRow } from '../db/schema';
+import { endpointUrl } from '../../shared/post-webhook';
+import { WebhookAddressGuard } from '../../shared/webhook-address';
 import { isUniqueViolation, nameKey } from './operator-store';
 import { hashToken } from './session-store';
 
@@ -40,6 +47,14 @@ export class DuplicateIntegrationError extends Error {
   }
 }
 
+/** A webhook URL whose address is not allowed (or that is no http(s) URL): nothing was written. */
+export class WebhookRefusedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WebhookRefusedError';
+  }
+}
+
 export function toIntegration(row: IntegrationRow): Integration {
   return {
     id: row.id,
@@ -64,16 +79,39 @@ export interface CreatedIntegration {
   key: string;
   /** Set when a webhook URL was given. */
   webhookSecret: string | null;
+  /** Why the webhook URL could not be checked now (its host does not resolve), if so. */
+  webhookNote: string | null;
 }
 
 export class IntegrationStore {
-  constructor(private readonly store: ReviewDatabase) {}
+  private readonly webhooks: WebhookAddressGuard;
+
+  /** `webhooks`: which addresses webhook URLs may reach (ALLOW_PRIVATE_WEBHOOKS); default public only. */
+  constructor(
+    private readonly store: ReviewDatabase,
+    options: { webhooks?: WebhookAddressGuard | undefined } = {},
+  ) {
+    this.webhooks = options.webhooks ?? new WebhookAddressGuard();
+  }
+
+  /** Throws WebhookRefusedError for a URL never to be called; the note for one not checkable now. */
+  private async vetWebhook(webhookUrl: string | null | undefined): Promise<string | null> {
+    if (webhookUrl === null || webhookUrl === undefined || webhookUrl === '') return null;
+    const url = endpointUrl(webhookUrl);
+    if (typeof url === 'string') throw new WebhookRefusedError(url);
+    const vetted = await this.webhooks.vet(url);
+    if (vetted.kind === 'refused') throw new WebhookRefusedError(vetted.reason);
+    return vetted.kind === 'unresolved'
+      ? `Note: ${vetted.reason}; it is checked again before each delivery.`
+      : null;
+  }
 
   async create(
     input: { name: string; webhookUrl?: string | null },
     now: number,
   ): Promise<CreatedIntegration> {
     const name = input.name.trim().normalize('NFC');
+    const webhookNote = await this.vetWebhook(input.webhookUrl);
     const key = newIntegrationKey();
     const webhookSecret = input.webhookUrl ? newWebhookSecret() : null;
     try {
@@ -93,7 +131,7 @@ export class IntegrationStore {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { integration: toIntegration(row), key, webhookSecret };
+      return { integration: toIntegration(row), key, webhookSecret, webhookNote };
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateIntegrationError(name);
       throw error;
@@ -153,12 +191,14 @@ export class IntegrationStore {
 
   /**
    * Sets (or, with null, removes) the webhook URL. A new URL comes with a new signing secret, returned
-   * to be shown once; removing the URL removes the secret.
+   * to be shown once; removing the URL removes the secret. A URL whose address is not allowed throws
+   * WebhookRefusedError.
    */
   async setWebhook(
     name: string,
     webhookUrl: string | null,
-  ): Promise<{ row: IntegrationRow; webhookSecret: string | null } | undefined> {
+  ): Promise<{ row: IntegrationRow; webhookSecret: string | null; webhookNote: string | null } | undefined> {
+    const webhookNote = await this.vetWebhook(webhookUrl);
     const webhookSecret = webhookUrl === null ? null : newWebhookSecret();
     const row = await this.store.db
       .updateTable('integrations')
@@ -166,6 +206,6 @@ export class IntegrationStore {
       .where('name_key', '=', nameKey(name))
       .returningAll()
       .executeTakeFirst();
-    return row === undefined ? undefined : { row, webhookSecret };
+    return row === undefined ? undefined : { row, webhookSecret, webhookNote };
   }
 }

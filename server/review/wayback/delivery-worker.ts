@@ -5,7 +5,11 @@
  *
  * - a due delivery is taken under a lease (delivery-store.ts), so app-server copies sharing one
  *   PostgreSQL never send one at the same time; each attempt is recorded with its outcome;
- * - the webhook's URL and secret are read again before each attempt (an admin may have fixed them);
+ * - the webhook's URL and secret are read again before each attempt (an admin may have fixed them),
+ *   and its address checked again (shared/webhook-address.ts: public addresses only unless
+ *   ALLOW_PRIVATE_WEBHOOKS names it; the name resolved once and the connection pinned to the address
+ *   checked): a refused address fails the delivery at once with the reason, a name that does not
+ *   resolve is a failed attempt, retried like any other;
  * - an attempt is one request (shared/post-webhook.ts: no redirect followed, a fresh connection, the
  *   same bytes each time); anything but a 2xx is retried after the backoff, which is a time in the row
  *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
@@ -13,6 +17,7 @@
  *
  * The worker looks for due deliveries every second, and at once when woken (a confirmation).
  */
+import type { LookupFunction } from 'node:net';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
 import { endpointUrl, postWebhook, type AttemptOutcome } from '../../shared/post-webhook';
 import {
@@ -21,6 +26,7 @@ import {
   retryDelay,
   type RetryPolicy,
 } from '../../shared/retry-policy';
+import { pinnedLookup, WebhookAddressGuard } from '../../shared/webhook-address';
 import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DeliveryRow } from '../db/schema';
@@ -51,14 +57,31 @@ export interface DeliveryWorkerDeps {
   lanes?: number;
   /** Where a delivery that finally failed is reported. Default console.warn. */
   log?: (message: string) => void;
+  /**
+   * Which addresses integrations' webhooks may reach (ALLOW_PRIVATE_WEBHOOKS). Default: public
+   * addresses only. The upstreams' own URLs (v1 feedback, v2 RAG) are the server's settings: not checked.
+   */
+  webhooks?: WebhookAddressGuard;
 }
 
 type Target =
-  { url: URL; method: 'POST' | 'PATCH'; headers: Record<string, string>; who: string } | { refused: string };
+  | {
+      url: URL;
+      method: 'POST' | 'PATCH';
+      headers: Record<string, string>;
+      who: string;
+      /** The address checked, for a webhook: the connection goes there and nowhere else. */
+      lookup?: LookupFunction;
+    }
+  /** Never to be sent: the delivery fails now. */
+  | { refused: string }
+  /** Not sendable now (the webhook's host does not resolve): a failed attempt, retried. */
+  | { unreachable: string; who: string };
 
 export class DeliveryWorker {
   private readonly store: DeliveryStore;
   private readonly policy: RetryPolicy;
+  private readonly webhooks: WebhookAddressGuard;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -67,6 +90,7 @@ export class DeliveryWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.store = new DeliveryStore(deps.database);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
+    this.webhooks = deps.webhooks ?? new WebhookAddressGuard();
     if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
   }
 
@@ -124,19 +148,23 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: DeliveryRow, leaseUntil: number, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
     const target = await this.target(delivery);
     if ('refused' in target) {
       await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.now());
       this.report(delivery, target.refused);
       return;
     }
-    const started = performance.now();
-    const outcome = await postWebhook(target.url, Buffer.from(delivery.payload_json, 'utf8'), {
-      method: target.method,
-      headers: target.headers,
-      timeoutMs: this.policy.attemptTimeoutMs,
-      signal,
-    });
+    const outcome: AttemptOutcome =
+      'unreachable' in target
+        ? { kind: 'network', message: target.unreachable }
+        : await postWebhook(target.url, Buffer.from(delivery.payload_json, 'utf8'), {
+            method: target.method,
+            headers: target.headers,
+            timeoutMs: this.policy.attemptTimeoutMs,
+            signal,
+            lookup: target.lookup,
+          });
     const durationMs = performance.now() - started;
     if (outcome.kind === 'aborted') {
       await this.store.release(delivery, leaseUntil);
@@ -209,6 +237,11 @@ export class DeliveryWorker {
         return { refused: 'The integration has no webhook URL any more: the webhook was not sent.' };
       const url = endpointUrl(integration.webhook_url);
       if (typeof url === 'string') return { refused: `${url} The webhook was not sent.` };
+      // Checked now, not only when it was set: the name may point elsewhere today, and a URL stored
+      // before the rule existed is held to it too.
+      const vetted = await this.webhooks.vet(url);
+      if (vetted.kind === 'refused') return { refused: `${vetted.reason} The webhook was not sent.` };
+      if (vetted.kind === 'unresolved') return { unreachable: vetted.reason, who: 'the webhook URL' };
       const headers: Record<string, string> = {
         ...json,
         [DELIVERY_HEADER]: String(delivery.id),
@@ -216,7 +249,7 @@ export class DeliveryWorker {
       };
       if (integration.webhook_secret !== null && integration.webhook_secret !== '')
         headers[SIGNATURE_HEADER] = signPayload(integration.webhook_secret, delivery.payload_json);
-      return { url, method: 'POST', headers, who: 'the webhook URL' };
+      return { url, method: 'POST', headers, who: 'the webhook URL', lookup: pinnedLookup(vetted.pinned) };
     }
 
     const document = await db

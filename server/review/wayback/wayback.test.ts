@@ -27,6 +27,7 @@ import {
 import { verifySignature } from '../../shared/webhook-signature';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
+import { WebhookAddressGuard } from '../../shared/webhook-address';
 import { IntegrationStore } from '../store/integration-store';
 import { OperatorStore } from '../store/operator-store';
 import { QueueStore } from '../store/queue-store';
@@ -97,10 +98,20 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 
+/** The receivers of these tests listen on 127.0.0.1: allowed as ALLOW_PRIVATE_WEBHOOKS=127.0.0.1 does. */
+const LOOPBACK_ALLOWED = new WebhookAddressGuard(['127.0.0.1']);
+
 /** The review store as one app-server copy opens it: the queue with the outbox, and a worker. */
 function openCopy(database: ReviewDatabase, worker: Partial<DeliveryWorkerDeps> = {}) {
   const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: false }));
-  const deliveries = new DeliveryWorker({ database, now: Date.now, upstream: {}, retry: FAST, ...worker });
+  const deliveries = new DeliveryWorker({
+    database,
+    now: Date.now,
+    upstream: {},
+    retry: FAST,
+    webhooks: LOOPBACK_ALLOWED,
+    ...worker,
+  });
   return { queue, deliveries, store: new DeliveryStore(database) };
 }
 
@@ -117,7 +128,7 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
         Date.now(),
       )
     ).id;
-    integrations = new IntegrationStore(store.database);
+    integrations = new IntegrationStore(store.database, { webhooks: LOOPBACK_ALLOWED });
   });
   afterAll(async () => {
     await store.cleanup();

@@ -13,6 +13,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { ProblemError } from '../../shared/problem';
 import { requestConnection } from '../../shared/request-connection';
 import { nameKey } from '../store/operator-store';
+import { signOnSessionsOf } from '../store/sign-on-sessions';
 import type { ActiveSession } from '../store/session-store';
 import type { ReviewContext, ReviewEnv } from './review-context';
 
@@ -58,7 +59,9 @@ function singleSignOnName(c: Context, review: ReviewContext): string | undefined
 /**
  * Behind the company's proxy, the person it signed in is named in a header, believed only from the
  * proxy's addresses; they must be an operator here (an admin adds them, with no password). A session
- * is opened for them, so the CSRF token works as for a password sign-in.
+ * is opened for them, so the CSRF token works as for a password sign-in: the one this person already
+ * has in this browser (same User-Agent) when the request came without its cookie, else a new one
+ * (store/sign-on-sessions.ts), and its cookie set, so that a browser sends it from then on.
  */
 async function singleSignOn(
   c: Context,
@@ -67,7 +70,11 @@ async function singleSignOn(
 ): Promise<ActiveSession | undefined> {
   const operator = await review.operators.findByName(named);
   if (operator === undefined) return undefined;
-  const opened = await review.sessions.create(operator.id, review.now());
+  const opened = await signOnSessionsOf(review.sessions).open(
+    operator.id,
+    c.req.header('user-agent') ?? '',
+    review.now(),
+  );
   setSessionCookie(c, review, opened.token, opened.expiresAt);
   return { operator, csrfToken: opened.csrfToken, expiresAt: opened.expiresAt };
 }

@@ -12,6 +12,12 @@ export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const DEFAULT_SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 /** Writing `last_seen_at` at every request would make each read a write: once a minute is enough. */
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * Live sessions one operator may hold: a new one past it ends the least recently used (issue 18: a
+ * client without cookies behind single sign-on made a session per request). Twenty browsers and
+ * devices is more than a person uses; a script signing in again and again stays within it.
+ */
+export const MAX_SESSIONS_PER_OPERATOR = 20;
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 const newToken = (): string => randomBytes(32).toString('base64url');
@@ -57,6 +63,23 @@ export class SessionStore {
         expires_at: expiresAt,
         last_seen_at: now,
       })
+      .execute();
+    // The new one and the most recently used others, up to the cap: the rest end now.
+    const tokenHash = hashToken(token);
+    await this.store.db
+      .deleteFrom('sessions')
+      .where('operator_id', '=', operatorId)
+      .where('token_hash', '<>', tokenHash)
+      .where('token_hash', 'not in', (eb) =>
+        eb
+          .selectFrom('sessions')
+          .select('token_hash')
+          .where('operator_id', '=', operatorId)
+          .where('token_hash', '<>', tokenHash)
+          .orderBy('last_seen_at', 'desc')
+          .orderBy('created_at', 'desc')
+          .limit(MAX_SESSIONS_PER_OPERATOR - 1),
+      )
       .execute();
     return { token, csrfToken, expiresAt };
   }

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Env } from '../config';
+import { documentLimits, documentLimitsFromEnv, type DocumentLimits } from './extract/document-limits';
 import { warmUpDocumentInspection } from './extract/inspect-document';
 import { processExtractor } from './extract/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
@@ -77,6 +78,11 @@ export interface ReferenceServiceOptions {
   allowedHosts?: readonly string[];
   /** Largest accepted document (file, decoded file_base64, url download). Default 100 MB. */
   maxFileBytes?: number;
+  /**
+   * What one document may cost to read (pages, rendered and decoded pixels): over them a job fails
+   * with `422-012`. Defaults in extract/document-limits.ts (DOCUMENT_MAX_* settings).
+   */
+  documentLimits?: Partial<DocumentLimits>;
   /** Jobs processed at once (one extraction thread each). Default: the available parallelism. */
   concurrency?: number;
   /** Default 590 s, the hosted service's time-out, counted from the job's creation. */
@@ -134,6 +140,7 @@ export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions,
     allowedHosts: env.REFERENCE_ALLOWED_HOSTS,
     tls: readTls(env.REFERENCE_TLS_CERT_FILE, env.REFERENCE_TLS_KEY_FILE),
     maxFileBytes: env.REFERENCE_MAX_FILE_BYTES,
+    documentLimits: documentLimitsFromEnv(env),
     concurrency: env.REFERENCE_CONCURRENCY,
     processingTimeoutMs: env.REFERENCE_PROCESSING_TIMEOUT_MS,
     rateLimits: {
@@ -169,7 +176,10 @@ export async function openReferenceService(
   const webhooks = openWebhooks({ database: store.database, models }, options.webhooks);
   const rag = openRag({ database: store.database, models });
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const extractor = processExtractor(concurrency, EXTRACTION_HEAP_MB);
+  // The process's threads, reading within this service's limits (each request carries them).
+  const extractor = processExtractor(concurrency, EXTRACTION_HEAP_MB).within(
+    documentLimits(options.documentLimits),
+  );
   // In the background: the service answers at once, and the first job rarely waits for it.
   extractor.warmUp().catch((error: unknown) => console.error('[reference] extractor warm-up failed:', error));
   warmUpDocumentInspection().catch((error: unknown) =>

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { Env } from '../config';
+import { documentLimitsFromEnv, type DocumentLimits } from '../reference/extract/document-limits';
 import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
 import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
@@ -29,6 +30,10 @@ export interface ReviewSettings {
   now?: () => number;
   /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
   wayBack?: OutboxOptions | undefined;
+  /** What the page words may read of one document (DOCUMENT_MAX_*; over them a `422-012`). */
+  documentLimits?: Partial<DocumentLimits> | undefined;
+  /** How long the page words may take to read a page (default 60 s; tests shorten it). */
+  pageWordsTimeoutMs?: number | undefined;
   /** ALLOW_PRIVATE_WEBHOOKS: webhook targets allowed although not public. Default none. */
   allowPrivateWebhooks?: readonly string[] | undefined;
 }
@@ -46,6 +51,7 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.APP_DATA_DIR,
     leaseMs: env.REVIEW_LEASE_MS,
+    documentLimits: documentLimitsFromEnv(env),
     allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
     sso:
       env.SSO_HEADER === undefined
@@ -92,7 +98,10 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     webhooks,
     sessions: new SessionStore(database, settings.sessions),
     files,
-    words: new PageWordsReader(path.join(settings.dataDir, 'words'), files),
+    words: new PageWordsReader(path.join(settings.dataDir, 'words'), files, {
+      limits: settings.documentLimits,
+      timeoutMs: settings.pageWordsTimeoutMs,
+    }),
     now: settings.now ?? Date.now,
     sso:
       settings.sso === undefined

@@ -3,15 +3,19 @@
  * threads use `createDocumentExtractor`; benchmarks and tests time `extractDocumentText` alone.
  */
 import { readDocumentInfo } from './document-info';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
 import { ExtractorSet } from './extractor-set';
 import type { DocumentText, Extractor } from './extractor';
 import { ImageExtractor } from './image-extractor';
 import { sharedOcr } from './ocr/tesseract-ocr';
 import { PdfExtractor } from './pdf-extractor';
 
-/** Every reader of the service: PDFs (text layer, OCR for pages without one) and pictures (OCR). */
-export function createDocumentExtractor(): Extractor {
-  return new ExtractorSet([new PdfExtractor(), new ImageExtractor()]);
+/**
+ * Every reader of the service: PDFs (text layer, OCR for pages without one) and pictures (OCR), each
+ * bounded by `limits` (pages, rendered and decoded pixels: document-limits.ts).
+ */
+export function createDocumentExtractor(limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Extractor {
+  return new ExtractorSet([new PdfExtractor(sharedOcr, limits), new ImageExtractor(sharedOcr, limits)]);
 }
 
 let extractor: Extractor | undefined;

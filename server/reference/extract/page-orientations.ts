@@ -6,6 +6,7 @@
  * Runs in an extraction thread (threads/extraction-worker.ts): rendering and OSD are heavy work.
  */
 import { readFile } from 'node:fs/promises';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './document-limits';
 import type { StoredFile } from './extractor';
 import { readImagePages } from './image-pages';
 import { detectOrientation, type Orientation } from './ocr/orientation';
@@ -23,10 +24,12 @@ const ORIENTATION_DPI = 100;
 export async function detectPageOrientations(
   file: StoredFile,
   signal?: AbortSignal,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
 ): Promise<(Orientation | null)[]> {
   const found: (Orientation | null)[] = [];
   if (file.mimeType === 'application/pdf') {
-    const pdf = await openPdf(new Uint8Array(await readFile(file.path, { signal })));
+    // Pages drawn within the render limit; the page count is the extraction's to refuse.
+    const pdf = await openPdf(new Uint8Array(await readFile(file.path, { signal })), limits);
     try {
       for (let page = 0; page < pdf.pageCount; page++) {
         signal?.throwIfAborted();
@@ -41,7 +44,7 @@ export async function detectPageOrientations(
     }
     return found;
   }
-  for await (const image of readImagePages(file.path, file.mimeType, signal)) {
+  for await (const image of readImagePages(file.path, file.mimeType, signal, limits)) {
     found.push(found.length < MAX_ORIENTED_PAGES ? await detectOrientation(image) : null);
   }
   return found;

@@ -11,6 +11,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { ProblemError } from '../../shared/problem';
+import { DEFAULT_DOCUMENT_LIMITS, renderDpiWithin, type DocumentLimits } from './document-limits';
 import type { PageText } from './extractor';
 import type { GreyImage } from './ocr/grey-image';
 import { loadPdfDocument } from './pdfjs';
@@ -31,19 +32,30 @@ export interface OpenedPdf {
   pageSize(index: number): Promise<PdfPageSize>;
   /** The page's text layer: words with boxes, none when the page has no text layer. */
   readText(index: number): Promise<PageText>;
-  /** The page as displayed, in grey, at `dpi`. */
-  renderPage(index: number, dpi: number): Promise<GreyImage>;
+  /**
+   * The page as displayed, in grey, at `dpi`, or at the lower resolution (`dpi` of the answer) at
+   * which it fits the document limits' `maxRenderPixels`; a `422-012` when it fits at no resolution
+   * worth reading (document-limits.ts). Its size is checked before anything is drawn.
+   */
+  renderPage(index: number, dpi: number): Promise<RenderedPage>;
   /** Frees pdf.js's memory for this document. */
   close(): Promise<void>;
 }
 
+/** A page drawn for OCR, and the resolution it was drawn at (lower than asked for a very large page). */
+export type RenderedPage = GreyImage & { dpi: number };
+
 /**
  * Opens a PDF, or throws a `422-003` saying what is wrong: damaged beyond repair, encrypted with a
  * password (an encrypted PDF that opens without one, like most "owner-password" PDFs, is fine), or
- * without pages. pdf.js takes ownership of `data`.
+ * without pages. pdf.js takes ownership of `data`. `limits` bound the pages drawn and the images
+ * decoded in them; the page count is the caller's to check (inspection only counts).
  */
-export async function openPdf(data: Uint8Array): Promise<OpenedPdf> {
-  const task = await loadPdfDocument(data);
+export async function openPdf(
+  data: Uint8Array,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+): Promise<OpenedPdf> {
+  const task = await loadPdfDocument(data, { maxImagePixels: limits.maxImagePixels });
   let doc: PDFDocumentProxy;
   try {
     doc = await task.promise;
@@ -78,7 +90,13 @@ export async function openPdf(data: Uint8Array): Promise<OpenedPdf> {
         return { width, height };
       }),
     readText: (index) => withPage(index, readPageText),
-    renderPage: (index, dpi) => withPage(index, (page) => renderPageGrey(page, dpi)),
+    renderPage: (index, dpi) =>
+      withPage(index, async (page) => {
+        // The page box decides the canvas's size: checked before pdf.js allocates anything.
+        const { width, height } = page.getViewport({ scale: 1 });
+        const within = renderDpiWithin({ width, height }, dpi, limits);
+        return { ...(await renderPageGrey(page, within)), dpi: within };
+      }),
     // pdf.js 6 has no PDFDocumentProxy.destroy(); destroying the task frees the document.
     close: () => task.destroy(),
   };

@@ -9,13 +9,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ProblemError } from '../../shared/problem';
+import { DEFAULT_DOCUMENT_LIMITS, requirePageCount, type DocumentLimits } from './document-limits';
 import type { DocumentText, Extractor, PageText, StoredFile } from './extractor';
 import { sharedOcr, type TesseractOcr } from './ocr/tesseract-ocr';
 import { OCR_RENDER_DPI, openPdf, warmUpPdf, type OpenedPdf } from './pdf-document';
 import { requireSupportedType, SNIFF_BYTES } from './sniff-mime-type';
 
 export class PdfExtractor implements Extractor {
-  constructor(private readonly ocr: () => TesseractOcr = sharedOcr) {}
+  constructor(
+    private readonly ocr: () => TesseractOcr = sharedOcr,
+    private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  ) {}
 
   accepts(mimeType: string): boolean {
     return mimeType === 'application/pdf';
@@ -23,7 +27,7 @@ export class PdfExtractor implements Extractor {
 
   async extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
     const data = new Uint8Array(await readFile(file.path, { signal }));
-    return readPdf(data, this.ocr(), signal);
+    return readPdf(data, this.ocr(), signal, this.limits);
   }
 
   /** pdf.js and its first rendered page (~1.5 s for the first document of a thread), the OCR engine (~0.5 s). */
@@ -36,6 +40,7 @@ export async function readPdf(
   data: Uint8Array,
   ocr: TesseractOcr,
   signal?: AbortSignal,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
 ): Promise<DocumentText> {
   // What inspection refuses, extraction refuses too (a job resumed from before inspection existed).
   if (
@@ -43,8 +48,10 @@ export async function readPdf(
   ) {
     throw new ProblemError('422-003', 'The file is not a PDF (detected from its content).');
   }
-  const pdf = await openPdf(data);
+  const pdf = await openPdf(data, limits);
   try {
+    // Before any page is read: a 5,000-page PDF is seconds of pdf.js even without OCR.
+    requirePageCount(pdf.pageCount, limits);
     const pages: PageText[] = [];
     for (let index = 0; index < pdf.pageCount; index++) {
       signal?.throwIfAborted();
@@ -79,7 +86,8 @@ async function ocrPage(
   signal?: AbortSignal,
 ): Promise<PageText> {
   const { width, height } = await pdf.pageSize(index);
+  // A very large page comes back drawn at a lower resolution (document-limits.ts), which OCR is told.
   const image = await pdf.renderPage(index, OCR_RENDER_DPI);
-  const words = await ocr.recognize(image, { dpi: OCR_RENDER_DPI, signal });
+  const words = await ocr.recognize(image, { dpi: image.dpi, signal });
   return { index, width, height, words, source: 'ocr' };
 }

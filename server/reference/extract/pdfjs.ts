@@ -23,7 +23,10 @@ const assetDir = (name: string): string => `${path.join(pdfjsDir, name)}${path.s
  * Starts loading a PDF. pdf.js takes ownership of `data`: pass a copy if the caller still needs it.
  * Destroy the returned task when done (pdf.js 6 has no `PDFDocumentProxy.destroy()`).
  */
-export async function loadPdfDocument(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
+export async function loadPdfDocument(
+  data: Uint8Array,
+  options: { maxImagePixels?: number } = {},
+): Promise<PDFDocumentLoadingTask> {
   const pdfjs = await loadPdfJs();
   return pdfjs.getDocument({
     data,
@@ -36,5 +39,8 @@ export async function loadPdfDocument(data: Uint8Array): Promise<PDFDocumentLoad
     fontExtraProperties: true,
     // Warnings (a rebuilt cross-reference table, a broken image) are not printed.
     verbosity: 0,
+    // An image inside a page larger than this is not decoded (the page is drawn without it): a page
+    // of a few bytes can hold an image XObject declaring 30 000 × 30 000 pixels (document-limits.ts).
+    ...(options.maxImagePixels === undefined ? {} : { maxImageSize: options.maxImagePixels }),
   });
 }

@@ -9,17 +9,21 @@
  * Boxes are normalised to the page as displayed (PDF `/Rotate` and CropBox applied, photos turned by
  * their EXIF orientation), origin top-left: the frame of a v2 polygon, which the review's geometry
  * module turns further for v1 pages stored turned.
+ *
+ * The reading itself (pdf.js, sharp, tesseract) runs in a thread of its own, never on the app server's
+ * thread: one large page took this thread's event loop for over 10 s and 8 GB before. The thread reads
+ * within the document limits (DOCUMENT_MAX_*: a `422-012` for a document over them) and within a
+ * time limit (a `500-003` after 60 s, the thread stopped and replaced); see docs/review-app.md.
  */
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { PageWordsResponse } from '../../../src/api/review/page-words';
+import { documentLimits, type DocumentLimits } from '../../reference/extract/document-limits';
 import type { PageText, Word } from '../../reference/extract/extractor';
-import { readImagePages } from '../../reference/extract/image-pages';
-import { sharedOcr } from '../../reference/extract/ocr/tesseract-ocr';
-import { OCR_RENDER_DPI, openPdf } from '../../reference/extract/pdf-document';
-import { readPdfText } from '../../reference/extract/pdf-text-extractor';
+import { ThreadedExtractor } from '../../reference/extract/threads/threaded-extractor';
 import { ProblemError } from '../../shared/problem';
 import type { FileStorage } from '../files/file-storage';
 
@@ -32,14 +36,47 @@ export interface KeptDocument {
 /** Bumped when what is kept changes shape: older files are then read again. */
 const CACHE_VERSION = 1;
 
+/**
+ * A page is read in this long or not at all: the first read of a scanned A4 page takes ~1–2 s, a
+ * poster-sized one at the render limit ~10–20 s on a busy machine.
+ */
+export const PAGE_WORDS_TIMEOUT_MS = 60_000;
+/** Heap cap of the page-words thread: pdf.js on a 100 MB PDF stays well within it. */
+const PAGE_WORDS_HEAP_MB = 1024;
+
+let processThreads: ThreadedExtractor | undefined;
+/**
+ * The process's one page-words thread, started at the first read and kept (unref'd) for the next: a
+ * pick is one page, and a second thread would double the memory of a cold engine for little.
+ * Apart from the reference service's extraction threads, so that a click never waits behind a job.
+ */
+function pageWordsThreads(): ThreadedExtractor {
+  return (processThreads ??= new ThreadedExtractor({ threads: 1, maxHeapMb: PAGE_WORDS_HEAP_MB }));
+}
+
+export interface PageWordsOptions {
+  /** What one document may cost to read (DOCUMENT_MAX_*); defaults in document-limits.ts. */
+  limits?: Partial<DocumentLimits>;
+  /** Default PAGE_WORDS_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** The threads that read; default the process's page-words thread. */
+  threads?: ThreadedExtractor;
+}
+
 export class PageWordsReader {
   /** Pages being read now, so that two clicks at once read a page once. */
   private readonly reading = new Map<string, Promise<PageWordsResponse>>();
+  private readonly limits: DocumentLimits;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly dir: string,
     private readonly files: FileStorage,
-  ) {}
+    private readonly options: PageWordsOptions = {},
+  ) {
+    this.limits = documentLimits(options.limits);
+    this.timeoutMs = options.timeoutMs ?? PAGE_WORDS_TIMEOUT_MS;
+  }
 
   /** The page's words (0-based `page`), read once; a `404-010` for a page the document does not have. */
   async words(doc: KeptDocument, page: number): Promise<PageWordsResponse> {
@@ -83,53 +120,42 @@ export class PageWordsReader {
   private async read(doc: KeptDocument, page: number): Promise<PageWordsResponse> {
     const opened = await this.files.open(doc.fileKey);
     if (!opened) throw new ProblemError('404-010', 'This document has no kept file to read words from.');
-    const data = await bytesOf(opened.stream);
-    if (doc.mimeType === 'application/pdf') return this.readPdfPage(doc.id, data, page);
-    return this.readPicturePage(doc, data, page);
-  }
-
-  private async readPdfPage(id: string, data: Uint8Array, page: number): Promise<PageWordsResponse> {
-    // pdf.js takes ownership of its buffer: the OCR path still needs ours.
-    const text = await readPdfText(data.slice());
-    const wanted = text.pages[page];
-    if (!wanted) throw noSuchPage(page, text.pageCount);
-    // One pass over the text layer gives every page: keep those that have text.
-    for (const p of text.pages) if (p.words.length > 0) await this.keep(id, answerOf(p, 'text-layer'));
-    if (wanted.words.length > 0) return answerOf(wanted, 'text-layer');
-    const pdf = await openPdf(data);
-    try {
-      const image = await pdf.renderPage(page, OCR_RENDER_DPI);
-      const words = await sharedOcr().recognize(image, { dpi: OCR_RENDER_DPI });
-      const answer = answerOf({ ...wanted, words }, 'ocr');
-      await this.keep(id, answer);
-      return answer;
-    } finally {
-      await pdf.close();
-    }
-  }
-
-  private async readPicturePage(
-    doc: KeptDocument,
-    data: Uint8Array,
-    page: number,
-  ): Promise<PageWordsResponse> {
-    // The picture readers take a path (sharp, libheif): a copy beside the cache, removed after.
+    // The thread reads a path (pdf.js, sharp, libheif): a copy beside the cache, streamed (never whole
+    // in this thread's memory), removed after.
     await mkdir(this.dir, { recursive: true });
     const copy = path.join(this.dir, `${doc.id}.${randomUUID()}.source`);
-    await writeFile(copy, data);
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new ProblemError(
+            '500-003',
+            `Reading the words of page ${page + 1} took longer than ${Math.round(this.timeoutMs / 1000)} s: it was stopped.`,
+          ),
+        ),
+      this.timeoutMs,
+    );
     try {
-      let index = 0;
-      for await (const image of readImagePages(copy, doc.mimeType)) {
-        if (index === page) {
-          const words = await sharedOcr().recognize(image);
-          const answer = answerOf({ index, width: image.width, height: image.height, words }, 'ocr');
-          await this.keep(doc.id, answer);
-          return answer;
-        }
-        index++;
-      }
-      throw noSuchPage(page, index);
+      await pipeline(opened.stream, createWriteStream(copy), { signal: timeout.signal });
+      const threads = this.options.threads ?? pageWordsThreads();
+      const read = await threads.readPage(
+        { path: copy, mimeType: doc.mimeType },
+        page,
+        this.limits,
+        timeout.signal,
+      );
+      // One pass over a PDF's text layer gives every page: keep those that have text.
+      for (const p of read.textPages) await this.keep(doc.id, answerOf(p, 'text-layer'));
+      if (!read.page) throw noSuchPage(page, read.pageCount);
+      const answer = answerOf(read.page, read.page.source);
+      await this.keep(doc.id, answer);
+      return answer;
+    } catch (error) {
+      // The pipeline's own AbortError says less than the reason.
+      if (timeout.signal.aborted) throw timeout.signal.reason;
+      throw error;
     } finally {
+      clearTimeout(timer);
       await rm(copy, { force: true });
     }
   }
@@ -161,10 +187,4 @@ function toWord({ text, box, confidence }: Word): PageWordsResponse['words'][num
 
 function noSuchPage(page: number, count: number): ProblemError {
   return new ProblemError('404-010', `This document has ${count} page(s): there is no page ${page + 1}.`);
-}
-
-async function bytesOf(stream: Readable): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -6,13 +6,29 @@
 import { parentPort } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
 import { readDocumentInfo } from '../document-info';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../document-limits';
 import { createDocumentExtractor } from '../extract-document-text';
+import type { Extractor } from '../extractor';
 import { readFields, type FieldQuery } from '../extract-result';
 import { detectPageOrientations } from '../page-orientations';
 import { warmUpPdf } from '../pdf-document';
+import { readPage } from '../read-page';
 import type { WorkerReply, WorkerRequest } from './messages';
 
 const extractor = createDocumentExtractor();
+/** One extractor per set of limits a caller brings (the service's, the review's: one or two). */
+const limitedExtractors = new Map<string, Extractor>();
+function extractorWithin(limits: DocumentLimits | undefined): Extractor {
+  if (!limits) return extractor;
+  const key = JSON.stringify(limits);
+  let found = limitedExtractors.get(key);
+  if (!found) {
+    if (limitedExtractors.size >= 8) limitedExtractors.clear();
+    found = createDocumentExtractor(limits);
+    limitedExtractors.set(key, found);
+  }
+  return found;
+}
 const port = parentPort;
 if (!port) throw new Error('extraction-worker.ts runs in a worker thread only');
 
@@ -43,14 +59,22 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
         else await extractor.warmUp?.();
         return { id: request.id, done: true };
       case 'orient':
-        return { id: request.id, orientations: await detectPageOrientations(request.file) };
+        return {
+          id: request.id,
+          orientations: await detectPageOrientations(request.file, undefined, request.limits),
+        };
       case 'inspect':
         return { id: request.id, info: await readDocumentInfo(request.path) };
       case 'extract':
-        return { id: request.id, document: await extractor.extract(request.file) };
+        return { id: request.id, document: await extractorWithin(request.limits).extract(request.file) };
       case 'read': {
         const query = { ...request.query, schema: sameSchemaAsBefore(request.query.schema) };
-        return { id: request.id, reading: await readFields(extractor, request.file, query) };
+        const reading = await readFields(extractorWithin(request.limits), request.file, query);
+        return { id: request.id, reading };
+      }
+      case 'page': {
+        const limits = request.limits ?? DEFAULT_DOCUMENT_LIMITS;
+        return { id: request.id, pageReading: await readPage(request.file, request.page, limits) };
       }
     }
   } catch (error) {

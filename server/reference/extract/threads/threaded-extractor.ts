@@ -12,9 +12,11 @@
 import { Worker } from 'node:worker_threads';
 import { ProblemError } from '../../../shared/problem';
 import type { DocumentInfo } from '../document-info';
+import type { DocumentLimits } from '../document-limits';
 import type { FieldQuery, FieldReader, FieldReading } from '../extract-result';
 import type { DocumentText, Extractor, StoredFile } from '../extractor';
 import type { Orientation } from '../ocr/orientation';
+import type { PageReading } from '../read-page';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 import { threadStart } from './worker-entries';
 
@@ -52,24 +54,53 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     return true;
   }
 
-  async extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
-    const reply = await this.request({ type: 'extract', file }, signal);
+  /**
+   * The same threads, reading every document within `limits` (document-limits.ts): what a service
+   * hands its jobs, while the pool stays the process's.
+   */
+  within(limits: DocumentLimits): LimitedExtractor {
+    return new LimitedExtractor(this, limits);
+  }
+
+  async extract(file: StoredFile, signal?: AbortSignal, limits?: DocumentLimits): Promise<DocumentText> {
+    const reply = await this.request({ type: 'extract', file, limits }, signal);
     if (!('document' in reply)) throw new Error('The extraction thread answered out of turn.');
     return reply.document;
   }
 
   /** Words and fields found in the thread: only the (much smaller) result crosses back. */
-  async readFields(file: StoredFile, query: FieldQuery, signal?: AbortSignal): Promise<FieldReading> {
-    const reply = await this.request({ type: 'read', file, query }, signal);
+  async readFields(
+    file: StoredFile,
+    query: FieldQuery,
+    signal?: AbortSignal,
+    limits?: DocumentLimits,
+  ): Promise<FieldReading> {
+    const reply = await this.request({ type: 'read', file, query, limits }, signal);
     if (!('reading' in reply)) throw new Error('The extraction thread answered out of turn.');
     return reply.reading;
   }
 
   /** The clockwise rotation that makes each page upright; null for a page not looked at. */
-  async detectOrientations(file: StoredFile, signal?: AbortSignal): Promise<(Orientation | null)[]> {
-    const reply = await this.request({ type: 'orient', file }, signal);
+  async detectOrientations(
+    file: StoredFile,
+    signal?: AbortSignal,
+    limits?: DocumentLimits,
+  ): Promise<(Orientation | null)[]> {
+    const reply = await this.request({ type: 'orient', file, limits }, signal);
     if (!('orientations' in reply)) throw new Error('The extraction thread answered out of turn.');
     return reply.orientations;
+  }
+
+  /** One page's words (read-page.ts), for the review's page words. */
+  async readPage(
+    file: StoredFile,
+    page: number,
+    limits: DocumentLimits,
+    signal?: AbortSignal,
+  ): Promise<PageReading> {
+    const reply = await this.request({ type: 'page', file, page, limits }, signal);
+    if (!('pageReading' in reply)) throw new Error('The extraction thread answered out of turn.');
+    return reply.pageReading;
   }
 
   /** Type and page count, or the problem that makes the file unreadable (document-info.ts). */
@@ -97,8 +128,10 @@ export class ThreadedExtractor implements Extractor, FieldReader {
 
   private async request(task: WorkerTask, signal?: AbortSignal): Promise<WorkerReply> {
     signal?.throwIfAborted();
-    const worker = await this.acquire();
+    const worker = await this.acquire(signal);
     try {
+      // Aborted just as the thread came free: the thread goes back unused.
+      signal?.throwIfAborted();
       return await this.ask(worker, { ...task, id: this.nextId++ }, signal);
     } finally {
       this.release(worker);
@@ -158,12 +191,26 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     });
   }
 
-  private acquire(): Promise<Worker> {
+  private acquire(signal?: AbortSignal): Promise<Worker> {
     if (this.closed) return Promise.reject(new Error('The extractor is closed.'));
     const worker = this.idle.pop();
     if (worker) return Promise.resolve(worker);
     if (this.all.size < this.maxThreads) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      // A request that times out while waiting for a thread leaves the queue (it would otherwise
+      // run later for nobody).
+      const onAbort = (): void => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal?.reason);
+      };
+      const take = (worker: Worker): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(worker);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(take);
+    });
   }
 
   private release(worker: Worker): void {
@@ -205,6 +252,38 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     this.all.delete(worker);
     const at = this.idle.indexOf(worker);
     if (at >= 0) this.idle.splice(at, 1);
+  }
+}
+
+/** The pool's threads reading within a service's (or the review's) document limits. */
+export class LimitedExtractor implements Extractor, FieldReader {
+  constructor(
+    readonly threads: ThreadedExtractor,
+    readonly limits: DocumentLimits,
+  ) {}
+
+  accepts(): boolean {
+    return true;
+  }
+
+  extract(file: StoredFile, signal?: AbortSignal): Promise<DocumentText> {
+    return this.threads.extract(file, signal, this.limits);
+  }
+
+  readFields(file: StoredFile, query: FieldQuery, signal?: AbortSignal): Promise<FieldReading> {
+    return this.threads.readFields(file, query, signal, this.limits);
+  }
+
+  detectOrientations(file: StoredFile, signal?: AbortSignal): Promise<(Orientation | null)[]> {
+    return this.threads.detectOrientations(file, signal, this.limits);
+  }
+
+  readPage(file: StoredFile, page: number, signal?: AbortSignal): Promise<PageReading> {
+    return this.threads.readPage(file, page, this.limits, signal);
+  }
+
+  warmUp(): Promise<void> {
+    return this.threads.warmUp();
   }
 }
 

@@ -136,7 +136,13 @@ async function main(): Promise<void> {
 
   let server: RunningServer;
   try {
-    server = await listen(app, { host: env.HOST, port: env.PORT });
+    server = await listen(app, {
+      host: env.HOST,
+      port: env.PORT,
+      // MAX_CONNECTIONS, default 1000 (server/shared/connection-limits.ts): past it new connections
+      // are closed at once, so the descriptors left serve the store, the files and health checks.
+      limits: { maxConnections: env.MAX_CONNECTIONS },
+    });
   } catch (error) {
     await follower.stop();
     await deliveries.stop();

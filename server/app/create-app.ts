@@ -25,8 +25,10 @@
  * docs/app-server.md describes the behaviour for operators.
  */
 import path from 'node:path';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-events';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '../shared/body-limit';
+import { trustedBody } from '../shared/connection-limits';
 import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
@@ -157,6 +159,21 @@ const withoutCorsHeaders: MiddlewareHandler = async (c, next) => {
   }
 };
 
+/**
+ * Each route's body limit (server/shared/body-limit.ts): 1 MB of JSON for the review API and anything
+ * else; the webhook's own size; none from here where the route counts its body as it streams it: the
+ * proxied upstream routes (to the upstream, which has its limit) and the gateway's own routes, and the
+ * multipart import (read-import-form.ts).
+ */
+function bodyLimitFor(maxWebhookBytes: number): (c: Context) => number | undefined {
+  return (c) => {
+    const path = c.req.path;
+    if (/^\/(api\/)?v[12](\/|$)/.test(path) || path === '/api/review/import') return undefined;
+    if (path === '/hooks/v2') return maxWebhookBytes;
+    return DEFAULT_MAX_BODY_BYTES;
+  };
+}
+
 export function createApp(options: AppOptions): Hono {
   const { upstream } = options;
   const rewriter = createUrlRewriter(rewriteRulesFor(upstream));
@@ -220,6 +237,7 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.use('*', securityHeaders());
   app.use('*', hostGuard(policy, ''));
+  app.use('*', limitBodies(bodyLimitFor(options.webhooks?.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES)));
   app.route('/api', api);
   // The v1 review page lived at /v1/jobs/{id} before the gateway took /v1: old links still work.
   app.get('/v1/jobs/:jobId{[^/]+}', (c) =>
@@ -240,6 +258,7 @@ export function createApp(options: AppOptions): Hono {
     const routes = new Hono();
     routes.use('*', withoutCorsHeaders);
     routes.use('*', gateway.authenticate(version));
+    routes.use('*', trustedBody); // an integration's upload may take longer than 30 s (connection-limits.ts)
     routes.route('/', gateway.routes[version]);
     routes.all(
       '*',

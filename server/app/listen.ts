@@ -6,13 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Hono } from 'hono';
-import { answerClientErrors, requestListener } from '../shared/node-listener';
-
-/**
- * Node's default is 300 s to receive a whole request, which a 100 MB upload over a slow link can
- * exceed. Uploads stream straight through to the upstream, so a longer limit costs no memory.
- */
-export const REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
+import {
+  guardConnections,
+  serverOptions,
+  withDefaults,
+  type ConnectionLimits,
+} from '../shared/connection-limits';
+import { answerClientErrors, cutSlowRequest, requestListener } from '../shared/node-listener';
 
 export interface RunningServer {
   server: Server;
@@ -21,10 +21,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function listen(app: Hono, options: { host: string; port: number }): Promise<RunningServer> {
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /**
+   * Connections and time limits (server/shared/connection-limits.ts): 30 s for headers and for an
+   * unauthenticated body, 30 min for an authenticated upload that keeps moving, MAX_CONNECTIONS.
+   */
+  limits?: { [K in keyof ConnectionLimits]?: number | undefined };
+}
+
+export function listen(app: Hono, options: ListenOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, requestListener(app));
+    const limits = withDefaults(options.limits);
+    const server = createServer(serverOptions(limits), requestListener(app));
     answerClientErrors(server);
+    guardConnections(server, limits, cutSlowRequest);
     const connections = trackConnections(server);
     server.once('error', reject);
     server.listen(options.port, options.host);

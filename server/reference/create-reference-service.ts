@@ -36,7 +36,13 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue
 import { DEFAULT_RATE_LIMITS } from './routes/rate-limit';
 import { serviceUrls } from './routes/service-urls';
 import { hostPolicy, isLoopbackName } from '../shared/host-policy';
-import { answerClientErrors, requestListener } from '../shared/node-listener';
+import {
+  guardConnections,
+  serverOptions,
+  withDefaults,
+  type ConnectionLimits,
+} from '../shared/connection-limits';
+import { answerClientErrors, cutSlowRequest, requestListener } from '../shared/node-listener';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
@@ -76,6 +82,11 @@ export interface ReferenceServiceOptions {
    * guards it).
    */
   allowedHosts?: readonly string[];
+  /**
+   * Open connections and time limits (server/shared/connection-limits.ts); default the app server's
+   * (1000 connections, 30 s for headers and an unauthenticated body). Tests pass short ones.
+   */
+  connectionLimits?: { [K in keyof ConnectionLimits]?: number | undefined };
   /** Largest accepted document (file, decoded file_base64, url download). Default 100 MB. */
   maxFileBytes?: number;
   /**
@@ -275,7 +286,7 @@ export async function startReferenceService(options: ReferenceServiceOptions): P
   let server: ServerType;
   let port: number;
   try {
-    [server, port] = await listen(opened.app, host, options.port ?? 0, options.tls);
+    [server, port] = await listen(opened.app, host, options.port ?? 0, options.tls, options.connectionLimits);
   } catch (error) {
     await opened.close();
     throw error;
@@ -328,11 +339,18 @@ function listen(
   hostname: string,
   port: number,
   tls: ReferenceServiceOptions['tls'],
+  given: ReferenceServiceOptions['connectionLimits'],
 ): Promise<[ServerType, number]> {
   return new Promise((resolve, reject) => {
     const listener = requestListener(app);
-    const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+    // The app server's defaults (1000 connections, 30 s for headers and an unauthenticated body);
+    // the key check lifts the body deadline for a client's uploads (create-reference-app.ts).
+    const limits = withDefaults(given);
+    const server = tls
+      ? createHttpsServer({ ...tls, ...serverOptions(limits) }, listener)
+      : createHttpServer(serverOptions(limits), listener);
     answerClientErrors(server);
+    guardConnections(server, limits, cutSlowRequest);
     server.once('error', reject);
     server.listen(port, hostname, () => resolve([server, (server.address() as AddressInfo).port]));
   });

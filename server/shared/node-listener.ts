@@ -70,16 +70,33 @@ export function answerClientErrors(server: Server | HttpsServer): void {
       socket.destroy();
       return;
     }
-    const problem = clientProblem(error, maxHeaderSize);
-    const body = JSON.stringify(problem.toBody());
-    socket.end(
-      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n` +
-        'Content-Type: application/problem+json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
-        body,
-    );
-    // A client that never reads its answer does not keep the socket.
-    setTimeout(() => socket.destroy(), 5_000).unref();
+    answerAndClose(socket, clientProblem(error, maxHeaderSize));
   });
+}
+
+/**
+ * A request that ran out of time (server/shared/connection-limits.ts): the 408 problem when its answer
+ * has not begun, then the connection closed; whatever the route still writes goes nowhere.
+ */
+export function cutSlowRequest(request: IncomingMessage, response: ServerResponse): void {
+  const { socket } = request;
+  if (response.headersSent || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  answerAndClose(socket, new ProblemError('408-001', 'The request did not arrive in full in time.'));
+}
+
+/** The problem written straight on the socket, which is then closed. */
+function answerAndClose(socket: Duplex, problem: ProblemError): void {
+  const body = JSON.stringify(problem.toBody());
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n` +
+      'Content-Type: application/problem+json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
+      body,
+  );
+  // A client that never reads its answer does not keep the socket.
+  setTimeout(() => socket.destroy(), 5_000).unref();
 }

@@ -21,6 +21,7 @@
  * the RSS growth of a 100 MiB transfer goes from about 10 to about 35 MiB).
  */
 import type { Context } from 'hono';
+import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError } from '../../shared/problem';
 import { SIGNATURE_HEADER, verifySignature } from '../../shared/webhook-signature';
 import type { AppEventHub } from '../events/app-event-hub';
@@ -65,9 +66,17 @@ export function webhookReceiver(options: WebhookReceiverOptions): (c: Context) =
         `Expected application/json, received ${c.req.header('content-type') ?? 'no Content-Type'}.`,
       );
     }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch (error) {
+      throw new ProblemError('400-001', `The body is not JSON: ${(error as Error).message}`);
+    }
+    // Before parsing: the payload's validation recurses (422-010 past 64 levels).
+    checkJsonDepth(text);
     let json: unknown;
     try {
-      json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+      json = JSON.parse(text);
     } catch (error) {
       throw new ProblemError('400-001', `The body is not JSON: ${(error as Error).message}`);
     }

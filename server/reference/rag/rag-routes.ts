@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { Uuid } from '../../../src/api/common-schemas';
 import { check } from '../../../src/api/issues';
 import { FieldMap } from '../../../src/api/v2/schemas';
+import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError, problemResponse, renderError, type ProblemItem } from '../../shared/problem';
 import { uuidParam } from '../routes/identifiers';
 import { hostedTimestamp } from '../routes/present';
@@ -137,9 +138,12 @@ async function readRequest(c: Context): Promise<AddRagDocumentRequest> {
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')) {
     throw new ProblemError('415-001', 'Send the request body as application/json.');
   }
+  // Read whole by the bodyLimit above (5 MB); checked for depth before parsing and validation.
+  const text = await c.req.text();
+  checkJsonDepth(text);
   let body: unknown;
   try {
-    body = JSON.parse(await c.req.text());
+    body = JSON.parse(text);
   } catch {
     throw new ProblemError('400-001', 'The request body is not valid JSON.');
   }

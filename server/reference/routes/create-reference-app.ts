@@ -6,7 +6,10 @@
  * Every /v2 request: API key (401) → per-key budget (429) → route. /v1 does the same with
  * `Authorization: Token <key>` and answers in the v1 envelope (v1/v1-routes.ts).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '../../shared/body-limit';
+import { trustedBody } from '../../shared/connection-limits';
+import { RAG_ROUTES_BASE } from '../rag/rag-routes';
 import { hostGuard } from '../../shared/host-guard';
 import type { HostPolicy } from '../../shared/host-policy';
 import { notFound, renderError } from '../../shared/problem';
@@ -46,9 +49,23 @@ export interface ReferenceAppDeps {
   hosts?: HostPolicy;
 }
 
+/**
+ * Each route's body limit (server/shared/body-limit.ts): none from here for the routes that count
+ * their own body as it streams (the enqueue's file and base64, the RAG store's 5 MB, /v1, which sets
+ * its own), 1 MB for any other.
+ */
+function bodyLimitFor(c: Context): number | undefined {
+  const path = c.req.path;
+  if (path === '/v2/products/extraction/enqueue' || /^\/v1(\/|$)/.test(path)) return undefined;
+  if (path.startsWith(`/v2${RAG_ROUTES_BASE}/`) && path.endsWith('/documents')) return undefined;
+  return DEFAULT_MAX_BODY_BYTES;
+}
+
 export function createReferenceApp(deps: ReferenceAppDeps): Hono {
   const v2 = new Hono();
   v2.use('*', requireApiKey(deps.apiKey));
+  // The key is right: an upload may take longer than the 30 s an unknown peer gets.
+  v2.use('*', trustedBody);
   for (const budget of rateLimit(deps.rateLimits)) v2.use('*', budget);
   v2.post('/products/extraction/enqueue', enqueueHandler(deps));
   v2.get('/jobs/:job_id', jobHandler(deps));
@@ -62,6 +79,7 @@ export function createReferenceApp(deps: ReferenceAppDeps): Hono {
 
   const app = new Hono();
   if (deps.hosts) app.use('*', hostGuard(deps.hosts, 'REFERENCE_'));
+  app.use('*', limitBodies(bodyLimitFor));
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.route('/v2', v2);
   if (deps.v1Jobs) app.route('/v1', createV1App({ ...deps, v1Jobs: deps.v1Jobs }));

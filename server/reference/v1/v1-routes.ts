@@ -5,6 +5,9 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies, readBodyText } from '../../shared/body-limit';
+import { trustedBody } from '../../shared/connection-limits';
+import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError } from '../../shared/problem';
 import type { V1Product } from '../models/model-catalog';
 import type { ModelCatalog } from '../models/model-catalog';
@@ -39,7 +42,15 @@ export function createV1App(deps: V1RoutesDeps): Hono {
           new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
     return c.json(v1ErrorBody(problem, url(c)), problem.status as 400, problem.headers);
   });
+  // Every v1 body bounded (server/shared/body-limit.ts): the documents' own counters for predict, 1 MB
+  // elsewhere; thrown here, a 413 comes in the v1 envelope.
+  v1.use(
+    '*',
+    limitBodies((c) => (/\/predict(_async)?$/.test(c.req.path) ? undefined : DEFAULT_MAX_BODY_BYTES)),
+  );
   v1.use('*', requireToken(deps.apiKey));
+  // The key is right: an upload may take longer than the 30 s an unknown peer gets.
+  v1.use('*', trustedBody);
   for (const budget of rateLimit(deps.rateLimits)) v1.use('*', budget);
 
   const documentUrl = (c: Context, job: V1JobRecord): string =>
@@ -173,8 +184,11 @@ export function createV1App(deps: V1RoutesDeps): Hono {
   };
   const saveFeedback = (method: 'PUT' | 'PATCH') => async (c: Context) => {
     const { job, product } = feedbackTarget(c);
-    // Read as text: the official client sends the JSON without a Content-Type.
-    const sent = parseFeedback(await c.req.text(), product);
+    // Read as text: the official client sends the JSON without a Content-Type. Feedback is a few
+    // fields: 1 MB, counted as it streams, and no deeper than 64 levels.
+    const text = await readBodyText(c.req.raw, DEFAULT_MAX_BODY_BYTES);
+    checkJsonDepth(text);
+    const sent = parseFeedback(text, product);
     const stored = deps.v1Jobs.findFeedback(job.documentId);
     deps.v1Jobs.saveFeedback(job.documentId, combineFeedback(method, stored, sent));
     return feedbackAnswer(c, job, product);

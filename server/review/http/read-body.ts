@@ -1,22 +1,24 @@
 /**
- * A JSON request body checked against its zod schema: a body that is not JSON is a 400, one that does
- * not fit a 422 whose `errors[]` point into it (JSON Pointers), the way the hosted API answers.
+ * A JSON request body checked against its zod schema: a body over 1 MB is a 413 (read no further), one
+ * nested deeper than 64 levels a 422 `422-010`, one that is not JSON a 400, one that does not fit a 422
+ * whose `errors[]` point into it (JSON Pointers), the way the hosted API answers.
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../../shared/body-limit';
+import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError } from '../../shared/problem';
 
-/** Review requests are small: corrections of a document, a name and a password. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Review requests are small: corrections of a document, a name and a password. Counted as the body
+ * streams in, whatever its framing, so that no body is held past it (a chunked body declares no length).
+ */
+const MAX_BODY_BYTES = DEFAULT_MAX_BODY_BYTES;
 
 export async function readBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) {
-    throw new ProblemError('413-001', `The request body is over ${MAX_BODY_BYTES} bytes.`);
-  }
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES)
-    throw new ProblemError('413-001', `The request body is over ${MAX_BODY_BYTES} bytes.`);
+  const text = await readBodyText(c.req.raw, MAX_BODY_BYTES);
+  // Before parsing: validation recurses, and a body nested thousands deep overflowed its stack.
+  checkJsonDepth(text);
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);

@@ -10,6 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { trustRequestBody } from '../../shared/connection-limits';
 import { ProblemError } from '../../shared/problem';
 import { requestConnection } from '../../shared/request-connection';
 import { nameKey } from '../store/operator-store';
@@ -96,6 +97,8 @@ export function requireSession(review: ReviewContext): MiddlewareHandler<ReviewE
       );
     }
     c.set('session', session);
+    // Signed in: an upload may now take longer than the 30 s an unknown peer gets.
+    trustRequestBody(c);
     await next();
   };
 }

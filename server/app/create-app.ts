@@ -260,6 +260,8 @@ export function createApp(options: AppOptions): Hono {
     routes.use('*', gateway.authenticate(version));
     routes.use('*', trustedBody); // an integration's upload may take longer than 30 s (connection-limits.ts)
     routes.route('/', gateway.routes[version]);
+    // Only the gateway's known routes, only the integration's own ids: the upstream sees one key.
+    routes.use('*', gateway.isolate(version, upstream[version], proxyOptions.headersTimeoutMs));
     routes.all(
       '*',
       createProxyHandler({

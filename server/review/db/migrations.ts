@@ -267,5 +267,25 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0003-gateway-ownership': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Which integration each upstream id the gateway handed out belongs to (gateway/ownership.ts):
+        // written before the answer leaves, so a pipeline's next call finds it.
+        await db.schema
+          .createTable('gateway_ids')
+          .addColumn('api_version', 'text', (c) => c.notNull().check(sql`api_version in ('v2', 'v1')`))
+          .addColumn('kind', 'text', (c) =>
+            c.notNull().check(sql`kind in ('job', 'inference', 'document', 'rag_document')`),
+          )
+          .addColumn('upstream_id', 'text', (c) => c.notNull())
+          .addColumn('integration_id', 'text', (c) =>
+            c.notNull().references('integrations.id').onDelete('cascade'),
+          )
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addPrimaryKeyConstraint('gateway_ids_pk', ['api_version', 'kind', 'upstream_id'])
+          .execute();
+      },
+    },
   };
 }

@@ -181,6 +181,20 @@ export interface AuditEventsTable {
   data_json: string | null;
 }
 
+/** What kind of upstream id the gateway handed an integration (gateway/ownership.ts). */
+export type GatewayIdKind = 'job' | 'inference' | 'document' | 'rag_document';
+
+export interface GatewayIdsTable {
+  api_version: 'v2' | 'v1';
+  /** A job (v2, v1 queue), an inference (v2), a document (v1 prediction), a RAG document (v2). */
+  kind: GatewayIdKind;
+  /** As the upstream wrote it, lower-cased (ids are UUIDs, whatever their case). */
+  upstream_id: string;
+  /** The integration whose call the upstream answered with this id. */
+  integration_id: string;
+  created_at: number;
+}
+
 export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
@@ -192,6 +206,7 @@ export interface ReviewDatabaseSchema {
   model_settings: ModelSettingsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  gateway_ids: GatewayIdsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;

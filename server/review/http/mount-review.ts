@@ -4,17 +4,14 @@
  * inside createApp, so that an app server without a review store never loads the review's code
  * (zod schemas, Kysely, Argon2): the proxy's streaming tests measure that lean process.
  */
-import type { ErrorHandler, Hono, MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { ExchangeRecorder } from '../../app/proxy/create-proxy';
 import { hostPolicy } from '../../shared/host-policy';
 import { requestFacts } from '../../shared/request-connection';
 import { trustedPeers } from '../../shared/trusted-proxy';
 import { firstRecorder, sentBackRecorder } from '../intake/sent-back-recorder';
 import { uploadRecorder } from '../intake/upload-recorder';
-import { renderV1GatewayError } from '../gateway/gateway-routes';
-import { integrationAuth } from '../gateway/integration-auth';
-import { reviewedResultRoutes } from '../gateway/reviewed-results';
-import type { ApiVersion } from '../review-types';
+import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { createReviewApi } from './create-review-api';
 import type { ReviewContext } from './review-context';
 import { requireSession } from './session-auth';
@@ -28,14 +25,11 @@ export interface ReviewMount {
   recorder: ExchangeRecorder;
   /**
    * The gateway for pipelines (`/v2/*`, `/v1/*` of the app server, docs/gateway.md): who calls (an
-   * integration key), what it answers itself (the validated results), how its v1 errors look. The
-   * proxy behind it is the app server's own (createApp).
+   * integration key), what it answers itself (the validated results), what each integration may
+   * reach (gateway/isolation.ts), how its v1 errors look. The proxy behind it is the app server's own
+   * (createApp).
    */
-  gateway: {
-    authenticate: (version: ApiVersion) => MiddlewareHandler;
-    routes: Record<ApiVersion, Hono>;
-    renderV1Error: ErrorHandler;
-  };
+  gateway: Gateway;
 }
 
 export interface MountOptions {
@@ -68,10 +62,6 @@ export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: Mou
     api: createReviewApi(review) as unknown as Hono,
     signedIn: requireSession(review) as unknown as MiddlewareHandler,
     recorder: firstRecorder([recorder, sentBackRecorder(review)]),
-    gateway: {
-      authenticate: (version) => integrationAuth(review, version),
-      routes: { v2: reviewedResultRoutes(review, 'v2'), v1: reviewedResultRoutes(review, 'v1') },
-      renderV1Error: renderV1GatewayError,
-    },
+    gateway: createGateway(review),
   };
 }

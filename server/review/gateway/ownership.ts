@@ -1,0 +1,124 @@
+/**
+ * Which integration each upstream id belongs to, so that the gateway answers a pipeline only about its
+ * own jobs, inferences, v1 documents and RAG documents (docs/gateway.md, "Each integration sees only
+ * its own"). Every call is made upstream with the server's one key, so the upstream cannot tell
+ * pipelines apart: the gateway must.
+ *
+ * Two sources, either enough:
+ * - `gateway_ids`: the ids the upstream gave in its answers to an integration's calls (an enqueue's job,
+ *   a poll's inference or v1 document, a RAG document made or listed), written by the gateway before
+ *   the answer leaves, so that the pipeline's very next call finds them;
+ * - the review store's documents (`integration_id`, `upstream_job_id`, `upstream_result_id`): what the
+ *   intake kept and the job follower completed, including documents sent before `gateway_ids` existed.
+ *
+ * An id found in neither for this integration is not its own, whoever else it belongs to: an operator's
+ * upload (no integration) belongs to no integration.
+ */
+import type { ReviewDatabase } from '../db/open-database';
+import type { GatewayIdKind } from '../db/schema';
+import type { ApiVersion } from '../review-types';
+
+/** Upstream ids are UUIDs (hosted and reference); anything else is nobody's, and never looked up. */
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Ids per `in (…)` list: far below SQLite's and PostgreSQL's limits on bound parameters. */
+const CHUNK = 500;
+
+export interface OwnedId {
+  version: ApiVersion;
+  kind: GatewayIdKind;
+  id: string;
+}
+
+/** The id as kept and compared: UUIDs are the same whatever their case. */
+export function normalId(id: string): string | undefined {
+  return ID.test(id) ? id.toLowerCase() : undefined;
+}
+
+export class GatewayOwnership {
+  constructor(
+    private readonly database: Pick<ReviewDatabase, 'db'>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Records ids the upstream handed this integration; an id already recorded keeps its first owner. */
+  async record(integrationId: string, ids: readonly OwnedId[]): Promise<void> {
+    const rows = ids.flatMap(({ version, kind, id }) => {
+      const upstreamId = normalId(id);
+      return upstreamId === undefined
+        ? []
+        : [{ api_version: version, kind, upstream_id: upstreamId, integration_id: integrationId }];
+    });
+    if (rows.length === 0) return;
+    const at = this.now();
+    await this.database.db
+      .insertInto('gateway_ids')
+      .values(rows.map((row) => ({ ...row, created_at: at })))
+      .onConflict((conflict) => conflict.columns(['api_version', 'kind', 'upstream_id']).doNothing())
+      .execute();
+  }
+
+  /** Whether this upstream id is this integration's. */
+  async owns(integrationId: string, { version, kind, id }: OwnedId): Promise<boolean> {
+    const upstreamId = normalId(id);
+    if (upstreamId === undefined) return false;
+    const recorded = await this.database.db
+      .selectFrom('gateway_ids')
+      .select('integration_id')
+      .where('api_version', '=', version)
+      .where('kind', '=', kind)
+      .where('upstream_id', '=', upstreamId)
+      .executeTakeFirst();
+    if (recorded !== undefined) return recorded.integration_id === integrationId;
+    const column = documentColumn(kind);
+    if (column === undefined) return false;
+    const kept = await this.database.db
+      .selectFrom('documents')
+      .select('id')
+      .where('api_version', '=', version)
+      .where(column, '=', upstreamId)
+      .where('integration_id', '=', integrationId)
+      .executeTakeFirst();
+    return kept !== undefined;
+  }
+
+  /** Of these v2 inference ids, those that are this integration's (lower-cased). */
+  async ownedInferences(integrationId: string, ids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(ids.flatMap((id) => normalId(id) ?? []))];
+    const owned = new Set<string>();
+    for (let start = 0; start < wanted.length; start += CHUNK) {
+      const chunk = wanted.slice(start, start + CHUNK);
+      const recorded = await this.database.db
+        .selectFrom('gateway_ids')
+        .select(['upstream_id', 'integration_id'])
+        .where('api_version', '=', 'v2')
+        .where('kind', '=', 'inference')
+        .where('upstream_id', 'in', chunk)
+        .execute();
+      const others = new Set<string>();
+      for (const row of recorded) {
+        if (row.integration_id === integrationId) owned.add(row.upstream_id);
+        else others.add(row.upstream_id);
+      }
+      const kept = await this.database.db
+        .selectFrom('documents')
+        .select('upstream_result_id')
+        .where('api_version', '=', 'v2')
+        .where('upstream_result_id', 'in', chunk)
+        .where('integration_id', '=', integrationId)
+        .execute();
+      for (const row of kept) {
+        if (row.upstream_result_id !== null && !others.has(row.upstream_result_id)) {
+          owned.add(row.upstream_result_id);
+        }
+      }
+    }
+    return owned;
+  }
+}
+
+/** Where the review store's documents keep an id of this kind; RAG documents are not kept there. */
+function documentColumn(kind: GatewayIdKind): 'upstream_job_id' | 'upstream_result_id' | undefined {
+  if (kind === 'job') return 'upstream_job_id';
+  if (kind === 'inference' || kind === 'document') return 'upstream_result_id';
+  return undefined;
+}

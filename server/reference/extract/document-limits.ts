@@ -114,4 +114,5 @@ export function requireImageWithin(
   );
 }
 
-const megapixels = (n: number): string => `${Math.round(n / 1e5) / 10} MP`;
+/** Two decimals at most: 100.01 MP is over 100 MP, where rounding to one would hide it. */
+const megapixels = (n: number): string => `${Math.round(n / 1e4) / 100} MP`;

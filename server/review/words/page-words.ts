@@ -130,7 +130,7 @@ export class PageWordsReader {
         timeout.abort(
           new ProblemError(
             '500-003',
-            `Reading the words of page ${page + 1} took longer than ${Math.round(this.timeoutMs / 1000)} s: it was stopped.`,
+            `Reading the words of page ${page + 1} took longer than ${duration(this.timeoutMs)}: it was stopped.`,
           ),
         ),
       this.timeoutMs,
@@ -184,6 +184,8 @@ function toWord({ text, box, confidence }: Word): PageWordsResponse['words'][num
     confidence: Math.round(confidence * 100) / 100,
   };
 }
+
+const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
 function noSuchPage(page: number, count: number): ProblemError {
   return new ProblemError('404-010', `This document has ${count} page(s): there is no page ${page + 1}.`);

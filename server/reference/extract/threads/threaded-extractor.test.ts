@@ -99,6 +99,19 @@ describe('ThreadedExtractor', () => {
     expect((await threads.extract(receipt)).pages[0]?.words.length).toBe(read.pages[0]?.words.length);
   });
 
+  it('lets a request that times out while waiting for a thread leave the queue, never to run', async () => {
+    const busy = new AbortController();
+    const running = threads.extract(pdfFile(hugePath), busy.signal);
+    const waiting = new AbortController();
+    const reason = new ProblemError('500-003', 'Waited too long.');
+    const queued = threads.extract(pdfFile(invoicePath), waiting.signal);
+    waiting.abort(reason);
+    await expect(queued).rejects.toBe(reason);
+    busy.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect((await threads.extract(pdfFile(invoicePath))).pageCount).toBe(2);
+  });
+
   it('stops the thread of an aborted extraction, with the abort reason, and goes on', async () => {
     const controller = new AbortController();
     const reason = new ProblemError('500-002', 'Too slow.');

@@ -166,7 +166,7 @@ async function main(): Promise<void> {
   const setupLink = await firstStartSetupLink(review, browserUrl(server.url));
   if (setupLink !== undefined) {
     console.log(
-      `No operator yet: open this one-time link within 24 hours to create the first admin:\n  ${setupLink}\n` +
+      `No admin yet: open this one-time link within an hour to create the first admin:\n  ${setupLink}\n` +
         '(or: npm run operators -- add NAME --role admin)',
     );
   }

@@ -18,7 +18,7 @@ import { DEFAULT_LEASE_MS } from './queue-state';
 import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';
-import { SessionStore, type SessionStoreOptions } from './store/session-store';
+import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
 import { wayBackOutbox, type OutboxOptions } from './wayback/outbox';
 
 export interface ReviewSettings {
@@ -114,15 +114,16 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
   };
 }
 
-/** How long the first start's set-up link stays valid. */
-export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a set-up link stays valid (an hour: session-store.ts). */
+export { SETUP_LINK_TTL_MS };
 
 /**
- * On a start with no operator: a one-time link that creates the first admin. The token is in the
+ * On a start with no admin: a one-time link that creates the first admin. The token is in the
  * URL's fragment, which browsers never send to a server nor put in a Referer: it reaches the app only.
+ * None once an admin exists, however made (the command, another copy's link): it would be refused.
  */
 export async function firstStartSetupLink(review: OpenedReview, appUrl: string): Promise<string | undefined> {
-  if ((await review.operators.count()) > 0) return undefined;
+  if (await review.sessions.adminExists()) return undefined;
   const token = await review.sessions.createSetupToken(review.now(), SETUP_LINK_TTL_MS);
   return `${appUrl}/setup#${token}`;
 }

@@ -17,8 +17,7 @@ import { OperatorRole } from '../../../src/api/review/schemas';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import type { ReviewDatabase } from '../db/open-database';
 import { DuplicateOperatorError, OperatorStore, type Operator } from '../store/operator-store';
-import { SETUP_LINK_TTL_MS } from '../open-review';
-import { SessionStore } from '../store/session-store';
+import { SETUP_LINK_TTL_MS, SessionStore } from '../store/session-store';
 
 export interface OperatorsIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -39,8 +38,9 @@ Commands:
   set-password NAME                Set an operator's password (from standard input) and end all
                                    their sessions.
   set-role NAME admin|operator     Change an operator's role.
-  setup-link [--base URL]          Print a new one-time link (valid 24 h) that creates an admin in
-                                   the app (the first start prints one; this makes another).
+  setup-link [--base URL]          Print a new one-time link (valid 1 h) that creates the first
+                                   admin in the app (the first start prints one; this makes
+                                   another). Refused once an admin exists: use add instead.
   help                             Show this text.
 
 On a terminal the password is asked for twice, without echo. Otherwise standard input is read to
@@ -193,10 +193,14 @@ async function execute(command: Command, database: ReviewDatabase, io: Operators
     case 'set-role':
       return setRole(operators, command.operator, command.role, io);
     case 'setup-link': {
-      const token = await new SessionStore(database).createSetupToken(Date.now(), SETUP_LINK_TTL_MS);
+      const sessions = new SessionStore(database);
+      // The app would refuse it (a link makes the first admin only): say so rather than print it.
+      if (await sessions.adminExists())
+        throw new Failure('An admin exists already: add operators with `add NAME --role admin`.');
+      const token = await sessions.createSetupToken(Date.now(), SETUP_LINK_TTL_MS);
       // The link alone on the last line: scripts take it from there.
       io.stdout.write(
-        `One-time link that creates an admin, valid 24 hours:\n${command.base}/setup#${token}\n`,
+        `One-time link that creates the first admin, valid 1 hour:\n${command.base}/setup#${token}\n`,
       );
       return;
     }

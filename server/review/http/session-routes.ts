@@ -4,8 +4,11 @@
  *   POST   /api/session        { name, password } → 200 SessionResponse + cookie; 401 401-012
  *   GET    /api/session        → 200 SessionResponse; 401 401-011
  *   DELETE /api/session        → 200 { signedOut: true }, cookie cleared (needs the CSRF token)
- *   GET    /api/setup/{token}  → 200 { valid: true }; 404 404-011 once used or expired
+ *   GET    /api/setup/{token}  → 200 { valid: true }; 404 404-011 once used, expired, or an admin exists
  *   POST   /api/setup          { token, name, password } → 200 SessionResponse (the first admin)
+ *
+ * A set-up link makes the first admin only: refused (the same 404-011) once any admin exists, however
+ * made, used once (every link is spent with it), valid an hour (session-store.ts).
  *
  * Sign-in and set-up attempts are limited per client address (20 in 15 minutes), so passwords cannot
  * be guessed at the speed of the network; Argon2id makes each guess costly besides.
@@ -17,7 +20,6 @@ import { SetupRequest, SignInRequest } from '../../../src/api/review/schemas';
 import { ProblemError } from '../../shared/problem';
 import { requestConnection } from '../../shared/request-connection';
 import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
-import { DuplicateOperatorError } from '../store/operator-store';
 import type { ActiveSession } from '../store/session-store';
 import { presentOperator } from './present';
 import { readBody } from './read-body';
@@ -94,10 +96,14 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json({ signedOut: true }, 200);
   });
 
+  const spent = () =>
+    new ProblemError(
+      '404-011',
+      'This set-up link was used already, has expired, or an admin exists already. Sign in instead.',
+    );
+
   routes.get('/setup/:token', async (c) => {
-    if (!(await review.sessions.setupTokenValid(c.req.param('token'), review.now()))) {
-      throw new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
-    }
+    if (!(await review.sessions.setupTokenValid(c.req.param('token'), review.now()))) throw spent();
     return c.json({ valid: true }, 200, { 'Cache-Control': 'no-store' });
   });
 
@@ -105,9 +111,7 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const { token, name, password } = await readBody(c, SetupRequest);
     // Checked in this order, and used up only at the end: a weak password or a taken name never
     // burns the link.
-    const usedUp = () =>
-      new ProblemError('404-011', 'This set-up link was used already or has expired. Sign in instead.');
-    if (!(await review.sessions.setupTokenValid(token, review.now()))) throw usedUp();
+    if (!(await review.sessions.setupTokenValid(token, review.now()))) throw spent();
     const weak = checkPasswordRules(password);
     if (weak !== undefined) {
       throw new ProblemError('422-008', weak, { errors: [{ pointer: '#/password', detail: weak }] });
@@ -118,20 +122,14 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
       });
     if ((await review.operators.findByName(name)) !== undefined) throw taken(name);
     const passwordHash = await hashPassword(password);
-    // Two people following the same link at once make one admin.
-    if (!(await review.sessions.consumeSetupToken(token, review.now()))) throw usedUp();
-    let operator;
-    try {
-      operator = await review.operators.create({ name, role: 'admin', passwordHash }, review.now());
-    } catch (error) {
-      if (error instanceof DuplicateOperatorError) throw taken(name);
-      throw error;
-    }
-    const row = await review.operators.findById(operator.id);
+    // The link spent and the admin made in one transaction: of two uses at once, one makes an admin.
+    const made = await review.sessions.createFirstAdmin(token, review.now(), { name, passwordHash });
+    if (!made.ok) throw made.reason === 'name-taken' ? taken(name) : spent();
+    const row = await review.operators.findById(made.operatorId);
     if (row === undefined) throw new Error('the admin just created is gone');
     const previous = getCookie(c, SESSION_COOKIE);
     if (previous !== undefined) await review.sessions.delete(previous);
-    const opened = await openSession(c, review, operator.id);
+    const opened = await openSession(c, review, made.operatorId);
     return c.json(sessionBody({ operator: row, csrfToken: opened.csrfToken }), 200, {
       'Cache-Control': 'no-store',
     });

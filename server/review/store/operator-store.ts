@@ -3,8 +3,9 @@
  * password; passwords.ts makes and checks the hash).
  */
 import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
-import type { OperatorRow } from '../db/schema';
+import type { OperatorRow, ReviewDatabaseSchema } from '../db/schema';
 import type { OperatorRole } from '../review-types';
 
 export interface NewOperator {
@@ -45,11 +46,16 @@ export function toOperator(row: OperatorRow): Operator {
 export class OperatorStore {
   constructor(private readonly store: ReviewDatabase) {}
 
-  async create(input: NewOperator, now: number): Promise<Operator> {
+  /** `db`: a transaction to make it in (the set-up link's first admin, session-store.ts). */
+  async create(
+    input: NewOperator,
+    now: number,
+    db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema> = this.store.db,
+  ): Promise<Operator> {
     const name = input.name.trim().normalize('NFC');
     const key = nameKey(name);
     try {
-      const row = await this.store.db
+      const row = await db
         .insertInto('operators')
         .values({
           id: randomUUID(),

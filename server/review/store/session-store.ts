@@ -3,10 +3,31 @@
  * operator's cookie; the store keeps only its SHA-256, so a copy of the database signs nobody in.
  * It ends after `idleMs` without use or `maxMs` in all, at sign-out, or with its operator.
  * (The Copenhagen Book, sessions: a 256-bit token, hashed at rest, with expiry.)
+ *
+ * A set-up link makes the first admin, and only that (issue 18: a first-start link still made an
+ * admin a day after admins had been made with the command): it is refused once any admin exists,
+ * lasts `SETUP_LINK_TTL_MS`, and its use spends every link in the transaction that makes the admin.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
-import type { OperatorRow } from '../db/schema';
+import type { OperatorRow, ReviewDatabaseSchema } from '../db/schema';
+import { DuplicateOperatorError, OperatorStore } from './operator-store';
+
+type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
+
+/** How long a set-up link stays valid: time to open the one printed at start, and not a day more. */
+export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
+
+/** Why a set-up link made no admin: spent (used, expired, unknown, or an admin exists), or the name. */
+export type FirstAdminResult =
+  { ok: true; operatorId: string } | { ok: false; reason: 'spent' } | { ok: false; reason: 'name-taken' };
+
+class SetupRefused extends Error {
+  constructor(readonly reason: 'spent' | 'name-taken') {
+    super(reason);
+  }
+}
 
 export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const DEFAULT_SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
@@ -130,7 +151,7 @@ export class SessionStore {
   }
 
   /** A one-time set-up link's token (the first admin), valid `ttlMs`. */
-  async createSetupToken(now: number, ttlMs: number): Promise<string> {
+  async createSetupToken(now: number, ttlMs: number = SETUP_LINK_TTL_MS): Promise<string> {
     const token = newToken();
     await this.store.db
       .insertInto('setup_tokens')
@@ -152,7 +173,7 @@ export class SessionStore {
     return row !== undefined;
   }
 
-  /** Whether a set-up token is still usable (the set-up page asks before showing its form). */
+  /** Whether a set-up link still makes an admin (the set-up page asks before showing its form). */
   async setupTokenValid(token: string, now: number): Promise<boolean> {
     const row = await this.store.db
       .selectFrom('setup_tokens')
@@ -161,6 +182,63 @@ export class SessionStore {
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    return row !== undefined;
+    return row !== undefined && !(await adminExists(this.store.db));
   }
+
+  /**
+   * The first admin, made with a set-up link, or why not. One transaction: its first statement
+   * spends every live link, so of two uses at once (the same link twice, or two links, on one copy or
+   * two copies on one PostgreSQL) the second waits for the first's row locks, then finds nothing
+   * left to spend; SQLite runs one writer at a time. A name taken undoes it all: the link still works.
+   */
+  async createFirstAdmin(
+    token: string,
+    now: number,
+    admin: { name: string; passwordHash: string },
+  ): Promise<FirstAdminResult> {
+    const tokenHash = hashToken(token);
+    try {
+      const operatorId = await this.store.db.transaction().execute(async (trx) => {
+        const spent = await trx
+          .updateTable('setup_tokens')
+          .set({ used_at: now })
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returning('token_hash')
+          .execute();
+        if (!spent.some((row) => row.token_hash === tokenHash) || (await adminExists(trx)))
+          throw new SetupRefused('spent');
+        try {
+          const operator = await new OperatorStore(this.store).create(
+            { name: admin.name, role: 'admin', passwordHash: admin.passwordHash },
+            now,
+            trx,
+          );
+          return operator.id;
+        } catch (error) {
+          if (error instanceof DuplicateOperatorError) throw new SetupRefused('name-taken');
+          throw error;
+        }
+      });
+      return { ok: true, operatorId };
+    } catch (error) {
+      if (error instanceof SetupRefused) return { ok: false, reason: error.reason };
+      throw error;
+    }
+  }
+
+  /** Whether any admin exists: then no set-up link is printed at start, and none is accepted. */
+  async adminExists(): Promise<boolean> {
+    return adminExists(this.store.db);
+  }
+}
+
+async function adminExists(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('operators')
+    .select('id')
+    .where('role', '=', 'admin')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -44,13 +44,14 @@ export function SetupPage() {
 
 const linkClass = 'font-medium text-blue-800 underline';
 
-/** 404-011: the link was used already (by you, or by whoever followed it first) or has expired. */
+/** 404-011: the link was used already (by you, or by whoever followed it first), has expired, or an admin exists. */
 export function LinkUsed() {
   return (
     <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
       <p className="font-semibold">This set-up link cannot be used any more</p>
       <p className="mt-1">
-        It works once, for a day: the first admin has been created already, or the link has expired.{' '}
+        It works once, for an hour, until there is an admin: the first admin has been created already, or the
+        link has expired.{' '}
         <Link href="/sign-in" className={linkClass}>
           Sign in
         </Link>{' '}

@@ -84,7 +84,8 @@ export function guardConnections(
   cut: (request: IncomingMessage, response: ServerResponse) => void,
 ): void {
   server.maxConnections = limits.maxConnections;
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  // Before the app's own listener: its authentication may run in the same tick and lift the deadline.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     if (request.complete) return; // no body, or all of it already in
     let timer: NodeJS.Timeout | undefined;
     const done = (): void => {

@@ -143,7 +143,9 @@ async function decodeHeif(path: string, { pixels, limits }: HeifDecodeOptions): 
       const [primary] = images;
       if (!primary || primary.width <= 0 || primary.height <= 0) throw new Error('HEIF image not found');
       if (!pixels) return sharp();
+      // Inspection has no limits of the service's: sharp's guard, as for every other picture.
       if (limits) requireImageWithin(primary, limits);
+      else if (primary.width * primary.height > MAX_MEGAPIXELS * 1e6) throw cannotDecode(PIXEL_LIMIT);
       const { width, height, data } = await primary.decode();
       return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
         raw: { width, height, channels: 4 },
@@ -186,6 +188,9 @@ function cannotDecode(error: unknown, page?: number): ProblemError {
   }
   return new ProblemError('422-003', `${where} cannot be decoded: ${firstLine(message)}.`, { cause: error });
 }
+
+/** What sharp says of a picture over its pixel limit (cannotDecode tells it by this). */
+const PIXEL_LIMIT = new Error('Input image exceeds pixel limit');
 
 const whatOf = (page?: number): string => (page === undefined ? 'The image' : `Page ${page + 1} of the TIFF`);
 

@@ -22,6 +22,7 @@ import {
   pngDeclaring,
   whitePng,
 } from '../testing/oversized-documents';
+import { multiPageTiff } from '../testing/documents-images';
 import {
   enqueue,
   get,
@@ -134,7 +135,7 @@ describe('documents that declare more than they are', () => {
     });
   });
 
-  it('applies the service’s own limits (DOCUMENT_MAX_PAGES=1: a two-page PDF fails)', async () => {
+  it('applies the service’s own limits (DOCUMENT_MAX_PAGES=1: a two-page PDF or TIFF fails)', async () => {
     const strictData = await makeDataDir();
     const strict = await startTestService(strictData.dir, { documentLimits: { maxPages: 1 } });
     try {
@@ -147,6 +148,15 @@ describe('documents that declare more than they are', () => {
         },
       });
       expect((await jobOf(await manyPagesPdf(1), 'one.pdf', strict)).status).toBe('Processed');
+      // A TIFF's pages count alike.
+      const white = { data: new Uint8Array(64 * 64).fill(255), width: 64, height: 64 };
+      expect(await jobOf(await multiPageTiff([white, white]), 'two.tiff', strict)).toMatchObject({
+        status: 'Failed',
+        error: {
+          code: '422-012',
+          detail: 'The document has 2 pages: at most 1 are read (DOCUMENT_MAX_PAGES).',
+        },
+      });
     } finally {
       await strict.close();
       await strictData.remove();

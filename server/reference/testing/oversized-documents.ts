@@ -71,6 +71,8 @@ export async function measured<T>(attack: () => Promise<T>): Promise<[T, Measure
   loop.enable();
   try {
     const result = await attack();
+    // The histogram records a stall at the loop's next turn: one more turn, so the last one counts.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     return [result, { maxEventLoopDelayMs: loop.max / 1e6, peakRssMb, startRssMb }];
   } finally {
     loop.disable();

@@ -92,8 +92,12 @@ export async function readBodyText(
 export function limitBodies(limitFor: (c: Context) => number | undefined): MiddlewareHandler {
   return async (c, next) => {
     const limit = limitFor(c);
+    // Not even looked at for a route that streams its own body: reading `c.req.raw.body` makes
+    // @hono/node-server start pulling the request into a web stream, which the proxy, piping the
+    // Node request itself, would then miss (seen: a gateway upload stalled until its 408).
+    if (limit === undefined) return next();
     const body = c.req.raw.body;
-    if (limit === undefined || body === null) return next();
+    if (body === null) return next();
     if ((declaredLength(c.req.raw) ?? 0) > limit) throw bodyTooLarge(limit);
 
     let exceeded = false;

@@ -475,4 +475,25 @@ describe.each(ENGINES)('integrations isolated from each other on %s', (engine) =
     }
     expect(relay.seen.slice(seenBefore)).toEqual([]);
   });
+
+  it('reads a RAG document’s body within 5 MB before checking it, whatever its framing', async () => {
+    const seenBefore = relay.seen.length;
+    const padding = 'x'.repeat(6 * 1024 * 1024);
+    const chunks = [`{"inference_id":"${a.inference}","fields":{"a":{"value":"`, padding, '"}}}'];
+    const answer = await fetch(`${server.url}/v2/extensions/rag/${INVOICE_MODEL_ID}/documents`, {
+      method: 'POST',
+      headers: { Authorization: keyA, 'Content-Type': 'application/json' },
+      // A stream: sent chunked, with no Content-Length to refuse it by.
+      body: new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toMatchObject({ code: '413-001' });
+    expect(relay.seen.slice(seenBefore)).toEqual([]);
+  });
 });

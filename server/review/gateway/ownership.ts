@@ -59,25 +59,29 @@ export class GatewayOwnership {
 
   /** Whether this upstream id is this integration's. */
   async owns(integrationId: string, { version, kind, id }: OwnedId): Promise<boolean> {
-    const upstreamId = normalId(id);
-    if (upstreamId === undefined) return false;
-    const recorded = await this.database.db
-      .selectFrom('gateway_ids')
-      .select('integration_id')
-      .where('api_version', '=', version)
-      .where('kind', '=', kind)
-      .where('upstream_id', '=', upstreamId)
-      .executeTakeFirst();
-    if (recorded !== undefined) return recorded.integration_id === integrationId;
+    const upstreamId = normalId(id) ?? '';
     const column = documentColumn(kind);
-    if (column === undefined) return false;
-    const kept = await this.database.db
-      .selectFrom('documents')
-      .select('id')
-      .where('api_version', '=', version)
-      .where(column, '=', upstreamId)
-      .where('integration_id', '=', integrationId)
-      .executeTakeFirst();
+    // Both looked up whatever the first says, so that another's id costs what an unknown one does.
+    const [recorded, kept] = await Promise.all([
+      this.database.db
+        .selectFrom('gateway_ids')
+        .select('integration_id')
+        .where('api_version', '=', version)
+        .where('kind', '=', kind)
+        .where('upstream_id', '=', upstreamId)
+        .executeTakeFirst(),
+      column === undefined
+        ? Promise.resolve(undefined)
+        : this.database.db
+            .selectFrom('documents')
+            .select('id')
+            .where('api_version', '=', version)
+            .where(column, '=', upstreamId)
+            .where('integration_id', '=', integrationId)
+            .executeTakeFirst(),
+    ]);
+    if (upstreamId === '') return false;
+    if (recorded !== undefined) return recorded.integration_id === integrationId;
     return kept !== undefined;
   }
 

@@ -9,13 +9,14 @@
  */
 import type { Context } from 'hono';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
+import { readBodyText } from '../../shared/body-limit';
 import { ProblemError } from '../../shared/problem';
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
 import { recordEvent } from '../store/audit-store';
 import { NOT_FOUND } from './gateway-route-table';
 import type { GatewayOwnership } from './ownership';
-import { member, requestBodyUpTo, stringOf } from './read-answer';
+import { member, stringOf } from './read-answer';
 
 /** The reference service's own limit on a RAG body (server/reference/rag/rag-routes.ts). */
 export const MAX_RAG_BODY_BYTES = 5 * 1024 * 1024;
@@ -42,7 +43,7 @@ export async function addRagDocument(
         'or leave both unset to use the embedded reference service.',
     );
   }
-  const text = await requestBodyUpTo(c.req.raw, MAX_RAG_BODY_BYTES);
+  const text = await readBodyText(c.req.raw, MAX_RAG_BODY_BYTES);
   let sent: unknown;
   try {
     sent = JSON.parse(text) as unknown;

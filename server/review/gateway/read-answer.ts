@@ -1,6 +1,4 @@
-/** Reading the gateway's inputs and the upstream's answers within bounds (isolation.ts, rag-add.ts). */
-import { ProblemError } from '../../shared/problem';
-
+/** Reading the upstream's answers within bounds (isolation.ts, rag-add.ts). */
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /**
@@ -41,19 +39,6 @@ export async function answerJson(response: Response, limit: number): Promise<unk
   } catch {
     return undefined;
   }
-}
-
-/** A request body read up to `limit` bytes, whatever its framing; past it, 413. */
-export async function requestBodyUpTo(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  const tooLarge = () =>
-    new ProblemError('413-001', `The body is larger than ${limit / (1024 * 1024)} MB.`, {
-      headers: { Connection: 'close' },
-    });
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const text = await readTextUpTo(request.body, limit);
-  if (text === undefined) throw tooLarge();
-  return text;
 }
 
 /** The last segment of a URL's path (an id at the end of `Location` or `result_url`). */

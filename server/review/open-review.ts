@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
 import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
 import { DiskFileStorage } from './files/file-storage';
+import { describeSweep, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
 import { PageWordsReader } from './words/page-words';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { WebhookAddressGuard } from '../shared/webhook-address';
@@ -41,6 +42,11 @@ export interface ReviewSettings {
 export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
   /** Every committed queue change, from this copy and (on PostgreSQL) the others. */
   bus: QueueBus;
+  /**
+   * The start's sweep of orphaned files (files/orphan-files.ts), run in the background: what it
+   * removed, or undefined if it failed (logged). Awaited by close.
+   */
+  swept: Promise<OrphanSweep | undefined>;
   /** Which addresses integrations' webhooks may reach: when set (integrations) and when sent. */
   webhooks: WebhookAddressGuard;
   close(): Promise<void>;
@@ -82,6 +88,24 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     at: new Date(row.updated_at).toISOString(),
   });
   const files = new DiskFileStorage(path.join(settings.dataDir, 'files'));
+  // Files older than an hour that no document names: left by a stop between a file and its row. The
+  // files' times are the wall clock's, whatever clock the store is given.
+  const swept = sweepOrphanFiles({
+    database,
+    filesDir: files.dir,
+    incomingDir: path.join(settings.dataDir, 'incoming'),
+    now: Date.now(),
+  }).then(
+    (result) => {
+      const line = describeSweep(result);
+      if (line !== undefined) console.info(line);
+      return result;
+    },
+    (error: unknown) => {
+      console.error('[review files] the sweep of orphaned files failed:', error);
+      return undefined;
+    },
+  );
   const webhooks = new WebhookAddressGuard(settings.allowPrivateWebhooks);
   return {
     database,
@@ -107,7 +131,9 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       settings.sso === undefined
         ? undefined
         : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
+    swept,
     close: async () => {
+      await swept;
       await bus.close();
       await database.close();
     },

@@ -1,11 +1,13 @@
 /**
  * Where the review store keeps documents' files: a small interface, so that a deployment can put them
  * elsewhere (an object store) without touching the rest; on disk under APP_DATA_DIR/files by default.
- * Keys are the documents' ids (UUIDs), never a name a client chose.
+ * Keys are the documents' ids (UUIDs), never a name a client chose. What a stop or a crash leaves
+ * behind (files of documents that never entered the store, unfinished `.part` writes) is removed at
+ * start, once older than a grace period (orphan-files.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,7 +26,8 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
 }
 
-const KEY = /^[0-9a-f-]{36}$/;
+/** A file's name in the store: its key. */
+export const FILE_KEY = /^[0-9a-f-]{36}$/;
 
 export class DiskFileStorage implements FileStorage {
   private ready: Promise<void> | undefined;
@@ -32,16 +35,13 @@ export class DiskFileStorage implements FileStorage {
   constructor(readonly dir: string) {}
 
   private init(): Promise<void> {
-    return (this.ready ??= (async () => {
-      await mkdir(this.dir, { recursive: true });
-      // Writes cut off by a stop leave `.part` files: nobody will finish them.
-      const leftovers = (await readdir(this.dir)).filter((name) => name.endsWith('.part'));
-      await Promise.all(leftovers.map((name) => rm(path.join(this.dir, name), { force: true })));
-    })());
+    // Writes cut off by a stop leave `.part` files: the start's sweep removes them once they are old
+    // enough (orphan-files.ts), not here: another copy sharing the folder may be writing one now.
+    return (this.ready ??= mkdir(this.dir, { recursive: true }).then(() => undefined));
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key)) throw new Error(`not a file key: ${key}`);
+    if (!FILE_KEY.test(key)) throw new Error(`not a file key: ${key}`);
     return path.join(this.dir, key);
   }
 

@@ -86,7 +86,10 @@ export function guardConnections(
   server.maxConnections = limits.maxConnections;
   // Before the app's own listener: its authentication may run in the same tick and lift the deadline.
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (request.complete) return; // no body, or all of it already in
+    // No body (HTTP/1.1 has none without a length or chunked framing), or all of it already in.
+    const framed =
+      request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+    if (!framed || request.complete) return;
     let timer: NodeJS.Timeout | undefined;
     const done = (): void => {
       clearTimeout(timer);

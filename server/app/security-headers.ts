@@ -14,6 +14,10 @@
  *   which CSP does not restrict, but a library may not). No third-party origin anywhere.
  * No `Strict-Transport-Security`: the server may run on plain HTTP on a workstation; a TLS-terminating
  * reverse proxy in front of it is the place for HSTS (docs/app-server.md).
+ *
+ * An answer that is data and never a page (a kept file: `KEPT_FILE_CONTENT_SECURITY_POLICY`) keeps
+ * its own, stricter policy: the app's would let a kept HTML file run script on our origin. Only that
+ * policy is kept: any other an answer carries (an upstream's, passed on by the proxy) is replaced.
  */
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
@@ -32,7 +36,25 @@ export const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 };
 
+/**
+ * A kept file's policy: nothing loads, nothing runs, no form, no plugin, no same-origin access (a
+ * `sandbox` with no allowance gives the document a unique opaque origin), and no page may frame it.
+ */
+export const KEPT_FILE_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
 export function securityHeaders(): MiddlewareHandler {
+  const headers = appSecureHeaders();
+  return async (c, next) => {
+    let own: string | null = null;
+    await headers(c, async () => {
+      await next();
+      own = c.res.headers.get('Content-Security-Policy');
+    });
+    if (own === KEPT_FILE_CONTENT_SECURITY_POLICY) c.res.headers.set('Content-Security-Policy', own);
+  };
+}
+
+function appSecureHeaders(): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     xContentTypeOptions: 'nosniff',

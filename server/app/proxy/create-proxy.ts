@@ -13,7 +13,7 @@
  *   than `idleTimeoutMs` while it sends its body.
  */
 import type { IncomingMessage } from 'node:http';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type { Context } from 'hono';
 import { ProblemError } from '../../shared/problem';
 import { decodingFor } from './decode';
@@ -64,6 +64,77 @@ export interface ExchangeRecording {
   answered(answer: { status: number; json: string | undefined }): void;
   /** The exchange failed before an answer (the upstream unreachable, the browser gone). */
   failed(): void;
+  /**
+   * Looks at the body's first bytes before the upstream gets any of them (a document's real type,
+   * upload-recorder.ts): the request is refused, never sent, when `check` rejects.
+   */
+  screen?: BodyScreen | undefined;
+}
+
+export interface BodyScreen {
+  /** Most bytes held back while `check` decides; past them the body goes on unscreened. */
+  limit: number;
+  /**
+   * Reads the body's first bytes from `head` (ended when the whole body was shorter than `limit`,
+   * destroyed when the proxy stops waiting). Resolves to let the request go, rejects with a
+   * `ProblemError` to refuse it.
+   */
+  check(head: Readable): Promise<void>;
+}
+
+/**
+ * The body, held back until `screen` has decided (or `screen.limit` bytes have come), then passed on
+ * whole: the held chunks, then the rest as it comes. Throws the screen's refusal.
+ */
+async function screenBody(source: Readable, screen: BodyScreen): Promise<Readable> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head = new PassThrough();
+  let decided = false;
+  const verdict = screen.check(head).finally(() => {
+    decided = true;
+  });
+  const waiting = verdict.then(() => 'decided' as const);
+  waiting.catch(() => undefined);
+  const held: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  /** A read begun while the screen decided: its chunk belongs to what follows. */
+  let pending: Promise<IteratorResult<Buffer>> | undefined;
+  try {
+    while (!decided && !ended && size < screen.limit) {
+      pending ??= iterator.next();
+      const next = await Promise.race([waiting, pending]);
+      if (next === 'decided') break;
+      pending = undefined;
+      if (next.done === true) {
+        ended = true;
+        head.end();
+        await verdict;
+        break;
+      }
+      held.push(next.value);
+      size += next.value.length;
+      head.write(next.value);
+    }
+    if (decided) await verdict;
+  } finally {
+    if (!head.writableEnded) head.destroy();
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* held;
+    if (ended) return;
+    if (pending !== undefined) {
+      const next = await pending;
+      if (next.done === true) return;
+      yield next.value;
+    }
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
+  return Readable.from(replay(), { objectMode: false });
 }
 
 /**
@@ -153,8 +224,23 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       hasBody && nodeRequest !== undefined && !nodeRequest.complete ? { Connection: 'close' } : {};
 
     const recording = hasBody && nodeRequest !== undefined ? recorder?.begin(c) : undefined;
+    let screened: Readable | undefined = nodeRequest;
+    if (recording?.screen !== undefined && nodeRequest !== undefined) {
+      try {
+        screened = await screenBody(nodeRequest, recording.screen);
+      } catch (error) {
+        recording.failed();
+        if (!(error instanceof ProblemError)) throw error;
+        // Refused before the rest of the upload was read: the connection closes after the answer.
+        throw new ProblemError(error.code, error.message, {
+          errors: error.errors,
+          headers: { ...error.headers, ...connectionHeaders() },
+          extensions: error.extensions,
+        });
+      }
+    }
     const requestBody =
-      recording !== undefined && nodeRequest !== undefined ? teeBody(nodeRequest, recording) : nodeRequest;
+      recording !== undefined && screened !== undefined ? teeBody(screened, recording) : screened;
 
     let response;
     try {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../../../src/api/testing/fixtures-dir';
 import { ProblemError } from '../../shared/problem';
 import {
+  declaredTypeFits,
   describeUnsupported,
+  hasMarkup,
   looksLikeHeaderlessPdf,
   requireSupportedType,
   SNIFF_BYTES,
@@ -119,5 +121,47 @@ describe('requireSupportedType', () => {
     expect(() =>
       requireSupportedType(bytes('garbage'), bytes('trailer<</Root 1 0 R>>\nstartxref\n123\n%%EOF\n')),
     ).toThrow(expect.objectContaining({ code: '422-003' }));
+  });
+});
+
+describe('polyglots: markup before the PDF header', () => {
+  const page = '<!doctype html><html><body><script>alert(1)</script></body></html>\n';
+
+  it('does not take an HTML page with "%PDF-" in its first KB for a PDF', () => {
+    const polyglot = bytes(`${page}%PDF-1.7\n1 0 obj\n<< >>\nendobj\n`);
+    expect(sniffMimeType(polyglot)).toBeUndefined();
+    expect(hasMarkup(polyglot)).toBe(true);
+    // Refused for what a browser would take it for, not as a damaged PDF.
+    expect(() => requireSupportedType(polyglot)).toThrow(
+      expect.objectContaining({
+        code: '422-002',
+        message: expect.stringContaining('an XML or HTML document'),
+      }),
+    );
+    expect(sniffMimeType(bytes(`<script>x()</script>%PDF-1.4`))).toBeUndefined();
+    expect(sniffMimeType(bytes(`<svg onload="x()"/>%PDF-1.4`))).toBeUndefined();
+  });
+
+  it('still takes a PDF whose header comes first, whatever follows, and junk lines of text before it', () => {
+    expect(sniffMimeType(bytes(`%PDF-1.7\n%${page}`))).toBe('application/pdf');
+    expect(sniffMimeType(bytes('%broken header info\njunk\n%PDF-1.7\n'))).toBe('application/pdf');
+    expect(sniffMimeType(bytes('total < 3 and a > b\n%PDF-1.7\n'))).toBe('application/pdf');
+  });
+});
+
+describe('declaredTypeFits', () => {
+  it.each([
+    [null, 'application/pdf', true],
+    ['application/octet-stream', 'image/png', true],
+    ['application/pdf', 'application/pdf', true],
+    ['Application/PDF; name=x', 'application/pdf', true],
+    ['image/jpg', 'image/jpeg', true],
+    ['image/heif', 'image/heic', true],
+    ['text/html', 'application/pdf', false],
+    ['image/svg+xml', 'image/png', false],
+    ['application/javascript', 'application/pdf', false],
+    ['image/png', 'application/pdf', false],
+  ])('%s for %s → %s', (declared, sniffed, fits) => {
+    expect(declaredTypeFits(declared, sniffed)).toBe(fits);
   });
 });

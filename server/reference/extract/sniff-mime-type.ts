@@ -65,8 +65,11 @@ function heifType(head: Uint8Array): 'image/heic' | 'image/heif' | 'avif' | unde
  * `head` is the file's first bytes (`SNIFF_BYTES` of them, or the whole file when it is shorter).
  */
 export function sniffMimeType(head: Uint8Array): string | undefined {
-  // PDF readers accept the header anywhere in the first 1024 bytes (some producers prepend junk).
-  if (ascii(head, 0, SNIFF_BYTES).includes('%PDF-')) return 'application/pdf';
+  // PDF readers accept the header anywhere in the first 1024 bytes (some producers prepend junk),
+  // but junk that is markup makes a polyglot: a browser given the file as HTML or SVG runs it. The
+  // reader of the kept file cannot tell which of the two the sender meant, so it is neither.
+  const header = ascii(head, 0, SNIFF_BYTES).indexOf('%PDF-');
+  if (header >= 0) return hasMarkup(head, header) ? undefined : 'application/pdf';
   if (startsLikePdfBody(head)) return 'application/pdf';
   if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
@@ -78,6 +81,20 @@ export function sniffMimeType(head: Uint8Array): string | undefined {
   if (heif === 'image/heic' || heif === 'image/heif') return heif;
   return undefined;
 }
+
+/**
+ * Markup a browser would take for HTML, SVG or XML (the tags of the WHATWG HTML sniffing rules, and
+ * any other element, comment, doctype or processing instruction) in the first `end` bytes: `<`
+ * followed by a letter, `!` or `?`. The junk real PDFs carry before their header is lines of text
+ * or binary (the corpus's `broken_*.pdf`), never a tag.
+ */
+export function hasMarkup(head: Uint8Array, end = SNIFF_BYTES): boolean {
+  return /<(?:[a-z][a-z0-9-]*[\s/>]|!|\?[a-z])/i.test(ascii(head, 0, end));
+}
+
+/** A file whose first non-blank character opens a tag: what a browser sniffs as HTML or XML. */
+const startsWithMarkup = (head: Uint8Array): boolean =>
+  /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!|\?[a-z])/i.test(ascii(head, 0, 64));
 
 /**
  * A PDF written without its `%PDF-` line but starting right with PDF syntax: the binary-marker comment
@@ -126,7 +143,7 @@ export function describeUnsupported(head: Uint8Array): string {
   if (startsWith(head, [0x1f, 0x8b])) return 'a gzip archive';
   if (text.startsWith('%!PS')) return 'a PostScript file';
   if (text.startsWith('{\\rtf')) return 'an RTF document';
-  if (/^\s*<(\?xml|svg|!doctype|html)/i.test(text)) {
+  if (startsWithMarkup(head)) {
     return /<svg/i.test(ascii(head, 0, SNIFF_BYTES)) ? 'an SVG image' : 'an XML or HTML document';
   }
   if (isMostlyText(head)) return 'a text file';
@@ -150,7 +167,8 @@ function isMostlyText(head: Uint8Array): boolean {
 export function requireSupportedType(head: Uint8Array, tail?: Uint8Array): string {
   const mimeType = sniffMimeType(head);
   if (mimeType) return mimeType;
-  if (looksLikeHeaderlessPdf(head, tail)) {
+  // Markup then a PDF (a polyglot) is refused for what a browser would take it for, not as a PDF.
+  if (!startsWithMarkup(head) && looksLikeHeaderlessPdf(head, tail)) {
     throw new ProblemError(
       '422-003',
       'The PDF is damaged and cannot be repaired: it has no "%PDF-" header in its first 1024 bytes.',
@@ -161,4 +179,28 @@ export function requireSupportedType(head: Uint8Array, tail?: Uint8Array): strin
     `The file is ${describeUnsupported(head)} (detected from its content), which is not supported: ` +
       `send a ${SUPPORTED_TYPES_TEXT} file.`,
   );
+}
+
+/**
+ * Names senders give each supported type (`Content-Type` of an upload's part), beside the one
+ * `sniffMimeType` answers. HEIC and HEIF are one container: either name fits either.
+ */
+const DECLARED_ALIASES: Record<string, readonly string[]> = {
+  'application/pdf': ['application/pdf', 'application/x-pdf', 'application/acrobat'],
+  'image/jpeg': ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+  'image/png': ['image/png', 'image/x-png', 'image/apng'],
+  'image/webp': ['image/webp'],
+  'image/tiff': ['image/tiff', 'image/tif', 'image/x-tiff'],
+  'image/heic': ['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'],
+  'image/heif': ['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'],
+};
+
+/**
+ * Whether a type a sender declared (a part's `Content-Type`) names what the bytes are (`sniffed`).
+ * No type, or the generic `application/octet-stream`, declares nothing and fits any document.
+ */
+export function declaredTypeFits(declared: string | null | undefined, sniffed: string): boolean {
+  const type = (declared ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream') return true;
+  return DECLARED_ALIASES[sniffed]?.includes(type) ?? type === sniffed;
 }

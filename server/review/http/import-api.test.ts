@@ -70,6 +70,11 @@ function v1Result(documentId: string) {
   };
 }
 
+/** A file whose bytes are a PDF's (what the import keeps: documents only, told from their bytes). */
+const pdfBytes = (rest: string | Buffer) =>
+  Buffer.concat([Buffer.from('%PDF-1.7\n'), typeof rest === 'string' ? Buffer.from(rest) : rest]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 const metadataFor = (overrides: Partial<ImportMetadata> = {}): ImportMetadata => ({
   apiVersion: 'v2',
   model: V2_MODEL,
@@ -163,7 +168,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
 
   it('imports a v2 job with its file: in the queue, the file served back byte for byte, the timeline says imported', async () => {
     clock += 1000;
-    const bytes = randomBytes(300_000);
+    const bytes = pdfBytes(randomBytes(300_000));
     const response = await importJob({
       metadata: metadataFor({ alias: 'march', fileName: 'facture été.pdf' }),
       result: v2Result('job-1'),
@@ -276,13 +281,18 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
         upstreamResultId: 'doc-8',
       }),
       result: v1Result('doc-8'),
-      file: new Blob([Buffer.from('PNG bytes')]),
+      file: new Blob([Buffer.concat([PNG_SIGNATURE, Buffer.from('PNG bytes')])]),
     });
     expect(withFile.status).toBe(201);
     const eight = ImportResponse.parse(await withFile.json()).document;
     const served = await send('GET', `/api/review/documents/${eight.id}/file`);
-    expect(served.headers.get('content-type')).toBe('application/octet-stream');
-    expect(await served.text()).toBe('PNG bytes');
+    // No type declared: the one read from its bytes.
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await served.arrayBuffer())
+        .subarray(8)
+        .toString(),
+    ).toBe('PNG bytes');
   });
 
   it('imports a job once: the same job again is the same document, unchanged, with no second file', async () => {
@@ -292,7 +302,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
         await importJob({
           metadata: metadataFor({ upstreamJobId: 'job-twice' }),
           result: v2Result('job-twice'),
-          file: new Blob(['first']),
+          file: new Blob([pdfBytes('first')]),
         })
       ).json(),
     );
@@ -303,7 +313,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
     const again = await importJob({
       metadata: metadataFor({ upstreamJobId: 'job-twice', fileName: 'renamed.pdf' }),
       result: v2Result('job-twice'),
-      file: new Blob(['second']),
+      file: new Blob([pdfBytes('second')]),
     });
     expect(again.status).toBe(200);
     const body = ImportResponse.parse(await again.json());
@@ -312,7 +322,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
     expect(await documentCount()).toBe(count);
     expect(await keptFiles()).toEqual(files);
     const kept = await send('GET', `/api/review/documents/${first.document.id}/file`);
-    expect(await kept.text()).toBe('first');
+    expect(await kept.text()).toBe('%PDF-1.7\nfirst');
 
     // The same job id under the other API is another job.
     const v1 = await importJob({
@@ -331,7 +341,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
     const response = await importJob({
       metadata: metadataFor({ upstreamJobId: 'job-live' }),
       result: v2Result('job-live'),
-      file: new Blob(['bytes']),
+      file: new Blob([pdfBytes('bytes')]),
     });
     expect(response.status).toBe(200);
     const body = ImportResponse.parse(await response.json());
@@ -348,7 +358,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
         importJob({
           metadata: metadataFor({ upstreamJobId: 'job-race' }),
           result: v2Result('job-race'),
-          file: new Blob([randomBytes(50_000)]),
+          file: new Blob([pdfBytes(randomBytes(50_000))]),
         }),
       ),
     );

@@ -8,14 +8,15 @@
  *   document's id as they arrive, never held in memory.
  *
  * `metadata` and `result` may come as text fields or as file parts (a JSON Blob), up to 32 MB each;
- * the file up to 100 MB. What does not fit is a 422 `422-008` whose `errors[]` point into the form
+ * the file up to 100 MB, a document (PDF, JPEG, PNG, WebP, TIFF, HEIC/HEIF from its bytes, and not
+ * declared as another type: `422-011` pointing at `#/file` otherwise). What does not fit is a 422 `422-008` whose `errors[]` point into the form
  * (`#/metadata/model`, `#/result/inference`, `#/file`); too large a part is a 413 `413-001`; a body
  * that is not multipart a 415 `415-001`; a broken one a 400 `400-001`. The whole body is read before
  * answering (a browser still sending its file would not see an earlier answer); past the total limit,
  * or in a broken body, the answer comes at once and closes the connection. A refused form leaves no
  * file behind.
  */
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
@@ -23,6 +24,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ImportMetadata } from '../../../src/api/review/schemas';
 import { ProblemError } from '../../shared/problem';
+import { declaredPartType, HeadTap, requireDocument } from '../files/document-type';
 import type { FileStorage, StoredFile } from '../files/file-storage';
 
 export const MAX_IMPORT_FILE_BYTES = 100 * 1024 * 1024;
@@ -33,7 +35,10 @@ const MAX_BODY_BYTES = MAX_IMPORT_FILE_BYTES + 2 * MAX_IMPORT_PART_BYTES + 1024 
 export interface ImportForm {
   metadata: Metadata;
   result: { json: string; value: Record<string, unknown> };
-  /** The file, stored under `fileKey`; null when none was sent, or it was not kept (`skipFile`). */
+  /**
+   * The file, stored under `fileKey`; null when none was sent, or it was not kept (`skipFile`). Its
+   * `mimeType` is the one read from its bytes (a `422-011` when they are no document).
+   */
   file: (StoredFile & { name: string; mimeType: string | null }) | null;
 }
 
@@ -100,7 +105,9 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
   /** Reading of parts that are streams (JSON parts sent as files, the file). */
   const reading: Promise<unknown>[] = [];
   let metadata: Metadata | undefined;
-  let file: { name: string; mimeType: string | null; stored: Promise<StoredFile | undefined> } | undefined;
+  let file:
+    | { name: string; declared: string | null; tap: HeadTap; stored: Promise<StoredFile | undefined> }
+    | undefined;
   /** The file storage's own failure: answered as such (500), not as a broken form. */
   let storageFailure: { error: unknown } | undefined;
 
@@ -164,6 +171,7 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
     stream.once('limit', () => {
       overLimit = `The file is over ${MAX_IMPORT_FILE_BYTES} bytes.`;
     });
+    const tap = new HeadTap();
     const stored = (async (): Promise<StoredFile | undefined> => {
       const { files, skipFile } = options;
       let skip = files === undefined;
@@ -175,8 +183,9 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
         return undefined;
       }
       // Through a stream of our own: a storage that fails destroys it, not busboy's, which is then
-      // read past to the end of the form (the answer comes after the whole request).
-      const through = new PassThrough();
+      // read past to the end of the form (the answer comes after the whole request). It keeps the
+      // file's first bytes, to tell its type.
+      const through = tap;
       stream.pipe(through);
       try {
         return await files.save(options.fileKey, through);
@@ -187,11 +196,7 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
         throw error;
       }
     })();
-    file = {
-      name: info.filename ?? '',
-      mimeType: info.mimeType === 'application/octet-stream' ? null : info.mimeType,
-      stored,
-    };
+    file = { name: info.filename ?? '', declared: declaredPartType(info.mimeType), tap, stored };
     // Awaited once the whole form is read: until then its failure is not an unhandled one.
     stored.catch(() => undefined);
     reading.push(stored);
@@ -235,7 +240,6 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
     await discard();
     throw tooLarge(overLimit);
   }
-
   const checked = check(texts, file === undefined ? undefined : { bytes: stored?.bytes ?? 0, kept: stored });
   issues.push(...checked.issues);
   if (issues.length > 0 || checked.form === undefined) {
@@ -244,12 +248,21 @@ export async function readImportForm(c: Context, options: ReadImportOptions): Pr
       errors: issues.map((issue) => ({ pointer: issue.pointer, detail: issue.detail })),
     });
   }
+  // A kept file is a document, and what its part says it is (an HTML page, a script, a PDF/HTML
+  // polyglot sent as text/html are refused): `mimeType` is then the type of its bytes.
+  let mimeType: string | null = null;
+  if (file !== undefined && stored !== undefined && stored.bytes > 0) {
+    try {
+      mimeType = requireDocument(file.tap.head(), file.declared, '#/file');
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+  }
+
   return {
     ...checked.form,
-    file:
-      file === undefined || stored === undefined
-        ? null
-        : { ...stored, name: file.name, mimeType: file.mimeType },
+    file: file === undefined || stored === undefined ? null : { ...stored, name: file.name, mimeType },
   };
 }
 

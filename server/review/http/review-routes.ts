@@ -28,6 +28,8 @@
  */
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
+import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../app/security-headers';
+import { readHead, servedType } from '../files/document-type';
 import {
   ConfirmRequest,
   CorrectionsRequest,
@@ -139,14 +141,20 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
       opened.stream.destroy();
       return new Response(null, { status: 304, headers: cache });
     }
-    return new Response(Readable.toWeb(opened.stream) as ReadableStream, {
+    // The type from the bytes, at every answer, never the one kept with the row (a file kept before
+    // intake sniffed carries its sender's word): a document type shown inline, anything else saved.
+    const { head, whole } = await readHead(opened.stream);
+    const served = servedType(head);
+    return new Response(Readable.toWeb(whole) as ReadableStream, {
       status: 200,
       headers: {
-        'Content-Type': row.mime_type ?? 'application/octet-stream',
+        'Content-Type': served.contentType,
         'Content-Length': String(opened.bytes),
-        // Shown by the viewer, never run: a file is data, whatever its type says.
-        'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
-        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Content-Disposition': `${served.disposition}; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+        // Shown by the viewer, never run: a file is data, whatever it holds. The global security
+        // headers keep this policy (security-headers.ts).
+        'Content-Security-Policy': KEPT_FILE_CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff',
         ...cache,
       },
     });

@@ -8,6 +8,12 @@
  * then waits for its result. Anything else is forgotten, its file removed.
  *
  * The copy never delays the upload: it is a tee, and what goes wrong with it is logged, not answered.
+ *
+ * Kept files are data, never a page of ours: before the upstream gets an upload, its document's first
+ * bytes are checked (upload-screen.ts; `422-011` for a file that is no document or not what its part
+ * declares). What is kept is checked again from its own bytes: a file that is no document is not kept
+ * (the document enters without a file), and the type recorded is the one its bytes say, never the
+ * one declared.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -26,7 +32,9 @@ import { integrationOf } from '../gateway/integration-auth';
 import { currentSession } from '../http/session-auth';
 import { setRoutedResult } from '../routing/route-result';
 import type { ApiVersion } from '../review-types';
+import { declaredPartType, documentTypeOf, HEAD_BYTES, HeadTap } from '../files/document-type';
 import { countFields } from './count-fields';
+import { uploadScreen } from './upload-screen';
 
 // The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
 const V2_ENQUEUE = /^(?:\/api)?\/v2\/products\/extraction\/enqueue\/?$/;
@@ -77,7 +85,13 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
       // which under twenty concurrent 1 MB uploads cost more than the proxying itself). A JSON body is
       // one value: it waits in a temporary file for the upstream's answer.
       const input = /^multipart\/form-data/i.test(contentType)
-        ? readMultipart(sink, contentType, target, (source) => deps.files.save(documentId, source))
+        ? readMultipart(
+            sink,
+            contentType,
+            target,
+            (source) => deps.files.save(documentId, source),
+            () => deps.files.remove(documentId),
+          )
         : readJson(sink, deps.tempDir, target, (source) => deps.files.save(documentId, source));
       input.catch(() => undefined);
       // Who sent it, read now: the gateway's integration, or the operator of the request's cookie.
@@ -97,6 +111,7 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
         );
       const recording: ExchangeRecording = {
         body: sink,
+        screen: uploadScreen(contentType, target),
         answered: ({ status, json }) => {
           const accepted = target.apiVersion === 'v2' ? status === 202 : status === 201 || status === 202;
           if (!accepted || json === undefined) {
@@ -216,6 +231,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
 interface RequestInput {
   fields: Map<string, string>;
   fileName: string | undefined;
+  /** The kept file's type, read from its bytes; null when no file is kept. */
   mimeType: string | null;
   stored: { bytes: number; sha256: string } | undefined;
 }
@@ -241,9 +257,12 @@ async function readJson(
     for (const [key, value] of Object.entries(body)) if (typeof value === 'string') fields.set(key, value);
     const base64 = target.apiVersion === 'v2' ? fields.get('file_base64') : fields.get('document');
     const isUrl = base64 !== undefined && /^https:\/\//i.test(base64);
+    const bytes = base64 !== undefined && !isUrl ? Buffer.from(base64, 'base64') : undefined;
+    // Only a document is kept, under the type its bytes say (a JSON body declares none).
+    const mimeType = bytes === undefined ? undefined : documentTypeOf(bytes.subarray(0, HEAD_BYTES), null);
     const stored =
-      base64 !== undefined && !isUrl ? await save(Readable.from([Buffer.from(base64, 'base64')])) : undefined;
-    return { fields, fileName: fields.get('filename'), mimeType: null, stored };
+      bytes !== undefined && mimeType !== undefined ? await save(Readable.from([bytes])) : undefined;
+    return { fields, fileName: fields.get('filename'), mimeType: mimeType ?? null, stored };
   } finally {
     await rm(copy, { force: true });
   }
@@ -255,11 +274,13 @@ function readMultipart(
   contentType: string,
   target: Target,
   save: Save,
+  discard: () => Promise<void>,
 ): Promise<RequestInput> {
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string>();
     let fileName: string | undefined;
-    let mimeType: string | null = null;
+    let declared: string | null = null;
+    const tap = new HeadTap();
     let stored: Promise<{ bytes: number; sha256: string }> | undefined;
     let parser: busboy.Busboy;
     try {
@@ -284,9 +305,12 @@ function readMultipart(
         return;
       }
       fileName = info.filename === undefined ? undefined : partFileName(info.filename);
-      mimeType = info.mimeType === 'application/octet-stream' ? null : info.mimeType;
-      stored = save(stream);
-      stored.catch(() => stream.resume());
+      declared = declaredPartType(info.mimeType);
+      stored = save(stream.pipe(tap));
+      stored.catch(() => {
+        stream.unpipe(tap);
+        stream.resume();
+      });
     });
     parser.once('error', (error) => {
       source.unpipe(parser);
@@ -295,7 +319,17 @@ function readMultipart(
     });
     parser.once('close', () => {
       Promise.resolve(stored)
-        .then((file) => resolve({ fields, fileName, mimeType, stored: file }))
+        .then(async (file) => {
+          // Kept only when its bytes are a document and what its part declared: under their type.
+          const mimeType = file === undefined ? undefined : documentTypeOf(tap.head(), declared);
+          if (file !== undefined && mimeType === undefined) await discard();
+          resolve({
+            fields,
+            fileName,
+            mimeType: mimeType ?? null,
+            stored: mimeType === undefined ? undefined : file,
+          });
+        })
         .catch(reject);
     });
     // The request cut short (the client or the upstream gone): the parser never closes on its own.

@@ -1,0 +1,392 @@
+/**
+ * Kept files are data, never a page of ours (issue 18, item 1), on both engines, over real HTTP, as
+ * the attack was made: an operator imports an HTML file and a JS file, an operator's browser and a
+ * pipeline (integration key, through the gateway) upload a PDF/HTML polyglot declared `text/html`
+ * and an HTML page with `%PDF-` in its first KB declared `application/pdf`. Every one is refused with
+ * `422-011` pointing at the file's part, before the upstream gets any byte of it (the upstream here
+ * is the real reference service behind a counting pass-through), and nothing is kept. A file kept
+ * before these checks, with its sender's `text/html`, is served with the type its bytes say
+ * (`application/octet-stream`, as an attachment, for HTML), `nosniff`, and the file route's own
+ * sandbox policy: the headers are read as the app server sends them, from the raw HTTP answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toImportForm } from '../../../src/api/review/endpoints';
+import { SessionResponse } from '../../../src/api/review/schemas';
+import { createApp } from '../../app/create-app';
+import { listen, type RunningServer } from '../../app/listen';
+import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../app/security-headers';
+import type { ReferenceService } from '../../reference/create-reference-service';
+import { generatePdf } from '../../reference/testing/generate-pdf';
+import { INVOICE_MODEL_ID, startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
+import { hashPassword } from '../auth/passwords';
+import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
+import { JobFollower } from '../intake/job-follower';
+import { openReview, type OpenedReview } from '../open-review';
+import { mountReview } from './mount-review';
+
+const PASSWORD = 'correct horse battery staple';
+const SCRIPT = `<script>fetch('/api/operators',{method:'POST',body:JSON.stringify({name:'Mallory',role:'admin'})})</script>`;
+const HTML_PAGE = `<!doctype html><html><body>${SCRIPT}</body></html>`;
+const JS_FILE = `fetch('/api/operators', { method: 'POST' }); // an operator's "invoice"\n`;
+const SVG_FILE = `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`;
+
+/** A v2 extraction response, as an import's result part. */
+const v2Result = (jobId: string) => ({
+  inference: {
+    id: `inf-${jobId}`,
+    job: { id: jobId },
+    model: { id: INVOICE_MODEL_ID },
+    file: { name: 'invoice.pdf', alias: null, page_count: 1, mime_type: 'application/pdf' },
+    result: { fields: { total: { value: 1, confidence: 'Low', locations: [] } } },
+    active_options: {},
+  },
+});
+
+/** One HTTP answer as it came off the wire: status, headers (raw, repeated ones kept) and body. */
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  raw: string[];
+  body: Buffer;
+}
+
+function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            raw: response.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Every value of one header in a raw header list (names case-insensitive). */
+const rawValues = (raw: readonly string[], name: string) =>
+  raw.filter((_, i) => i % 2 === 1 && raw[i - 1]?.toLowerCase() === name);
+
+describe.each(ENGINES)('kept files are data on %s', (engine) => {
+  let store: TestStore;
+  let reference: ReferenceService;
+  let counter: http.Server;
+  /** Requests with a body the upstream received (enqueues, predicts), by path. */
+  const upstreamPosts: string[] = [];
+  let review: OpenedReview;
+  let follower: JobFollower;
+  let server: RunningServer;
+  let cookie = '';
+  let csrf = '';
+  let integrationKey = '';
+  let pdf: Buffer;
+
+  const filesDir = () => path.join(store.settings.dataDir, 'files');
+  const keptFiles = async () =>
+    (await readdir(filesDir()).catch(() => [])).filter((f) => !f.endsWith('.part'));
+  const documentCount = async () =>
+    Number(
+      (
+        await review.database.db
+          .selectFrom('documents')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    store = await openTestStore(engine);
+    reference = await startTestService(path.join(store.settings.dataDir, 'reference'));
+    // The real reference service behind a pass-through that counts what reaches it.
+    const target = new URL(reference.url);
+    counter = http.createServer((request, response) => {
+      if (request.method === 'POST') upstreamPosts.push(request.url ?? '');
+      const forward = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: request.url,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    const upstream = {
+      url: `http://127.0.0.1:${(counter.address() as AddressInfo).port}`,
+      apiKey: TEST_API_KEY,
+      aliases: [reference.url],
+    };
+
+    review = await openReview(store.settings);
+    await review.operators.create(
+      { name: 'Olga', role: 'operator', passwordHash: await hashPassword(PASSWORD) },
+      Date.now(),
+    );
+    integrationKey = (await review.integrations.create({ name: 'Pipeline A' }, Date.now())).key;
+    follower = new JobFollower({ review, upstream: { v2: upstream, v1: upstream } });
+    server = await listen(
+      createApp({
+        upstream: { v2: upstream, v1: upstream },
+        staticDir: null,
+        review: mountReview(review, {
+          intake: {
+            tempDir: path.join(store.settings.dataDir, 'incoming'),
+            onDocument: (id) => follower.follow(id),
+          },
+        }),
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    const signedIn = await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: server.url },
+      body: JSON.stringify({ name: 'Olga', password: PASSWORD }),
+    });
+    csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
+    cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    pdf = Buffer.from(
+      (await generatePdf([{ lines: [{ text: 'Invoice number: KF-0001', x: 72, y: 700 }] }])).bytes,
+    );
+  });
+  afterAll(async () => {
+    await follower?.stop();
+    await server?.close();
+    await new Promise((resolve) => counter?.close(resolve));
+    await review?.close();
+    await reference?.close();
+    await store?.cleanup();
+  });
+
+  /** As the app's page sends it: same origin, the session cookie and its CSRF token. */
+  const asOperator = (url: string, body: FormData | string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${url}`, {
+      method: 'POST',
+      headers: {
+        Origin: server.url,
+        'Sec-Fetch-Site': 'same-origin',
+        Cookie: cookie,
+        'X-CSRF-Token': csrf,
+        ...headers,
+      },
+      body,
+    });
+
+  /** As a pipeline calls the gateway: its integration key, nothing else. */
+  const asPipeline = (
+    url: string,
+    body: FormData | string,
+    authorization: string,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${server.url}${url}`, {
+      method: 'POST',
+      headers: { Authorization: authorization, ...headers },
+      body,
+    });
+
+  /** A polyglot: a PDF (its header first) that is also an HTML page with a script. */
+  const pdfHtmlPolyglot = () =>
+    Buffer.concat([pdf.subarray(0, 15), Buffer.from(`\n%${HTML_PAGE}\n`), pdf.subarray(15)]);
+  /** An HTML page with a PDF after its script, `%PDF-` within its first 1024 bytes. */
+  const htmlThenPdf = () => Buffer.concat([Buffer.from(`${HTML_PAGE}\n`), pdf]);
+
+  async function refusedWith422011(response: Response, pointer: string) {
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { code?: string; errors?: { pointer: string | null }[] };
+    expect(body.code).toBe('422-011');
+    expect(body.errors?.map((e) => e.pointer)).toEqual([pointer]);
+  }
+
+  it('refuses an HTML file, a JS file, an SVG and a PDF/HTML polyglot imported by an operator, keeping nothing', async () => {
+    const count = await documentCount();
+    const files = await keptFiles();
+    const attacks: [string, Blob][] = [
+      ['page.html', new Blob([HTML_PAGE], { type: 'text/html' })],
+      ['page.pdf', new Blob([HTML_PAGE], { type: 'application/pdf' })],
+      ['run.js', new Blob([JS_FILE], { type: 'text/javascript' })],
+      ['image.svg', new Blob([SVG_FILE], { type: 'image/svg+xml' })],
+      ['polyglot.html', new Blob([new Uint8Array(pdfHtmlPolyglot())], { type: 'text/html' })],
+      ['html-then-pdf.pdf', new Blob([new Uint8Array(htmlThenPdf())], { type: 'application/pdf' })],
+    ];
+    for (const [name, file] of attacks) {
+      const response = await asOperator(
+        '/api/review/import',
+        toImportForm({
+          metadata: {
+            apiVersion: 'v2',
+            model: INVOICE_MODEL_ID,
+            fileName: name,
+            upstreamJobId: `imp-${name}`,
+          },
+          result: v2Result(`imp-${name}`),
+          file,
+        }),
+      );
+      await refusedWith422011(response, '#/file');
+    }
+    expect(await documentCount()).toBe(count);
+    expect(await keptFiles()).toEqual(files);
+
+    // A real PDF imported under a generic type is kept, under the type of its bytes.
+    const kept = await asOperator(
+      '/api/review/import',
+      toImportForm({
+        metadata: { apiVersion: 'v2', model: INVOICE_MODEL_ID, fileName: 'ok.pdf', upstreamJobId: 'imp-ok' },
+        result: v2Result('imp-ok'),
+        file: new Blob([new Uint8Array(pdf)], { type: 'application/octet-stream' }),
+      }),
+    );
+    expect(kept.status).toBe(201);
+    const row = await review.queue.findByUpstreamJob('v2', 'imp-ok');
+    expect(row?.mime_type).toBe('application/pdf');
+  });
+
+  it('refuses polyglots uploaded through the app before the upstream gets them, and records the sniffed type', async () => {
+    const count = await documentCount();
+    const posts = upstreamPosts.length;
+    const enqueue = (file: Blob, name: string) => {
+      const form = new FormData();
+      form.set('model_id', INVOICE_MODEL_ID);
+      form.set('file', file, name);
+      return asOperator('/api/v2/products/extraction/enqueue', form);
+    };
+    await refusedWith422011(
+      await enqueue(new Blob([new Uint8Array(pdfHtmlPolyglot())], { type: 'text/html' }), 'p.html'),
+      '#/file',
+    );
+    await refusedWith422011(
+      await enqueue(new Blob([new Uint8Array(htmlThenPdf())], { type: 'application/pdf' }), 'h.pdf'),
+      '#/file',
+    );
+    await refusedWith422011(await enqueue(new Blob([HTML_PAGE], { type: 'text/html' }), 'x.html'), '#/file');
+    // v1, its file part named `document`.
+    const v1 = new FormData();
+    v1.set('document', new Blob([JS_FILE], { type: 'application/javascript' }), 'x.js');
+    await refusedWith422011(
+      await asOperator('/api/v1/products/mindee/invoices/v4/predict', v1),
+      '#/document',
+    );
+    expect(upstreamPosts.length).toBe(posts);
+    expect(await documentCount()).toBe(count);
+
+    // A real PDF sent as octet-stream goes through, and is kept as what its bytes are.
+    const ok = await enqueue(new Blob([new Uint8Array(pdf)], { type: 'application/octet-stream' }), 'ok.pdf');
+    expect(ok.status).toBe(202);
+    const { job } = (await ok.json()) as { job: { id: string } };
+    expect(upstreamPosts.length).toBe(posts + 1);
+    const row = await waitForJob(job.id);
+    expect(row.mime_type).toBe('application/pdf');
+  });
+
+  it('refuses a pipeline’s polyglot through the gateway (multipart and base64) before the upstream gets it', async () => {
+    const count = await documentCount();
+    const posts = upstreamPosts.length;
+    const form = new FormData();
+    form.set('model_id', INVOICE_MODEL_ID);
+    form.set('file', new Blob([new Uint8Array(pdfHtmlPolyglot())], { type: 'text/html' }), 'invoice.html');
+    await refusedWith422011(
+      await asPipeline('/v2/products/extraction/enqueue', form, integrationKey),
+      '#/file',
+    );
+    const json = JSON.stringify({
+      model_id: INVOICE_MODEL_ID,
+      file_base64: htmlThenPdf().toString('base64'),
+    });
+    await refusedWith422011(
+      await asPipeline('/v2/products/extraction/enqueue', json, integrationKey, {
+        'Content-Type': 'application/json',
+      }),
+      '#/file_base64',
+    );
+    const v1 = new FormData();
+    v1.set('document', new Blob([new Uint8Array(htmlThenPdf())], { type: 'application/pdf' }), 'invoice.pdf');
+    const refusedV1 = await asPipeline(
+      '/v1/products/mindee/invoices/v4/predict_async',
+      v1,
+      `Token ${integrationKey}`,
+    );
+    expect(refusedV1.status).toBe(422);
+    expect(JSON.stringify(await refusedV1.json())).toContain('422-011');
+    expect(upstreamPosts.length).toBe(posts);
+    expect(await documentCount()).toBe(count);
+  });
+
+  it('serves a kept file with the type of its bytes, nosniff and its own sandbox policy, as sent', async () => {
+    // Kept before intake checked types: an HTML page and a PDF/HTML polyglot, both with the sender's
+    // `text/html`.
+    const keep = async (bytes: Buffer, name: string) => {
+      const id = randomUUID();
+      const files = review.files;
+      if (files === undefined) throw new Error('the review store keeps no files');
+      const stored = await files.save(id, Readable.from([bytes]));
+      await review.queue.addDocument(
+        {
+          id,
+          apiVersion: 'v2',
+          modelKey: INVOICE_MODEL_ID,
+          fileName: name,
+          mimeType: 'text/html',
+          fileKey: id,
+          fileBytes: stored.bytes,
+          fileSha256: stored.sha256,
+          upstreamJobId: `kept-${id}`,
+        },
+        Date.now(),
+      );
+      return id;
+    };
+    const html = await keep(Buffer.from(HTML_PAGE), 'page.html');
+    const polyglot = await keep(pdfHtmlPolyglot(), 'invoice.html');
+
+    const get = (id: string) => rawGet(`${server.url}/api/review/documents/${id}/file`, { Cookie: cookie });
+    const page = await get(html);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('application/octet-stream');
+    expect(page.headers['content-disposition']).toMatch(/^attachment; /);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['content-security-policy']).toBe(KEPT_FILE_CONTENT_SECURITY_POLICY);
+    // One policy only: the app's (`script-src 'self'`) is not added beside it.
+    expect(rawValues(page.raw, 'content-security-policy')).toHaveLength(1);
+    expect(page.body.toString()).toBe(HTML_PAGE);
+
+    const pdfAnswer = await get(polyglot);
+    expect(pdfAnswer.headers['content-type']).toBe('application/pdf');
+    expect(pdfAnswer.headers['content-disposition']).toMatch(/^inline; /);
+    expect(pdfAnswer.headers['x-content-type-options']).toBe('nosniff');
+    expect(pdfAnswer.headers['content-security-policy']).toBe(KEPT_FILE_CONTENT_SECURITY_POLICY);
+    expect(pdfAnswer.body.equals(pdfHtmlPolyglot())).toBe(true);
+
+    // Any other answer keeps the app's policy.
+    const health = await rawGet(`${server.url}/api/health`, {});
+    expect(health.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  async function waitForJob(jobId: string) {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const row = await review.queue.findByUpstreamJob('v2', jobId);
+      if (row !== undefined) return row;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`job ${jobId} was never kept`);
+  }
+});

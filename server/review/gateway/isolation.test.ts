@@ -375,6 +375,31 @@ describe.each(ENGINES)('integrations isolated from each other on %s', (engine) =
     expect(relay.seen.slice(seenBefore)).toEqual([]);
   });
 
+  it('keeps the operators’ uploads from every integration, A included', async () => {
+    const operatorIds: [string, string][] = [
+      ['v2 job', op.job],
+      ['v2 result', op.inference],
+      ['v2 inference', op.inference],
+      ['v2 RAG add', op.inference],
+      ['v1 document', op.v1Document],
+      ['v1 feedback', op.v1Document],
+      ['v2 validated result', op.inference],
+      ['v1 validated result', op.v1Document],
+    ];
+    for (const [name, id] of operatorIds) {
+      const probe = probes[name];
+      if (probe === undefined) throw new Error(name);
+      const known = probe(id);
+      for (const [index, [method, pathname, body]] of probe(UNKNOWN.uuid).entries()) {
+        const unknown = masked(await call(keyA, method, pathname, body), UNKNOWN.uuid);
+        const [otherMethod, otherPath, otherBody] = known[index] ?? [];
+        const answer = masked(await call(keyA, otherMethod ?? '', otherPath ?? '', otherBody), id);
+        expect(answer.status).toBe(404);
+        expect(answer, `A: ${otherMethod ?? ''} ${otherPath ?? ''}`).toEqual(unknown);
+      }
+    }
+  });
+
   it('answers on /v1 in the v1 envelope, on /v2 as a problem, with the upstream’s own codes', async () => {
     const v2 = await call(keyB, 'GET', `/v2/jobs/${a.job}`);
     expect(v2.contentType).toMatch(/^application\/problem\+json/);

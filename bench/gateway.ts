@@ -133,8 +133,9 @@ export async function benchGateway(): Promise<void> {
       await timed(enqueueTimes.gateway, () => enqueue(gateway.base, gateway.key, small, `g-${i}.pdf`));
     }
 
-    const jobId = await enqueue(straight.base, straight.key, small, 'result.pdf');
-    const inferenceId = await waitForInference(straight.base, straight.key, jobId);
+    // Sent through the gateway: an inference is the integration's only if it came through with its key.
+    const jobId = await enqueue(gateway.base, gateway.key, small, 'result.pdf');
+    const inferenceId = await waitForInference(gateway.base, gateway.key, jobId);
     const fetchTimes = { straight: [] as number[], gateway: [] as number[] };
     const fetchResult = async (target: { base: string; key: string }) => {
       const answer = await fetch(`${target.base}/v2/inferences/${inferenceId}`, {

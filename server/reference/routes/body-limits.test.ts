@@ -6,11 +6,13 @@
  * (408); of more connections than its cap, the extra ones are closed and the others served.
  */
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendChunked } from '../../app/test-support/chunked-attack';
 import type { ReferenceService } from '../create-reference-service';
 import { INVOICE_MODEL_ID, makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+import { startReferenceProcess, type ReferenceProcess } from '../testing/reference-process';
 
 const MiB = 1024 * 1024;
 const MAX_CONNECTIONS = 4;
@@ -79,6 +81,73 @@ describe('bodies', () => {
     const body = (await response.json()) as { api_request: { error: { code: string } } };
     expect(body.api_request.error.code).toBe('422-010');
   });
+});
+
+describe('the attack on the service in a process of its own', () => {
+  let process_: ReferenceProcess;
+  let dir: Awaited<ReturnType<typeof makeDataDir>>;
+  beforeAll(async () => {
+    dir = await makeDataDir();
+    process_ = await startReferenceProcess({
+      REFERENCE_DATA_DIR: dir.dir,
+      REFERENCE_MAX_FILE_BYTES: String(MiB),
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await process_?.kill('SIGTERM');
+    await dir?.remove();
+  });
+
+  /** The service's resident memory, as the kernel counts it. */
+  async function resident(): Promise<number> {
+    const status = await readFile(`/proc/${process_.child.pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]) * 1024;
+  }
+
+  it('four 200 MB chunked bodies to each route with no key, and four with the key: memory within 100 MB', async () => {
+    const routes = [
+      ['POST', '/v2/products/extraction/enqueue'],
+      ['POST', '/v1/products/mindee/invoices/v4/predict'],
+      ['PUT', '/v1/products/mindee/invoices/v4/documents/d1/feedback'],
+      ['POST', `/v2/extensions/rag/${INVOICE_MODEL_ID}/documents`],
+    ] as const;
+    // Warm up: the same attack once, smaller (modules, JIT, the heap's and the allocator's first
+    // growth), so that the baseline includes what any traffic costs once.
+    const attack = async (bytes: number) => {
+      const statuses: (number | undefined)[] = [];
+      for (const [method, path] of routes) {
+        const answers = await Promise.all(
+          [1, 2, 3, 4].map(() => sendChunked(process_.url, { method, path, bytes })),
+        );
+        statuses.push(...answers.map((answer) => answer.status));
+      }
+      const keyed = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          sendChunked(process_.url, {
+            method: 'POST',
+            path: '/v2/products/extraction/enqueue',
+            headers: { Authorization: TEST_API_KEY },
+            bytes,
+          }),
+        ),
+      );
+      return { statuses, keyed: keyed.map((answer) => answer.status) };
+    };
+    await attack(16 * MiB);
+    const before = await resident();
+    let peak = before;
+    const sampler = setInterval(() => void resident().then((rss) => (peak = Math.max(peak, rss))), 5);
+    const { statuses, keyed } = await attack(200 * MiB);
+    clearInterval(sampler);
+    const after = await resident();
+    expect(statuses).toEqual(Array(16).fill(401));
+    expect(keyed).toEqual([413, 413, 413, 413]);
+    console.log(
+      `[reference body limits] 16 x 200 MB chunked with no key (401) and 4 with the key (413): ` +
+        `RSS ${(before / MiB).toFixed(0)} MB before, +${((peak - before) / MiB).toFixed(1)} MB at peak, +${((after - before) / MiB).toFixed(1)} MB after`,
+    );
+    expect(peak - before).toBeLessThan(100 * MiB);
+  }, 120_000);
 });
 
 describe('connections', () => {

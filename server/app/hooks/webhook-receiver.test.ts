@@ -250,6 +250,12 @@ describe('POST /hooks/v2', () => {
       expectProblemOf(await post(Buffer.from([0x7b, 0xff, 0x7d])), 400, '400-001');
     });
 
+    it('a signed body nested deeper than 64 levels: 422-010 before it is parsed', async () => {
+      const deep = `{"inference":{"result":{"fields":${'['.repeat(5_000)}${']'.repeat(5_000)}}}}`;
+      const problem = expectProblemOf(await post(deep), 422, '422-010');
+      expect(problem.errors?.[0]?.pointer).toBe(`#/inference/result/fields${'/0'.repeat(61)}`);
+    });
+
     it('must be an ExtractionResponse or a failed-inference payload: 422-007, with pointers', async () => {
       const unknown = expectProblemOf(await post('{"hello":"world"}'), 422, '422-007');
       expect(unknown.errors).toEqual([{ pointer: '#', detail: expect.any(String) }]);

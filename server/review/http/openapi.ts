@@ -624,8 +624,11 @@ function routes(queueQuery: JsonObject): Route[] {
       tag: 'review',
       summary: 'The document’s file',
       description:
-        'The file as it was uploaded through the app, kept by the server: the viewer shows it. Served with ' +
-        'the type it was sent with, `inline`, under a sandboxing Content-Security-Policy. A kept file never ' +
+        'The file as it was uploaded through the app, kept by the server: the viewer shows it. A kept file is ' +
+        'data, never a page: it is served with the type read from its bytes at each answer (never the type ' +
+        'it was sent with), `inline` for a document (PDF, JPEG, PNG, WebP, TIFF, HEIC/HEIF), anything else ' +
+        'as `application/octet-stream` and `attachment`; always with `X-Content-Type-Options: nosniff` and ' +
+        "its own `Content-Security-Policy: default-src 'none'; sandbox; frame-ancestors 'none'`. A kept file never " +
         'changes: it carries an `ETag` with `Cache-Control: private, no-cache`, and a request whose ' +
         '`If-None-Match` names that tag is answered 304, without the bytes.',
       auth: 'session',
@@ -635,6 +638,8 @@ function routes(queueQuery: JsonObject): Route[] {
         200: {
           description: 'The bytes of the file.',
           content: {
+            'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+            'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } },
             'application/octet-stream': {
               schema: { type: 'string', contentMediaType: 'application/octet-stream' },
             },
@@ -708,9 +713,11 @@ function routes(queueQuery: JsonObject): Route[] {
         201: json(ref('ImportResponse'), 'Imported: the new document, in the queue.'),
         200: json(ref('ImportResponse'), 'The job was in the store already: its document, unchanged.'),
       },
-      problems: ['400-001', '413-001', '415-001', '422-008'],
+      problems: ['400-001', '413-001', '415-001', '422-008', '422-011'],
       notes: {
         '400-001': 'the multipart body is broken (no boundary, cut short)',
+        '422-011':
+          'the file is no document by its bytes (HTML, SVG, script, text…), or not the type its part declares (a PDF sent as `text/html`); `errors[0].pointer` is `#/file`',
         '413-001': `the file is over ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB, or \`metadata\` or \`result\` over ${MAX_IMPORT_PART_BYTES / 1024 / 1024} MB`,
         '415-001': 'the body is not `multipart/form-data`',
         '422-008':

@@ -1,23 +1,53 @@
 /**
- * A new team's first steps, in the real app: the one-time set-up link (as the first start prints it;
- * here `npm run operators -- setup-link` makes one) creates the first admin, who adds an operator on
- * the operators page; the operator signs in and sees the team queue. The link works once. Each page
- * is scanned with axe-core.
+ * A new team's first steps, in the real app: the one-time set-up link, as the first start of an app
+ * server with an empty store prints it (a server of this journey's own: the journeys' shared store
+ * has an admin, and then no link is printed), creates the first admin, who adds an operator on the
+ * operators page; the operator signs in and sees the team queue. The link works once; once there is
+ * an admin, the command makes no other link and a restart prints none (issue 18). Each page is
+ * scanned with axe-core.
  */
-import { expect, test } from '@playwright/test';
+import path from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
+import { removeFreshServerData, startFreshServer, type FreshServer } from './support/fresh-server';
 import { NOBODY, PASSWORD, runOperators, signIn, uniqueName } from './support/team';
 
-test('the set-up link makes the first admin, who adds an operator who then signs in', async ({
-  browser,
-  baseURL,
-}) => {
+/** Printed after the set-up link, if any: the start's output is complete up to here. */
+const STARTED = /Job events: /;
+const SETUP_LINK = /(http:\/\/\S+\/setup#[A-Za-z0-9_-]{43})/;
+
+test('the set-up link makes the first admin, who adds an operator who then signs in', async ({ browser }) => {
+  test.setTimeout(240_000);
+  let server: FreshServer | undefined = await startFreshServer({ offset: 10 });
+  const dataDir = server.dataDir;
+  try {
+    const printed = await server.waitFor(STARTED);
+    expect(printed).toMatch(/No admin yet: open this one-time link within an hour/);
+    const link = SETUP_LINK.exec(printed)?.[1] ?? '';
+    expect(link.startsWith(`${server.url}/setup#`)).toBe(true);
+    await journey(browser, server.url, link);
+
+    // An admin exists: the command makes no other link, and a restart prints none.
+    const appData = { APP_DATA_DIR: path.join(dataDir, 'app') };
+    await expect(runOperators(['setup-link', '--base', server.url], { env: appData })).rejects.toThrow(
+      /An admin exists already/,
+    );
+    await server.stop();
+    server = undefined;
+    server = await startFreshServer({ offset: 10, dataDir });
+    const restarted = await server.waitFor(STARTED);
+    expect(restarted).not.toMatch(/setup#/);
+    expect(restarted).not.toMatch(/No admin yet/);
+  } finally {
+    await server?.stop();
+    await removeFreshServerData(dataDir);
+  }
+});
+
+async function journey(browser: Browser, baseURL: string, link: string): Promise<void> {
   // A browser nobody has signed in yet (not the journeys' shared operator).
-  const adminContext = await browser.newContext({ storageState: NOBODY });
+  const adminContext = await browser.newContext({ storageState: NOBODY, baseURL });
   const page = await adminContext.newPage();
-  const output = await runOperators(['setup-link', '--base', baseURL ?? '']);
-  const link = output.trim().split('\n').at(-1) ?? '';
-  expect(link).toMatch(/\/setup#/);
 
   const admin = uniqueName('Ada');
   await page.goto(link);
@@ -49,7 +79,7 @@ test('the set-up link makes the first admin, who adds an operator who then signs
   await again.close();
 
   // The operator, in a browser of their own.
-  const context = await browser.newContext({ storageState: NOBODY });
+  const context = await browser.newContext({ storageState: NOBODY, baseURL });
   const theirs = await context.newPage();
   await signIn(theirs, operator);
   await expect(theirs.getByText(`${operator} (operator)`)).toBeVisible();
@@ -61,4 +91,4 @@ test('the set-up link makes the first admin, who adds an operator who then signs
   await expect(theirs.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await context.close();
   await adminContext.close();
-});
+}

@@ -160,7 +160,10 @@ describe('declaredTypeFits', () => {
     ['text/html', 'application/pdf', false],
     ['image/svg+xml', 'image/png', false],
     ['application/javascript', 'application/pdf', false],
-    ['image/png', 'application/pdf', false],
+    ['image/svg+xml', 'application/pdf', false],
+    ['text/plain', 'application/pdf', false],
+    // Another document type: a renamed scan, harmless (its bytes are read, never its name).
+    ['image/jpeg', 'image/png', true],
   ])('%s for %s → %s', (declared, sniffed, fits) => {
     expect(declaredTypeFits(declared, sniffed)).toBe(fits);
   });

@@ -195,12 +195,17 @@ const DECLARED_ALIASES: Record<string, readonly string[]> = {
   'image/heif': ['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'],
 };
 
+const DOCUMENT_NAMES = new Set(Object.values(DECLARED_ALIASES).flat());
+
 /**
- * Whether a type a sender declared (a part's `Content-Type`) names what the bytes are (`sniffed`).
- * No type, or the generic `application/octet-stream`, declares nothing and fits any document.
+ * Whether a type a sender declared (a part's `Content-Type`) may stand for a document whose bytes are
+ * `sniffed`: its own name, or no type at all (none, `application/octet-stream`). Another document
+ * type is let pass (a PNG scan saved as `.jpg` is common, and harmless: whoever reads the file reads
+ * its bytes); any other type (`text/html`, `image/svg+xml`, `text/javascript`…) says the sender
+ * meant the file to be something a browser runs, and is refused: that is a polyglot.
  */
 export function declaredTypeFits(declared: string | null | undefined, sniffed: string): boolean {
   const type = (declared ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
   if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream') return true;
-  return DECLARED_ALIASES[sniffed]?.includes(type) ?? type === sniffed;
+  return type === sniffed || DOCUMENT_NAMES.has(type);
 }

@@ -17,7 +17,7 @@ import { PART_PARAM_CHARSET } from '../../shared/part-file-name';
 import { declaredPartType, HEAD_BYTES, requireDocument } from '../files/document-type';
 
 /** The most of a request body held back before the upstream is called. */
-export const SCREEN_LIMIT_BYTES = 1024 * 1024;
+export const SCREEN_LIMIT_BYTES = 256 * 1024;
 
 export interface ScreenTarget {
   apiVersion: 'v2' | 'v1';
@@ -84,7 +84,9 @@ function screenMultipart(head: Readable, contentType: string, target: ScreenTarg
         if (bytes >= HEAD_BYTES) decide();
       });
       stream.once('end', () => {
-        if (!done) decide();
+        // An empty file is the upstream's to refuse (`422-003`), as it always was.
+        if (!done && bytes === 0) finish();
+        else if (!done) decide();
       });
     });
     // The body read to its end (or broken) with no file of this name: a URL, or the upstream's to

@@ -107,6 +107,8 @@ const EnvSchema = z.object({
   REFERENCE_PROCESSING_TIMEOUT_MS: optionalInt(1),
   /** Largest accepted document (file, file_base64 decoded, or url download), in bytes. */
   REFERENCE_MAX_FILE_BYTES: optionalInt(1),
+  /** Open connections the reference service holds at most (default 1000); more are closed at once. */
+  REFERENCE_MAX_CONNECTIONS: optionalInt(1),
   /**
    * What one document may cost to read, for the reference service's extraction and the review's page
    * words alike (server/reference/extract/document-limits.ts has the defaults): pages per document,

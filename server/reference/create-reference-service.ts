@@ -154,6 +154,7 @@ export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions,
     documentLimits: documentLimitsFromEnv(env),
     concurrency: env.REFERENCE_CONCURRENCY,
     processingTimeoutMs: env.REFERENCE_PROCESSING_TIMEOUT_MS,
+    connectionLimits: { maxConnections: env.REFERENCE_MAX_CONNECTIONS },
     rateLimits: {
       postPerWindow: env.REFERENCE_RATE_LIMIT_POST_PER_MINUTE,
       getPerWindow: env.REFERENCE_RATE_LIMIT_GET_PER_MINUTE,

@@ -12,19 +12,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionResponse } from '../../../src/api/review/schemas';
-import { createApp } from '../../app/create-app';
-import { listen, type RunningServer } from '../../app/listen';
+import type { RunningServer } from '../../app/listen';
 import type { ReferenceService } from '../../reference/create-reference-service';
 import { generatePdf } from '../../reference/testing/generate-pdf';
 import { INVOICE_MODEL_ID, startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
-import { mountReview } from '../http/mount-review';
-import { JobFollower } from '../intake/job-follower';
+import type { JobFollower } from '../intake/job-follower';
 import { openReview, type OpenedReview } from '../open-review';
 import { documentTimeline } from '../store/audit-store';
 import { GATEWAY_ROUTES } from './gateway-route-table';
+import { listenWithReview, signInOverHttp } from '../testing/review-over-http';
 
 const PASSWORD = 'correct horse battery staple';
 const V1_PRODUCT = '/v1/products/mindee/invoices/v4';
@@ -151,21 +149,11 @@ describe.each(ENGINES)('integrations isolated from each other on %s', (engine) =
       Date.now(),
     );
     const upstream = { url: relay.url, apiKey: TEST_API_KEY };
-    follower = new JobFollower({ review, upstream: { v2: upstream, v1: upstream } });
-    follower.start();
-    server = await listen(
-      createApp({
-        upstream: { v2: upstream, v1: upstream },
-        staticDir: null,
-        review: mountReview(review, {
-          intake: {
-            tempDir: path.join(store.settings.dataDir, 'incoming'),
-            onDocument: (id) => follower.follow(id),
-          },
-        }),
-      }),
-      { host: '127.0.0.1', port: 0 },
-    );
+    ({ server, follower } = await listenWithReview(review, {
+      dataDir: store.settings.dataDir,
+      upstream,
+      follow: true,
+    }));
     pdf = (
       await generatePdf([
         {
@@ -237,13 +225,7 @@ describe.each(ENGINES)('integrations isolated from each other on %s', (engine) =
     a.rag = (rag.body as { document: { id: string } }).document.id;
 
     // The operator: uploads from the app (no integration), v2 and v1.
-    const signedIn = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: server.url },
-      body: JSON.stringify({ name: 'Ada', password: PASSWORD }),
-    });
-    const csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
-    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { cookie, csrf } = await signInOverHttp(server.url, 'Ada', PASSWORD);
     const session = { Cookie: cookie, 'X-CSRF-Token': csrf, Origin: server.url };
     const opEnqueued = await fetch(`${server.url}/api/v2/products/extraction/enqueue`, {
       method: 'POST',

@@ -17,19 +17,17 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toImportForm } from '../../../src/api/review/endpoints';
-import { SessionResponse } from '../../../src/api/review/schemas';
-import { createApp } from '../../app/create-app';
-import { listen, type RunningServer } from '../../app/listen';
+import type { RunningServer } from '../../app/listen';
 import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../app/security-headers';
 import type { ReferenceService } from '../../reference/create-reference-service';
 import { generatePdf } from '../../reference/testing/generate-pdf';
 import { INVOICE_MODEL_ID, startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
-import { JobFollower } from '../intake/job-follower';
+import type { JobFollower } from '../intake/job-follower';
 import { SCREEN_LIMIT_BYTES } from '../intake/upload-screen';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
+import { listenWithReview, signInOverHttp } from '../testing/review-over-http';
 
 const PASSWORD = 'correct horse battery staple';
 const SCRIPT = `<script>fetch('/api/operators',{method:'POST',body:JSON.stringify({name:'Mallory',role:'admin'})})</script>`;
@@ -162,27 +160,8 @@ describe.each(ENGINES)('kept files are data on %s', (engine) => {
       Date.now(),
     );
     integrationKey = (await review.integrations.create({ name: 'Pipeline A' }, Date.now())).key;
-    follower = new JobFollower({ review, upstream: { v2: upstream, v1: upstream } });
-    server = await listen(
-      createApp({
-        upstream: { v2: upstream, v1: upstream },
-        staticDir: null,
-        review: mountReview(review, {
-          intake: {
-            tempDir: path.join(store.settings.dataDir, 'incoming'),
-            onDocument: (id) => follower.follow(id),
-          },
-        }),
-      }),
-      { host: '127.0.0.1', port: 0 },
-    );
-    const signedIn = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: server.url },
-      body: JSON.stringify({ name: 'Olga', password: PASSWORD }),
-    });
-    csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
-    cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    ({ server, follower } = await listenWithReview(review, { dataDir: store.settings.dataDir, upstream }));
+    ({ cookie, csrf } = await signInOverHttp(server.url, 'Olga', PASSWORD));
     pdf = Buffer.from(
       (await generatePdf([{ lines: [{ text: 'Invoice number: KF-0001', x: 72, y: 700 }] }])).bytes,
     );

@@ -8,17 +8,16 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentResponse, QueuePage, SessionResponse } from '../../../src/api/review/schemas';
-import { createApp } from '../../app/create-app';
-import { listen, type RunningServer } from '../../app/listen';
+import { DocumentResponse, QueuePage } from '../../../src/api/review/schemas';
+import type { RunningServer } from '../../app/listen';
 import type { ReferenceService } from '../../reference/create-reference-service';
 import { generatePdf } from '../../reference/testing/generate-pdf';
 import { INVOICE_MODEL_ID, startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview, type OpenedReview } from '../open-review';
-import { JobFollower } from './job-follower';
-import { mountReview } from '../http/mount-review';
+import type { JobFollower } from './job-follower';
+import { listenWithReview, signInOverHttp } from '../testing/review-over-http';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -41,27 +40,8 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       Date.now(),
     );
     const upstream = { url: reference.url, apiKey: TEST_API_KEY };
-    follower = new JobFollower({ review, upstream: { v2: upstream, v1: upstream } });
-    server = await listen(
-      createApp({
-        upstream: { v2: upstream, v1: upstream },
-        staticDir: null,
-        review: mountReview(review, {
-          intake: {
-            tempDir: path.join(store.settings.dataDir, 'incoming'),
-            onDocument: (id) => follower.follow(id),
-          },
-        }),
-      }),
-      { host: '127.0.0.1', port: 0 },
-    );
-    const signedIn = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: server.url },
-      body: JSON.stringify({ name: 'Ada', password: PASSWORD }),
-    });
-    csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
-    cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    ({ server, follower } = await listenWithReview(review, { dataDir: store.settings.dataDir, upstream }));
+    ({ cookie, csrf } = await signInOverHttp(server.url, 'Ada', PASSWORD));
     pdf = (
       await generatePdf([
         {

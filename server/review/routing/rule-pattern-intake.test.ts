@@ -11,19 +11,17 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelSettings } from '../../../src/api/review/model-settings';
-import { SessionResponse } from '../../../src/api/review/schemas';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
-import { createApp } from '../../app/create-app';
-import { listen, type RunningServer } from '../../app/listen';
+import type { RunningServer } from '../../app/listen';
 import { generatePdf } from '../../reference/testing/generate-pdf';
 import type { ReferenceService } from '../../reference/create-reference-service';
 import { INVOICE_MODEL_ID, startTestService, TEST_API_KEY } from '../../reference/testing/reference-harness';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
-import { mountReview } from '../http/mount-review';
-import { JobFollower } from '../intake/job-follower';
+import type { JobFollower } from '../intake/job-follower';
 import { openReview, type OpenedReview } from '../open-review';
 import { documentTimeline } from '../store/audit-store';
+import { listenWithReview, signInOverHttp } from '../testing/review-over-http';
 
 const PASSWORD = 'correct horse battery staple';
 const EVIL_PATTERN = String.raw`^([A-Za-z]+\s?)+$`;
@@ -54,28 +52,8 @@ describe.each(ENGINES)('pattern rules at intake on %s', (engine) => {
     );
     key = (await review.integrations.create({ name: 'Pipeline' }, Date.now())).key;
     const upstream = { url: reference.url, apiKey: TEST_API_KEY };
-    follower = new JobFollower({ review, upstream: { v2: upstream, v1: upstream } });
-    server = await listen(
-      createApp({
-        upstream: { v2: upstream, v1: upstream },
-        staticDir: null,
-        review: mountReview(review, {
-          intake: {
-            tempDir: path.join(store.settings.dataDir, 'incoming'),
-            onDocument: (id) => follower.follow(id),
-          },
-        }),
-      }),
-      { host: '127.0.0.1', port: 0 },
-    );
-    const signedIn = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: server.url },
-      body: JSON.stringify({ name: 'Ada', password: PASSWORD }),
-    });
-    expect(signedIn.status).toBe(200);
-    csrf = SessionResponse.parse(await signedIn.json()).csrfToken;
-    cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    ({ server, follower } = await listenWithReview(review, { dataDir: store.settings.dataDir, upstream }));
+    ({ cookie, csrf } = await signInOverHttp(server.url, 'Ada', PASSWORD));
   });
   afterAll(async () => {
     await follower.stop();

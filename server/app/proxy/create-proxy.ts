@@ -11,10 +11,17 @@
  * - Time-outs: the upstream must start answering within `headersTimeoutMs` after the request has
  *   been sent in full (so a long upload does not count against it), and may not go silent for more
  *   than `idleTimeoutMs` while it sends its body.
+ * - Size: a request body is counted as it streams, whatever its framing, and stopped at
+ *   `maxRequestBytes` (a declared length over it is refused before a byte is read): the upstream
+ *   request is aborted, having received at most the limit, and the answer is `413-001`, or, when the
+ *   upstream's answer has already begun, the client's connection is cut.
+ * - The recording's copy of the body (the review intake) keeps pace with it: while the copy's sink is
+ *   over its high-water mark, the body waits (it is never dropped, nor buffered without bound).
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type { Context } from 'hono';
+import { bodyTooLarge } from '../../shared/body-limit';
 import { ProblemError } from '../../shared/problem';
 import { decodingFor } from './decode';
 import { clientResponseHeaders, isJsonContentType, upstreamRequestHeaders } from './headers';
@@ -22,6 +29,16 @@ import type { UrlRewriter } from './rewrite-urls';
 import { sendUpstream } from './upstream-request';
 
 export type ApiVersion = 'v2' | 'v1';
+
+const MiB = 1024 * 1024;
+
+/**
+ * The largest request body passed upstream: a 100 MiB document (the hosted API's limit, and the
+ * reference service's default) sent as base64 in a JSON body (4/3 of it), with 1 MiB for the other
+ * fields and the multipart framing: 134.3 MiB. The upstream refuses a larger document itself; this is
+ * what the app server lets through before it does, so that no body is unbounded.
+ */
+export const DEFAULT_MAX_UPLOAD_BYTES = Math.ceil((100 * MiB * 4) / 3) + MiB;
 
 export interface Upstream {
   /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */
@@ -50,6 +67,8 @@ export interface ProxyOptions {
    * cannot keep up or fails is dropped, and the browser's request goes on.
    */
   recorder?: ExchangeRecorder | undefined;
+  /** Most request body bytes passed upstream (`DEFAULT_MAX_UPLOAD_BYTES` when unset). */
+  maxRequestBytes?: number | undefined;
 }
 
 export interface ExchangeRecorder {
@@ -138,30 +157,89 @@ async function screenBody(source: Readable, screen: BodyScreen): Promise<Readabl
 }
 
 /**
- * The request body passed on unchanged, a copy written to the recording as it goes. Back-pressure
- * comes from the upstream only: when the copy's sink is slower, its chunks wait in its buffer.
+ * The request body passed on unchanged, a copy written to the recording as it goes. The copy's sink
+ * sets the pace too: a chunk is passed on at once, but the next is not taken while the sink is over
+ * its high-water mark, so that a slow sink slows the upload (back-pressure reaches the client)
+ * instead of holding its chunks. A sink that fails or is closed is left behind; the body goes on.
  */
-function teeBody(source: Readable, recording: ExchangeRecording): Readable {
+export function teeBody(source: Readable, recording: Pick<ExchangeRecording, 'body'>): Readable {
+  const sink = recording.body;
   let copying = true;
+  let release: (() => void) | undefined;
   const stopCopying = () => {
     copying = false;
+    release?.();
   };
-  recording.body.once('error', stopCopying);
+  sink.once('error', stopCopying);
+  sink.once('close', stopCopying);
   const tee = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      if (copying) recording.body.write(chunk);
-      callback(null, chunk);
+      this.push(chunk);
+      if (!copying || sink.write(chunk)) {
+        callback();
+        return;
+      }
+      const go = () => {
+        sink.off('drain', go);
+        release = undefined;
+        callback();
+      };
+      release = go;
+      sink.on('drain', go);
     },
     flush(callback) {
-      if (copying) recording.body.end();
+      if (copying) sink.end();
       callback();
     },
   });
   source.once('error', (error) => {
-    recording.body.destroy(error);
+    sink.destroy(error);
     tee.destroy(error);
   });
   return source.pipe(tee);
+}
+
+class BodyTooLarge extends Error {
+  override readonly name = 'BodyTooLarge';
+}
+
+/**
+ * The body counted as it streams: chunks pass until their total would exceed `maxBytes`; the chunk
+ * that would cross it is not passed, and `onExceeded` is called (once) instead.
+ */
+function countBody(source: Readable, maxBytes: number, onExceeded: () => void): Readable {
+  let size = 0;
+  let exceeded = false;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (exceeded) {
+        callback();
+        return;
+      }
+      size += chunk.length;
+      if (size > maxBytes) {
+        exceeded = true;
+        // Not read any further: @hono/node-server drains (or closes) what is left after the answer.
+        source.unpipe(counter);
+        source.pause();
+        onExceeded();
+        counter.destroy(new BodyTooLarge(`the request body is over ${maxBytes} bytes`));
+        callback();
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  source.once('error', (error) => counter.destroy(error));
+  return source.pipe(counter);
+}
+
+/** The body's declared length, 0 when it declares none (chunked). */
+function declaredLength(request: Request): number {
+  const header = request.headers.get('content-length');
+  if (header === null || request.headers.has('transfer-encoding')) return 0;
+  const length = Number(header);
+  return Number.isFinite(length) ? length : 0;
 }
 
 /** `Authorization` as each API version expects it (spec §5, API-FACTS). */
@@ -183,6 +261,7 @@ class UpstreamTimeout extends Error {
 export function createProxyHandler(options: ProxyOptions): (c: Context) => Promise<Response> {
   const { version, upstream, rewriter, headersTimeoutMs, idleTimeoutMs, maxJsonRewriteBytes, recorder } =
     options;
+  const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const envPrefix = `UPSTREAM_${version.toUpperCase()}`;
 
   const rewriterFor = typeof rewriter === 'function' ? rewriter : () => rewriter;
@@ -223,13 +302,37 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     const connectionHeaders = (): Record<string, string> =>
       hasBody && nodeRequest !== undefined && !nodeRequest.complete ? { Connection: 'close' } : {};
 
+    // Refused before a byte is read when its declared length says it is too large.
+    if (hasBody && declaredLength(incoming) > maxRequestBytes) throw bodyTooLarge(maxRequestBytes);
+    // Past the limit: before the upstream answered, the upstream request is aborted and the answer
+    // is the 413 (below); once its answer has begun, the client's connection is cut instead.
+    let overLimit = false;
+    const onOverLimit = () => {
+      overLimit = true;
+      if (answered) nodeRequest?.socket.destroy();
+      controller.abort(new BodyTooLarge(`the request body is over ${maxRequestBytes} bytes`));
+    };
+    const tooLargeOr = (problem: () => ProblemError): ProblemError =>
+      overLimit ? bodyTooLarge(maxRequestBytes) : problem();
+    const counted =
+      hasBody && nodeRequest !== undefined
+        ? countBody(nodeRequest, maxRequestBytes, onOverLimit)
+        : hasBody && incoming.body !== null
+          ? countBody(
+              Readable.fromWeb(incoming.body as Parameters<typeof Readable.fromWeb>[0]),
+              maxRequestBytes,
+              onOverLimit,
+            )
+          : undefined;
+
     const recording = hasBody && nodeRequest !== undefined ? recorder?.begin(c) : undefined;
-    let screened: Readable | undefined = nodeRequest;
-    if (recording?.screen !== undefined && nodeRequest !== undefined) {
+    let screened: Readable | undefined = counted;
+    if (recording?.screen !== undefined && counted !== undefined) {
       try {
-        screened = await screenBody(nodeRequest, recording.screen);
+        screened = await screenBody(counted, recording.screen);
       } catch (error) {
         recording.failed();
+        if (overLimit) throw bodyTooLarge(maxRequestBytes);
         if (!(error instanceof ProblemError)) throw error;
         // Refused before the rest of the upload was read: the connection closes after the answer.
         throw new ProblemError(error.code, error.message, {
@@ -247,20 +350,22 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       response = await sendUpstream(target, {
         method: incoming.method,
         headers: upstreamRequestHeaders(incoming.headers, authorizationFor(version, upstream.apiKey)),
-        body: hasBody ? (requestBody ?? incoming.body) : null,
+        body: hasBody ? (requestBody ?? null) : null,
         signal: controller.signal,
         onRequestSent: startHeadersTimer,
       });
     } catch (error) {
       recording?.failed();
-      throw toProblem(
-        error,
-        controller.signal,
-        clientSignal,
-        version,
-        upstream.url,
-        connectionHeaders(),
-        'request',
+      throw tooLargeOr(() =>
+        toProblem(
+          error,
+          controller.signal,
+          clientSignal,
+          version,
+          upstream.url,
+          connectionHeaders(),
+          'request',
+        ),
       );
     } finally {
       answered = true;
@@ -302,7 +407,9 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       buffered = await readUpTo(source, maxJsonRewriteBytes);
     } catch (error) {
       recording?.failed();
-      throw toProblem(error, controller.signal, clientSignal, version, upstream.url, {}, 'answer');
+      throw tooLargeOr(() =>
+        toProblem(error, controller.signal, clientSignal, version, upstream.url, {}, 'answer'),
+      );
     }
     if (buffered.rest !== undefined) {
       recording?.answered({ status: response.status, json: undefined });

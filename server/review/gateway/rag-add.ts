@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
 import { readBodyText } from '../../shared/body-limit';
+import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError } from '../../shared/problem';
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
@@ -44,6 +45,8 @@ export async function addRagDocument(
     );
   }
   const text = await readBodyText(c.req.raw, MAX_RAG_BODY_BYTES);
+  // Before it is parsed: a body nested thousands deep is a 422 here, not a stack overflow further on.
+  checkJsonDepth(text);
   let sent: unknown;
   try {
     sent = JSON.parse(text) as unknown;

@@ -34,7 +34,7 @@ import { setRoutedResult } from '../routing/route-result';
 import type { ApiVersion } from '../review-types';
 import { declaredPartType, documentTypeOf, HEAD_BYTES, HeadTap } from '../files/document-type';
 import { countFields } from './count-fields';
-import { uploadScreen } from './upload-screen';
+import { MAX_FIELD_BYTES, MAX_FIELDS, MAX_HELD_FIELD_BYTES, uploadScreen } from './upload-screen';
 
 // The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
 const V2_ENQUEUE = /^(?:\/api)?\/v2\/products\/extraction\/enqueue\/?$/;
@@ -288,7 +288,7 @@ function readMultipart(
         headers: { 'content-type': contentType },
         // Names arrive as UTF-8 bytes from browsers, curl and fetch (partFileName reads them).
         defParamCharset: PART_PARAM_CHARSET,
-        limits: { files: 1, fields: 200, fieldSize: 64 * 1024 * 1024 },
+        limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
       });
     } catch (error) {
       // A content type busboy cannot read (no boundary): the upstream will say so; nothing to keep.
@@ -296,14 +296,24 @@ function readMultipart(
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    parser.on('field', (name, value) => {
-      if (!fields.has(name)) fields.set(name, value);
+    let held = 0;
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated || fields.has(name)) return;
+      held += value.length;
+      if (held > MAX_HELD_FIELD_BYTES) return;
+      fields.set(name, value);
     });
     parser.on('file', (name, stream, info) => {
+      // A body cut short (over the proxy's limit, the client gone) destroys the part's stream with an
+      // error: without a listener it would be thrown, and take the server down (seen in the attack
+      // test). The kept file's copy then fails, and is removed.
       if (name !== target.fileField || stored !== undefined) {
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
+      stream.once('error', (error) => tap.destroy(error));
+      tap.on('error', () => undefined); // the storage's pipeline reports it (it may not have begun)
       fileName = info.filename === undefined ? undefined : partFileName(info.filename);
       declared = declaredPartType(info.mimeType);
       stored = save(stream.pipe(tap));

@@ -19,6 +19,17 @@ import { declaredPartType, HEAD_BYTES, requireDocument } from '../files/document
 /** The most of a request body held back before the upstream is called. */
 export const SCREEN_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * The text fields of a multipart upload held while it streams: each at most `MAX_FIELD_BYTES` (busboy
+ * drops the rest of a longer one, which is then not kept), at most `MAX_FIELDS` of them, and at most
+ * `MAX_HELD_FIELD_BYTES` in all. The fields kept are small (model_id, alias, filename, a URL, the
+ * options and webhook ids); a base64 document sent as a text field (v2 `file_base64`, v1 `document`)
+ * is taken by the upstream but not kept. Before these limits, 200 fields of 64 MB each could be held.
+ */
+export const MAX_FIELD_BYTES = 1024 * 1024;
+export const MAX_FIELDS = 50;
+export const MAX_HELD_FIELD_BYTES = 2 * 1024 * 1024;
+
 export interface ScreenTarget {
   apiVersion: 'v2' | 'v1';
   /** The file's part (multipart) or key (JSON): v2 `file` / `file_base64`, v1 `document`. */
@@ -51,7 +62,8 @@ function screenMultipart(head: Readable, contentType: string, target: ScreenTarg
         headers: { 'content-type': contentType },
         defParamCharset: PART_PARAM_CHARSET,
         // The recorder keeps the first file part of this name; it is the one checked.
-        limits: { files: 1, fields: 200, fieldSize: 64 * 1024 * 1024 },
+        // The same field limits as the recorder's; the head read is bounded anyway.
+        limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
       });
     } catch {
       // No boundary: the upstream will say what is wrong; there is no file to look at.
@@ -59,6 +71,8 @@ function screenMultipart(head: Readable, contentType: string, target: ScreenTarg
       return;
     }
     parser.on('file', (name, stream, info) => {
+      // Destroyed with an error when the body is cut short: never thrown (it would stop the server).
+      stream.on('error', () => undefined);
       if (name !== target.fileField) {
         stream.resume();
         return;

@@ -1,0 +1,73 @@
+/**
+ * The app server with a review store and its upload intake (the recorder keeps what operators and
+ * pipelines upload), alone in a child process, so that an attack test can measure the server's own
+ * resident memory (VmRSS of /proc/self/status). Started by server/app/upload-limits.test.ts with
+ * `node --import tsx --expose-gc`; configured through UPLOAD_SERVER_OPTIONS (JSON: the store's
+ * settings, the upstream for both versions).
+ *
+ * IPC, as review-server-process.ts: { type: 'ready', url } once listening; 'baseline' (collect
+ * garbage, take the RSS as the baseline, reset the peak) and 'report' (collect garbage, then the
+ * baseline, the peak sampled every 5 ms since, and the RSS now).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { mountReview } from '../../review/http/mount-review';
+import { openReview } from '../../review/open-review';
+import { createApp, type UpstreamTarget } from '../create-app';
+import { listen } from '../listen';
+import type { ReviewServerMessage } from './review-server-process';
+
+export interface UploadServerOptions {
+  store: { databaseUrl?: string | undefined; dataDir: string };
+  upstream: UpstreamTarget;
+}
+
+const send = (message: ReviewServerMessage) => process.send?.(message);
+
+function residentBytes(): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  return kb === undefined ? process.memoryUsage.rss() : Number(kb) * 1024;
+}
+
+const options = JSON.parse(process.env.UPLOAD_SERVER_OPTIONS ?? '{}') as UploadServerOptions;
+const review = await openReview(options.store);
+const app = createApp({
+  upstream: { v2: options.upstream, v1: options.upstream },
+  staticDir: null,
+  review: mountReview(review, { intake: { tempDir: path.join(options.store.dataDir, 'incoming') } }),
+});
+const server = await listen(app, { host: '127.0.0.1', port: 0 });
+
+let baseline = residentBytes();
+let peak = baseline;
+const sample = () => {
+  peak = Math.max(peak, residentBytes());
+};
+setInterval(sample, 5).unref();
+
+const collect = () => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+};
+
+process.on('message', (message) => {
+  if (message === 'baseline') {
+    collect();
+    baseline = residentBytes();
+    peak = baseline;
+    send({ type: 'baseline', rss: baseline });
+  } else if (message === 'report') {
+    sample();
+    collect();
+    send({ type: 'report', baseline, peak, after: residentBytes() });
+  }
+});
+process.on('disconnect', () => {
+  void server.close().then(async () => {
+    await review.close();
+    process.exit(0);
+  });
+});
+
+send({ type: 'ready', url: server.url });

@@ -86,7 +86,7 @@ describe('greyFromRgba', () => {
 });
 
 describe('rendering page after page', () => {
-  it('keeps none of the pages drawn (the canvas pixels read with getImageData leaked 15 MB a Letter page at 200 dpi)', async () => {
+  it('keeps none of the pages drawn (the canvas pixels read with getImageData piled up, 15 MB a Letter page at 200 dpi)', async () => {
     const blank = await PDFDocument.create();
     for (let i = 0; i < 40; i++) blank.addPage([612, 792]);
     const pdf = await openPdf(await blank.save());

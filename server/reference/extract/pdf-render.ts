@@ -3,8 +3,8 @@
  * (`/Rotate` and the CropBox applied, annotations with an appearance drawn), on white.
  */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import sharp from 'sharp';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
+import { collectYoung } from './collect-young';
 import type { GreyImage } from './ocr/grey-image';
 
 /**
@@ -28,25 +28,21 @@ export async function renderPageCanvas(page: PDFPageProxy, dpi: number): Promise
 const pixels = (size: number): number => Math.max(1, Math.ceil(size - 1e-3));
 
 /**
- * The page at `dpi` in grey, for OCR. Its pixels leave the canvas as a PNG (lossless), decoded by
- * sharp: @napi-rs/canvas 1.0's `getImageData` and `data()` leak their copy of the pixels once pdf.js
- * has drawn (Brooooooklyn/canvas#819; measured: 15 MB per Letter page at 200 dpi, never freed, not
- * even by a forced garbage collection; 100 blank pages took a thread to 3.4 GB), its PNG encoder
- * does not.
+ * The page at `dpi` in grey, for OCR. The canvas's pixel copy is dropped and collected before this
+ * returns (collect-young.ts: V8 does not count it, and kept every page's until it saw a reason to
+ * collect), and the canvas emptied.
  */
 export async function renderPageGrey(page: PDFPageProxy, dpi: number): Promise<GreyImage> {
   const canvas = await renderPageCanvas(page, dpi);
-  let png: Buffer;
+  const { width, height } = canvas;
+  let data: Uint8Array;
   try {
-    png = await canvas.encode('png');
+    data = greyFromRgba(canvas.getContext('2d').getImageData(0, 0, width, height).data);
   } finally {
     releaseCanvas(canvas);
   }
-  const { data, info } = await sharp(png, { limitInputPixels: false })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: greyFromRgba(data), width: info.width, height: info.height };
+  await collectYoung();
+  return { data, width, height };
 }
 
 /**

@@ -19,8 +19,7 @@ import { hashPassword } from '../review/auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores';
 import { openReview } from '../review/open-review';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './proxy/create-proxy';
-import type { ReviewServerMessage } from './test-support/review-server-process';
-import type { UploadServerOptions } from './test-support/upload-server-process';
+import type { ReviewServerMessage, ReviewServerOptions } from './test-support/review-server-process';
 import { startUpstream, type TestUpstream } from './test-support/upstream';
 
 const MiB = 1024 * 1024;
@@ -200,13 +199,14 @@ describe.each(ENGINES)('uploads over the limit by those allowed to upload, on %s
           ),
         );
     });
-    const options: UploadServerOptions = {
+    const options: ReviewServerOptions = {
       store: store.settings,
       upstream: { url: upstream.url, apiKey: 'k' },
+      intake: true,
     };
-    child = fork(path.join(import.meta.dirname, 'test-support/upload-server-process.ts'), [], {
+    child = fork(path.join(import.meta.dirname, 'test-support/review-server-process.ts'), [], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, UPLOAD_SERVER_OPTIONS: JSON.stringify(options) },
+      env: { ...process.env, REVIEW_SERVER_OPTIONS: JSON.stringify(options) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     ({ url } = await next('ready'));

@@ -1,14 +1,16 @@
 /**
  * The app server with a review store, alone in a child process, so that an attack test can measure the
  * server's own resident memory (VmRSS of /proc/self/status) and not the test's client. Started by
- * server/app/body-limits.test.ts with `node --import tsx --expose-gc`; configured through
- * REVIEW_SERVER_OPTIONS (JSON: the store's settings, the v2 upstream, the webhook secret).
+ * server/app/body-limits.test.ts and upload-limits.test.ts with `node --import tsx --expose-gc`;
+ * configured through REVIEW_SERVER_OPTIONS (JSON: the store's settings, the upstream, the webhook
+ * secret, whether uploads are kept).
  *
  * IPC: it sends { type: 'ready', url } once listening. It answers 'baseline' (collect garbage, take
  * the RSS as the baseline, reset the peak) and 'report' (collect garbage, then the baseline, the peak
  * sampled every 5 ms since, and the RSS now).
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { mountReview } from '../../review/http/mount-review';
 import { openReview } from '../../review/open-review';
 import { createApp, type UpstreamTarget } from '../create-app';
@@ -22,7 +24,10 @@ export type ReviewServerMessage =
 export interface ReviewServerOptions {
   store: { databaseUrl?: string | undefined; dataDir: string };
   upstream?: UpstreamTarget;
-  webhookSecret: string;
+  /** The v2 webhook receiver's secret; unset, no receiver. */
+  webhookSecret?: string;
+  /** Keep what operators and pipelines upload (the intake's recorder, under the store's incoming/). */
+  intake?: boolean;
 }
 
 const send = (message: ReviewServerMessage) => process.send?.(message);
@@ -39,8 +44,13 @@ const review = await openReview(options.store);
 const app = createApp({
   upstream: options.upstream ? { v2: options.upstream, v1: options.upstream } : {},
   staticDir: null,
-  webhooks: { v2: { secret: options.webhookSecret, ids: [] } },
-  review: mountReview(review),
+  ...(options.webhookSecret === undefined
+    ? {}
+    : { webhooks: { v2: { secret: options.webhookSecret, ids: [] } } }),
+  review: mountReview(
+    review,
+    options.intake === true ? { intake: { tempDir: path.join(options.store.dataDir, 'incoming') } } : {},
+  ),
 });
 const server = await listen(app, { host: '127.0.0.1', port: 0 });
 

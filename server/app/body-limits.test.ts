@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores';
 import { sendChunked, type AttackAnswer } from './test-support/chunked-attack';
 import type { ReviewServerMessage, ReviewServerOptions } from './test-support/review-server-process';
+import { measureServer, nextMessage } from './test-support/review-server-client';
 import { startUpstream, summariseBody, type TestUpstream } from './test-support/upstream';
 
 const MiB = 1024 * 1024;
@@ -51,31 +52,8 @@ describe.each(ENGINES)('chunked bodies without a session, on %s', (engine) => {
   let child: ChildProcess;
   let url: string;
 
-  function next<T extends ReviewServerMessage['type']>(
-    type: T,
-  ): Promise<Extract<ReviewServerMessage, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: ReviewServerMessage) => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        resolve(message as Extract<ReviewServerMessage, { type: T }>);
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`the app server exited (${code})`)));
-    });
-  }
-
-  /** The server's RSS growth over `run`: at its peak, and once garbage is collected after it. */
-  async function measure<T>(run: () => Promise<T>): Promise<{ result: T; peak: number; after: number }> {
-    const baseline = next('baseline');
-    child.send('baseline');
-    await baseline;
-    const result = await run();
-    const report = next('report');
-    child.send('report');
-    const { baseline: start, peak, after } = await report;
-    return { result, peak: peak - start, after: after - start };
-  }
+  const next = <T extends ReviewServerMessage['type']>(type: T) => nextMessage(child, type);
+  const measure = <T>(run: () => Promise<T>) => measureServer(child, run);
 
   const attack = (route: {
     method: string;

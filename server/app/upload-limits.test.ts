@@ -20,6 +20,7 @@ import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores
 import { openReview } from '../review/open-review';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './proxy/create-proxy';
 import type { ReviewServerMessage, ReviewServerOptions } from './test-support/review-server-process';
+import { measureServer, nextMessage } from './test-support/review-server-client';
 import { startUpstream, type TestUpstream } from './test-support/upstream';
 
 const MiB = 1024 * 1024;
@@ -144,30 +145,8 @@ describe.each(ENGINES)('uploads over the limit by those allowed to upload, on %s
   /** Bytes of each request's body that reached the upstream. */
   const reached: number[] = [];
 
-  function next<T extends ReviewServerMessage['type']>(
-    type: T,
-  ): Promise<Extract<ReviewServerMessage, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: ReviewServerMessage) => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        resolve(message as Extract<ReviewServerMessage, { type: T }>);
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`the app server exited (${code})`)));
-    });
-  }
-
-  async function measure<T>(run: () => Promise<T>): Promise<{ result: T; peak: number; after: number }> {
-    const baseline = next('baseline');
-    child.send('baseline');
-    await baseline;
-    const result = await run();
-    const report = next('report');
-    child.send('report');
-    const { baseline: start, peak, after } = await report;
-    return { result, peak: peak - start, after: after - start };
-  }
+  const next = <T extends ReviewServerMessage['type']>(type: T) => nextMessage(child, type);
+  const measure = <T>(run: () => Promise<T>) => measureServer(child, run);
 
   const multipart = { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
   const asOperator = () => ({ ...session, ...multipart });

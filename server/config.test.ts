@@ -1,6 +1,8 @@
 /** The app server's settings read and checked by readEnv: webhooks, v1 thresholds, hosts. */
 import { describe, expect, it } from 'vitest';
-import { readEnv } from './config';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { EnvSchema, readEnv, repoRoot } from './config';
 
 const ID_A = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const ID_B = '1e4d3c2b-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
@@ -119,5 +121,21 @@ describe('review store settings', () => {
       /SSO_HEADER/,
     );
     expect(() => readEnv({ REVIEW_LEASE_MS: '10' })).toThrow(/REVIEW_LEASE_MS/);
+  });
+});
+
+describe('every setting is documented', () => {
+  // DEV is set by `npm run dev` itself, never by a person.
+  const internal = new Set(['DEV']);
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const example = readFileSync(path.join(repoRoot, '.env.example'), 'utf8');
+  const names = Object.keys(EnvSchema.shape).filter((name) => !internal.has(name));
+
+  it.each(names)('%s in the README table and .env.example', (name) => {
+    // A family documented as one row: `REFERENCE_RATE_LIMIT_*`.
+    const parts = name.split('_');
+    const wildcard = parts.some((_, i) => i > 0 && readme.includes(`\`${parts.slice(0, i).join('_')}_*\``));
+    expect(readme.includes(`\`${name}\``) || wildcard).toBe(true);
+    expect(example).toMatch(new RegExp(`^(?:# )?${name}=`, 'm'));
   });
 });

@@ -30,6 +30,18 @@ const optionalInt = (min: number) =>
     .pipe(z.number({ error: 'expected a whole number' }).int().min(min).optional())
     .optional();
 
+/** `true`/`1`, `false`/`0`, or unset/empty for the default. */
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).optional())
+    .transform((s) => (s === undefined ? fallback : s === 'true' || s === '1'))
+    .optional()
+    .transform((v) => v ?? fallback);
+
 /** A comma-separated list; blanks are dropped. */
 const list = z
   .string()
@@ -77,7 +89,7 @@ export const repoRoot = path.resolve(import.meta.dirname, '..');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: port.default(8080),
   /**
@@ -181,6 +193,42 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, { error: 'expected a postgres:// (or postgresql://) URL' })
       .optional(),
   ),
+  /** PostgreSQL connections one app-server copy holds at most. */
+  DATABASE_POOL_SIZE: optionalInt(1),
+  /**
+   * How long one database statement may run (PostgreSQL `statement_timeout`, and the wait for a
+   * connection or an answer on either engine): past it the request answers `503-001`.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: optionalInt(100),
+  /** How long opening a PostgreSQL connection may take before it counts as failed. */
+  DATABASE_CONNECT_TIMEOUT_MS: optionalInt(100),
+  /** Apply the review store's migrations at start (the quick start); `false` when `npm run migrate` does. */
+  MIGRATE_ON_START: flag(true),
+  /**
+   * Where documents' files are kept: `disk` (APP_DATA_DIR/files; the default without DATABASE_URL),
+   * `database` (in the review store; the default with DATABASE_URL) or `s3` (an S3-compatible bucket).
+   */
+  FILE_STORAGE: optionalString.pipe(
+    z.enum(['disk', 'database', 's3'], { error: 'expected disk, database or s3' }).optional(),
+  ),
+  /** FILE_STORAGE=s3: the bucket; credentials come from the standard AWS variables or profile. */
+  S3_BUCKET: optionalString,
+  /** FILE_STORAGE=s3: an S3-compatible server's URL (MinIO, Ceph, Garage…); unset: AWS itself. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().trim().default('us-east-1'),
+  /** FILE_STORAGE=s3: bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want. */
+  S3_FORCE_PATH_STYLE: flag(false),
+  /**
+   * With DATABASE_URL, an embedded reference service per copy is refused (each copy's jobs would live
+   * in its own service): point every copy at one upstream. `true` allows it for a single copy.
+   */
+  EMBEDDED_REFERENCE_WITH_DATABASE: flag(false),
+  /** On SIGTERM: how long a copy keeps serving with readiness `503`, so the load balancer stops sending. */
+  SHUTDOWN_DRAIN_MS: optionalInt(0),
+  /** Then: how long requests in flight (uploads included) may take to finish before the copy exits. */
+  SHUTDOWN_GRACE_MS: optionalInt(0),
+  /** How long each readiness check (`/api/health/ready`) may take before it counts as failing. */
+  READY_CHECK_TIMEOUT_MS: optionalInt(100),
   /** How long a review may stay idle before its document goes back to the queue, in ms. */
   REVIEW_LEASE_MS: optionalInt(1000),
   /**
@@ -225,6 +273,10 @@ const CheckedEnvSchema = EnvSchema.refine(
       "proxy's addresses",
     path: ['SSO_TRUSTED_PROXIES'],
   })
+  .refine((env) => (env.FILE_STORAGE ?? 'disk') !== 's3' || env.S3_BUCKET !== undefined, {
+    message: 'FILE_STORAGE is s3 but S3_BUCKET is not set: name the bucket the files go to',
+    path: ['S3_BUCKET'],
+  })
   .refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
     message:
       "WEBHOOK_V2_IDS is set but WEBHOOK_V2_SECRET is not: the receiver needs the webhook's signing secret " +
@@ -240,3 +292,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   return parsed.data;
 }
+
+/** FILE_STORAGE, or its default: in the database with DATABASE_URL (every copy reads it), else on disk. */
+export function fileStorageKind(env: Pick<Env, 'FILE_STORAGE' | 'DATABASE_URL'>): 'disk' | 'database' | 's3' {
+  return env.FILE_STORAGE ?? (env.DATABASE_URL !== undefined ? 'database' : 'disk');
+}
+
+/** The defaults of the settings read as optional numbers above. */
+export const SETTING_DEFAULTS = {
+  DATABASE_POOL_SIZE: 10,
+  DATABASE_STATEMENT_TIMEOUT_MS: 15_000,
+  DATABASE_CONNECT_TIMEOUT_MS: 5_000,
+  SHUTDOWN_DRAIN_MS: 10_000,
+  SHUTDOWN_GRACE_MS: 30_000,
+  READY_CHECK_TIMEOUT_MS: 2_000,
+} as const;

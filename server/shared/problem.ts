@@ -42,6 +42,7 @@ export const problemCatalog = {
   '404-012': { status: 404, title: 'Operator not found' },
   '404-013': { status: 404, title: 'Not reviewed yet' },
   '404-014': { status: 404, title: 'Delivery not found' },
+  '404-015': { status: 404, title: 'No such page or route' },
   '405-001': { status: 405, title: 'Method not allowed' },
   '408-001': { status: 408, title: 'Request timeout' },
   '409-001': { status: 409, title: 'Changed since you read it' },
@@ -72,6 +73,8 @@ export const problemCatalog = {
   '502-001': { status: 502, title: 'Upstream unreachable' },
   '502-002': { status: 502, title: 'Upstream not configured' },
   '502-003': { status: 502, title: 'Webhook delivery failed' },
+  '503-001': { status: 503, title: 'Review store unavailable' },
+  '503-002': { status: 503, title: 'Not ready' },
   '504-001': { status: 504, title: 'Upstream timed out' },
   '504-002': { status: 504, title: 'Webhook timed out' },
 } as const satisfies Record<string, { status: number; title: string }>;

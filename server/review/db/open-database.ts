@@ -11,9 +11,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { reviewMigrations, type Engine } from './migrations';
+import { migrateToLatest } from './migrate';
+import type { Engine } from './migrations';
 import type { ReviewDatabaseSchema } from './schema';
 
 export interface ReviewDatabase {
@@ -43,7 +44,7 @@ const pgTypes = {
 export async function openReviewDatabase(settings: DatabaseSettings): Promise<ReviewDatabase> {
   const opened = settings.databaseUrl !== undefined ? openPostgres(settings) : openSqlite(settings.dataDir);
   try {
-    await migrate(opened);
+    await migrateToLatest(opened);
   } catch (error) {
     await opened.close();
     throw error;
@@ -78,23 +79,4 @@ function openPostgres(settings: DatabaseSettings): ReviewDatabase {
   );
   const db = new Kysely<ReviewDatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
-}
-
-async function migrate(opened: ReviewDatabase): Promise<void> {
-  const migrations = reviewMigrations(opened.engine);
-  const migrator = new Migrator({
-    db: opened.db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-  });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
-  if (result.error !== undefined) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`The review store's migration ${failed} failed: ${describe(result.error)}`, {
-      cause: result.error,
-    });
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

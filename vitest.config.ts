@@ -25,8 +25,10 @@ export default defineConfig({
           include: ['src/api/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           // One throw-away PostgreSQL server for the run (or TEST_DATABASE_URL): inject('postgresUrl').
           globalSetup: ['./server/review/testing/postgres-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // A guard against hangs, not a speed check: a CI run once stalled ~100 s (every test of that
+          // stretch 10–30 times slower than alone), and two healthy 2-second tests hit a 60 s limit.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

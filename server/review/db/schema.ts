@@ -85,6 +85,17 @@ export interface DocumentsTable {
   ready_at: number | null;
   /** The pipeline that sent it through the gateway (/v2, /v1); null for the app's own uploads. */
   integration_id: string | null;
+  /**
+   * Which upstream took it (intake/upstream-identity.ts: its URL's origin and path, never a key); null
+   * for documents kept before migration 0005. Only a copy with that upstream follows its job.
+   */
+  upstream_id: string | null;
+  /** The job follower's lease (intake/job-follower.ts): the copy following the job now, until then. */
+  follow_holder: string | null;
+  follow_until: number | null;
+  /** When the job is next looked at, and the back-off so far; null: 1.5 s after `created_at`. */
+  next_check_at: number | null;
+  check_interval_ms: number | null;
 }
 
 export interface IntegrationsTable {

@@ -5,24 +5,48 @@
  * integration, confirmed on its own when its model's routing rules say so, routing/route-result.ts);
  * a failed job marks it `failed` with the upstream's problem.
  *
- * It polls as the official clients do (first after ~1.5 s, then backing off to 30 s), reading which
- * documents to follow from the store, so that a restart, or another app-server copy, picks up where
- * this one stopped. Two copies following the same job do no harm: entering the queue happens once
- * (only from `processing`).
+ * It polls as the official clients do (first after ~1.5 s, then backing off ×1.5 to 30 s, given up
+ * after 15 min), and that schedule lives in the document's row (`next_check_at`,
+ * `check_interval_ms`), not in memory. App-server copies sharing one PostgreSQL follow each job from
+ * one copy at a time (issue 19): a copy takes a due job under a lease in its row (`follow_holder`,
+ * `follow_until`) with one conditional `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1)
+ * RETURNING`, as the queue's take-next and the way back's claim do, checks it, writes the next due
+ * time and gives the lease back. So each processing job is polled about as often with three copies as
+ * with one; a copy that dies mid-check leaves its lease to run out (2 min) and another carries on; a
+ * copy that stops gives its leases back at once.
+ *
+ * A copy follows only documents its own upstream took (`upstream_id`, upstream-identity.ts) and the
+ * documents kept before upstreams were recorded (`upstream_id` null). A 404 fails a document only
+ * when it comes from the upstream that took it; for an old document it may come from another upstream
+ * (each copy with its own embedded reference service), so it is retried until the 15 minutes are up.
+ *
+ * The loop never ends the process (background-loop.ts): a pass that fails (the database away) is told
+ * once per kind of failure and retried with back-off.
  */
+import { randomUUID } from 'node:crypto';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
-import type { DocumentRow } from '../db/schema';
+import { BackgroundLoop, FailureLog } from '../background/background-loop';
+import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
 import { setRoutedResult } from '../routing/route-result';
 import { countFields } from './count-fields';
+import { upstreamIdentity } from './upstream-identity';
 
-const FIRST_CHECK_MS = 1_500;
-const MAX_INTERVAL_MS = 30_000;
+type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
+
+export const FIRST_CHECK_MS = 1_500;
+export const MAX_INTERVAL_MS = 30_000;
+const BACKOFF = 1.5;
 const TICK_MS = 1_000;
+/** Jobs checked in one pass at most: a pass ends, and the next begins, within a bounded time. */
 const BATCH = 50;
 /** A job still unfinished this long after its document was received is given up as failed. */
-const GIVE_UP_MS = 15 * 60 * 1000;
+export const GIVE_UP_MS = 15 * 60 * 1000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/** A check is at most two requests and a write: the lease outlasts them. */
+export const FOLLOW_LEASE_MS = 2 * REQUEST_TIMEOUT_MS + 60_000;
 
 const V2Job = z.object({
   job: z.object({
@@ -40,82 +64,198 @@ export interface FollowerDeps {
   review: Pick<ReviewContext, 'queue' | 'database' | 'now'>;
   upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
   fetch?: typeof fetch;
+  /** How long a job taken stays this copy's. Default 2 min. */
+  leaseMs?: number;
+  /** The pause between passes. Default 1 s. */
+  tickMs?: number;
+  /** Where the loop's failures are told (once per kind). Default console.warn. */
+  log?: (message: string) => void;
 }
 
-export class JobFollower {
-  private readonly schedule = new Map<string, { at: number; interval: number }>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+/** When a document's job is due: its row's time, or 1.5 s after it was received. */
+const dueAt = sql<number>`coalesce(next_check_at, created_at + ${FIRST_CHECK_MS})`;
 
-  constructor(private readonly deps: FollowerDeps) {}
+export class JobFollower {
+  /** This follower's name in the leases it takes: one per process run, never reused. */
+  readonly holder = randomUUID();
+  private readonly identities: { version: 'v2' | 'v1'; identity: string }[];
+  private readonly loop: BackgroundLoop;
+  private readonly checks: FailureLog;
+  private stopping = new AbortController();
+
+  constructor(private readonly deps: FollowerDeps) {
+    this.identities = (['v2', 'v1'] as const).flatMap((version) => {
+      const upstream = deps.upstream[version];
+      return upstream === undefined ? [] : [{ version, identity: upstreamIdentity(upstream.url) }];
+    });
+    const log = deps.log ?? console.warn;
+    this.loop = new BackgroundLoop({
+      name: '[review intake] the job follower',
+      run: () => this.tick(),
+      intervalMs: deps.tickMs ?? TICK_MS,
+      log,
+    });
+    this.checks = new FailureLog('[review intake] checking a job upstream', log);
+  }
+
+  private get leaseMs(): number {
+    return this.deps.leaseMs ?? FOLLOW_LEASE_MS;
+  }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => {
-      this.running ??= this.tick().finally(() => (this.running = undefined));
-    }, TICK_MS);
-    this.timer.unref();
+    this.stopping = new AbortController();
+    this.loop.start();
   }
 
+  /**
+   * Stops: a check in flight is cut short, and every job this follower holds is given back, due at
+   * once for another copy. Before closing the store.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    this.stopping.abort();
+    await this.loop.stop();
+    await this.release();
   }
 
-  /** A new document: its job is checked soon, without waiting for the next look at the store. */
+  /**
+   * A new document. Its row already says when its job is first due (1.5 s after it was received), so
+   * nothing more is needed; kept for the intake's hook.
+   */
   follow(documentId: string): void {
-    this.schedule.set(documentId, { at: this.deps.review.now() + FIRST_CHECK_MS, interval: FIRST_CHECK_MS });
+    void documentId;
   }
 
-  /** One pass: every processing document whose check is due. Exposed for tests. */
+  /** One pass, never rejecting (its failure told as the loop's would be). Exposed for tests. */
+  async runOnce(): Promise<boolean> {
+    return this.loop.runOnce();
+  }
+
+  /** One pass: every job due now that no other copy holds, one at a time. Exposed for tests. */
   async tick(): Promise<void> {
+    if (this.identities.length === 0) return;
+    for (let n = 0; n < BATCH && !this.stopping.signal.aborted; n++) {
+      const now = this.deps.review.now();
+      const document = await this.claim(now);
+      if (document === undefined) return;
+      await this.handle(document, now + this.leaseMs);
+    }
+  }
+
+  /** The documents this copy follows: its upstreams' (per API version) and those of no recorded upstream. */
+  private ours(eb: Eb) {
+    return eb.or(
+      this.identities.map(({ version, identity }) =>
+        eb.and([
+          eb('api_version', '=', version),
+          eb.or([eb('upstream_id', 'is', null), eb('upstream_id', '=', identity)]),
+        ]),
+      ),
+    );
+  }
+
+  /** Processing, due, ours, and held by no copy (or its lease ran out). */
+  private due(now: number) {
+    return (eb: Eb) =>
+      eb.and([
+        eb('state', '=', 'processing'),
+        eb('upstream_job_id', 'is not', null),
+        eb(dueAt, '<=', now),
+        eb.or([eb('follow_holder', 'is', null), eb('follow_until', '<=', now)]),
+        this.ours(eb),
+      ]);
+  }
+
+  /** Takes the job due longest, under a lease; undefined when none is due. */
+  private async claim(now: number): Promise<DocumentRow | undefined> {
+    const { database } = this.deps.review;
+    const postgres = database.engine === 'postgres';
+    return (
+      database.db
+        .updateTable('documents')
+        .set({ follow_holder: this.holder, follow_until: now + this.leaseMs })
+        .where('id', '=', (eb) => {
+          const next = eb
+            .selectFrom('documents')
+            .select('id')
+            .where(this.due(now))
+            .orderBy(dueAt)
+            .orderBy('id')
+            .limit(1);
+          return postgres ? next.forUpdate().skipLocked() : next;
+        })
+        // Checked again on the row itself (PostgreSQL re-evaluates a row changed since the subquery).
+        .where(this.due(now))
+        .returningAll()
+        .executeTakeFirst()
+    );
+  }
+
+  /** Checks one job taken under the lease `followUntil`, then schedules it or lets it go. */
+  private async handle(document: DocumentRow, followUntil: number): Promise<void> {
     const { review } = this.deps;
+    let settled = false;
+    try {
+      settled = await this.check(document);
+      this.checks.recovered();
+    } catch (error) {
+      if (this.stopping.signal.aborted) {
+        // Cut short by stop(): due again at once, for whichever copy looks next.
+        await this.letGo(document, followUntil, {});
+        return;
+      }
+      this.checks.report(error, `job ${document.upstream_job_id ?? ''}`);
+    }
     const now = review.now();
-    const processing = await review.database.db
-      .selectFrom('documents')
-      .selectAll()
-      .where('state', '=', 'processing')
-      .where('upstream_job_id', 'is not', null)
-      .orderBy('created_at')
-      .limit(BATCH)
+    if (!settled && now - document.created_at > GIVE_UP_MS) {
+      await review.queue.setFailed(
+        document.id,
+        JSON.stringify({
+          title: 'Result never came',
+          detail: 'The upstream job did not finish in 15 minutes.',
+        }),
+        now,
+      );
+      settled = true;
+    }
+    if (settled) {
+      await this.letGo(document, followUntil, {});
+      return;
+    }
+    const interval = Math.min((document.check_interval_ms ?? FIRST_CHECK_MS) * BACKOFF, MAX_INTERVAL_MS);
+    await this.letGo(document, followUntil, { next_check_at: now + interval, check_interval_ms: interval });
+  }
+
+  /**
+   * Gives a job's lease back, with its next due time. Only while the lease is still ours: a copy
+   * that took it over after our lease ran out keeps its own schedule.
+   */
+  private async letGo(
+    document: DocumentRow,
+    followUntil: number,
+    schedule: { next_check_at?: number; check_interval_ms?: number },
+  ): Promise<void> {
+    await this.deps.review.database.db
+      .updateTable('documents')
+      .set({ ...schedule, follow_holder: null, follow_until: null })
+      .where('id', '=', document.id)
+      .where('follow_holder', '=', this.holder)
+      .where('follow_until', '=', followUntil)
       .execute();
-    for (const document of processing) {
-      if (this.stopped) return;
-      const due = this.schedule.get(document.id) ?? {
-        at: document.created_at + FIRST_CHECK_MS,
-        interval: FIRST_CHECK_MS,
-      };
-      if (due.at > now) {
-        this.schedule.set(document.id, due);
-        continue;
-      }
-      let settled = false;
-      try {
-        settled = await this.check(document);
-      } catch (error) {
-        console.error(
-          `[review intake] job ${document.upstream_job_id ?? ''} could not be checked:`,
-          describe(error),
-        );
-      }
-      if (!settled && now - document.created_at > GIVE_UP_MS) {
-        await review.queue.setFailed(
-          document.id,
-          JSON.stringify({
-            title: 'Result never came',
-            detail: 'The upstream job did not finish in 15 minutes.',
-          }),
-          now,
-        );
-        settled = true;
-      }
-      if (settled) this.schedule.delete(document.id);
-      else {
-        const interval = Math.min(due.interval * 1.5, MAX_INTERVAL_MS);
-        this.schedule.set(document.id, { at: now + interval, interval });
-      }
+  }
+
+  /** Every lease this follower holds, given back (stop()). A failure is told, not thrown. */
+  private async release(): Promise<void> {
+    try {
+      await this.deps.review.database.db
+        .updateTable('documents')
+        .set({ follow_holder: null, follow_until: null })
+        .where('follow_holder', '=', this.holder)
+        .execute();
+    } catch (error) {
+      (this.deps.log ?? console.warn)(
+        `[review intake] the job follower could not give its jobs back (they pass to another copy when ` +
+          `their leases run out): ${describe(error)}`,
+      );
     }
   }
 
@@ -133,7 +273,7 @@ export class JobFollower {
     const response = await (this.deps.fetch ?? fetch)(`${upstream.url.replace(/\/+$/, '')}${path}`, {
       headers: { Authorization: authorizationFor(version, upstream.apiKey), Accept: 'application/json' },
       redirect: 'manual',
-      signal: AbortSignal.timeout(30_000),
+      signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.stopping.signal]),
     });
     const text = await response.text();
     let json: unknown;
@@ -151,7 +291,9 @@ export class JobFollower {
       'v2',
       `/v2/jobs/${encodeURIComponent(document.upstream_job_id ?? '')}?redirect=false`,
     );
-    if (polled.status === 404) {
+    // Only the upstream that took the job can say it has none (a document kept before upstreams were
+    // recorded is given its 15 minutes instead: the 404 may come from an upstream that never had it).
+    if (polled.status === 404 && document.upstream_id !== null) {
       await review.queue.setFailed(
         document.id,
         JSON.stringify({ title: 'Job not found upstream' }),
@@ -159,6 +301,7 @@ export class JobFollower {
       );
       return true;
     }
+    if (polled.status === 404) return false;
     const { job } = V2Job.parse(polled.json);
     if (job.status === 'Failed') {
       await review.queue.setFailed(

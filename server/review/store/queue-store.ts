@@ -55,6 +55,8 @@ export interface NewDocument {
   uploadedBy?: string | null;
   /** The pipeline that sent it through the gateway. */
   integrationId?: string | null;
+  /** Which upstream took it: upstreamIdentity(its URL) (intake/upstream-identity.ts). */
+  upstreamId?: string | null;
   priority?: number;
 }
 
@@ -750,5 +752,6 @@ export function newDocumentRow(id: string, input: NewDocument, now: number): New
     updated_at: now,
     ready_at: null,
     integration_id: input.integrationId ?? null,
+    upstream_id: input.upstreamId ?? null,
   };
 }

@@ -15,7 +15,10 @@
  *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
  * - after the last attempt the delivery is `failed`, shown to admins, who may retry it.
  *
- * The worker looks for due deliveries every second, and at once when woken (a confirmation).
+ * The worker looks for due deliveries every second, and at once when woken (a confirmation). Its loop
+ * never ends the process (background/background-loop.ts): while the database is away a pass fails, is
+ * told once per kind of failure, and the next waits longer (up to 30 s). On stop() it gives back the
+ * deliveries it holds, so another copy sends them at once rather than when their leases run out.
  */
 import type { LookupFunction } from 'node:net';
 import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
@@ -27,6 +30,7 @@ import {
   type RetryPolicy,
 } from '../../shared/retry-policy';
 import { pinnedLookup, WebhookAddressGuard } from '../../shared/webhook-address';
+import { BackgroundLoop, describe } from '../background/background-loop';
 import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DeliveryRow } from '../db/schema';
@@ -55,7 +59,10 @@ export interface DeliveryWorkerDeps {
   pollMs?: number;
   /** Deliveries sent at once by this copy. Default 4. */
   lanes?: number;
-  /** Where a delivery that finally failed is reported. Default console.warn. */
+  /**
+   * Where a delivery that finally failed is reported, and the loop's own failures (once per kind).
+   * Default console.warn.
+   */
   log?: (message: string) => void;
   /**
    * Which addresses integrations' webhooks may reach (ALLOW_PRIVATE_WEBHOOKS). Default: public
@@ -82,9 +89,9 @@ export class DeliveryWorker {
   private readonly store: DeliveryStore;
   private readonly policy: RetryPolicy;
   private readonly webhooks: WebhookAddressGuard;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly loop: BackgroundLoop;
+  /** The deliveries this worker holds now, with their leases: given back at stop(). */
+  private readonly held = new Map<number, { delivery: DeliveryRow; leaseUntil: number }>();
   private stopping = new AbortController();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
@@ -92,59 +99,80 @@ export class DeliveryWorker {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
     this.webhooks = deps.webhooks ?? new WebhookAddressGuard();
     if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
+    this.loop = new BackgroundLoop({
+      name: '[way back] the delivery worker',
+      run: () => this.sweep(),
+      intervalMs: deps.pollMs ?? POLL_MS,
+      log: deps.log,
+    });
   }
 
   start(): void {
     this.stopping = new AbortController();
-    this.timer = setInterval(() => this.wake(), this.deps.pollMs ?? POLL_MS);
-    this.timer.unref();
-    this.wake();
+    this.loop.start();
   }
 
-  /** Stops: attempts in flight are cut short and their deliveries left due again. Before closing the store. */
+  /**
+   * Stops: attempts in flight are cut short, and the deliveries this worker holds are given back, due
+   * again at once for another copy. Before closing the store.
+   */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.stopping.abort();
-    await this.running;
+    await this.loop.stop();
+    for (const { delivery, leaseUntil } of [...this.held.values()]) {
+      try {
+        await this.store.release(delivery, leaseUntil);
+        this.held.delete(delivery.id);
+      } catch (error) {
+        (this.deps.log ?? console.warn)(
+          `[way back] delivery ${delivery.id} could not be given back (another copy sends it when its ` +
+            `lease runs out): ${describe(error)}`,
+        );
+        break;
+      }
+    }
   }
 
   /** Looks for due deliveries now (a document was just confirmed). */
   wake(): void {
-    if (this.stopping.signal.aborted) return;
-    if (this.running !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.loop.wake();
   }
 
-  /** Sends every delivery due now, until none is. Exposed for tests; `wake` runs it in the background. */
+  /**
+   * Sends every delivery due now, until none is. Exposed for tests; the loop runs it in the
+   * background. A failure (the database away) is told as the loop tells it, never thrown.
+   */
   async drain(): Promise<void> {
-    await Promise.all(Array.from({ length: this.deps.lanes ?? LANES }, () => this.lane()));
+    await this.loop.runOnce();
   }
 
-  private async lane(): Promise<void> {
+  /** Every lane until none finds a due delivery; the first failure, thrown once all lanes are done. */
+  private async sweep(): Promise<void> {
+    const failures = (
+      await Promise.all(Array.from({ length: this.deps.lanes ?? LANES }, () => this.lane()))
+    ).filter((failure) => failure !== undefined);
+    if (failures.length > 0) throw failures[0]?.error;
+  }
+
+  /** Sends deliveries one after another; a failure ends the lane and is handed back. */
+  private async lane(): Promise<{ error: unknown } | undefined> {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       try {
         const now = this.deps.now();
         const leaseUntil = now + this.policy.attemptTimeoutMs + LEASE_MARGIN_MS;
         const delivery = await this.store.claim(now, leaseUntil - now);
-        if (delivery === undefined) return;
+        if (delivery === undefined) return undefined;
+        this.held.set(delivery.id, { delivery, leaseUntil });
         await this.attempt(delivery, leaseUntil, signal);
+        this.held.delete(delivery.id);
       } catch (error) {
-        // A broken database: the delivery stays pending, its lease runs out, the next look retries it.
-        console.error('[way back] a delivery could not be handled:', error);
-        return;
+        // A broken database: the delivery stays pending and held until its lease runs out (or stop()
+        // gives it back); the loop retries after a back-off.
+        return { error };
       }
     }
+    return undefined;
   }
 
   private async attempt(delivery: DeliveryRow, leaseUntil: number, signal: AbortSignal): Promise<void> {

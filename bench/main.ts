@@ -5,7 +5,8 @@
  *   npm run bench                 every suite
  *   npm run bench -- reference    only the reference service
  *   npm run bench -- viewer       only the document viewer (Chromium, production build)
- *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators)
+ *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators),
+ *                                 and the job follower's upstream polls per job with 1 and 3 app-server copies
  *   npm run bench -- gateway      what the gateway adds to a pipeline's calls, beside the upstream straight
  */
 import { benchGateway } from './gateway';

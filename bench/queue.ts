@@ -7,7 +7,9 @@
  *   filtered (to review; a name search), beside `GET /api/session` on the same server (the same
  *   sign-in check, no queue) as the baseline;
  * - 20 operators each taking the next document and confirming it, all at once, p95 per action,
- *   beside one operator doing the same alone.
+ *   beside one operator doing the same alone;
+ * - the job follower's upstream polls per processing job with one app-server copy and with three on
+ *   one PostgreSQL (follower-polls.ts; aim, issue 19: the same).
  *
  * Figures are printed, never asserted. Aims (issue 10): first page < 100 ms server time; p95 per
  * action < 50 ms with 20 operators.
@@ -24,6 +26,7 @@ import { openReview, type OpenedReview } from '../server/review/open-review';
 import { startPostgresCluster } from '../server/review/testing/postgres-cluster';
 import { ms, percentile, table } from './stats';
 import { benchQueueBrowser } from './queue-browser';
+import { benchFollowerPolls, FOLLOWER_WINDOW } from './follower-polls';
 import { mountReview } from '../server/review/http/mount-review';
 
 const DOCUMENTS = 100_000;
@@ -210,6 +213,24 @@ export async function benchQueue(): Promise<void> {
       '\n(Times seen by a client on the same machine over HTTP: server time plus a loopback round trip. ' +
         "The review's first page drawn after confirm-and-next is measured in Chromium: below.)",
     );
+
+    const { jobs, windowMs, stepMs } = FOLLOWER_WINDOW;
+    console.log(
+      `\nJob follower: upstream polls per processing job, ${jobs} jobs kept processing for ` +
+        `${windowMs / 60_000} min (simulated clock, every copy looking each ${stepMs} ms), PostgreSQL…`,
+    );
+    const polls = await benchFollowerPolls(cluster.url);
+    const one = polls.find((p) => p.copies === 1);
+    const followerRows: string[][] = [['copies', 'polls', 'polls per job', 'run time', 'aim']];
+    for (const p of polls)
+      followerRows.push([
+        String(p.copies),
+        String(p.polls),
+        p.perJob.toFixed(1),
+        ms(p.elapsedMs),
+        p.copies === 1 ? 'baseline' : `the same as 1 copy (${one?.perJob.toFixed(1) ?? '?'})`,
+      ]);
+    console.log(table(followerRows));
   } finally {
     await cluster.stop();
   }

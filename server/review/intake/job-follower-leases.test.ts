@@ -120,6 +120,17 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
       check_interval_ms: FIRST_CHECK_MS * 1.5 * 1.5,
       next_check_at: clock + FIRST_CHECK_MS * 1.5 * 1.5,
     });
+
+    // On through the back-off (whole milliseconds in the row) up to its 30 s ceiling: still once each.
+    let interval = FIRST_CHECK_MS * 1.5 * 1.5;
+    for (let round = 3; round <= 12; round++) {
+      clock += interval;
+      await allTick();
+      await allTick();
+      expect(polls()).toEqual(Object.fromEntries(jobs.map((job) => [job, round])));
+      interval = Math.round(Math.min(interval * 1.5, 30_000));
+    }
+    expect(interval).toBe(30_000);
   });
 
   it('hands a job over at once when its follower stops, after the lease when it dies', async () => {

@@ -221,7 +221,10 @@ export class JobFollower {
       await this.letGo(document, followUntil, {});
       return;
     }
-    const interval = Math.min((document.check_interval_ms ?? FIRST_CHECK_MS) * BACKOFF, MAX_INTERVAL_MS);
+    // Whole milliseconds: the row's columns are integers.
+    const interval = Math.round(
+      Math.min((document.check_interval_ms ?? FIRST_CHECK_MS) * BACKOFF, MAX_INTERVAL_MS),
+    );
     await this.letGo(document, followUntil, { next_check_at: now + interval, check_interval_ms: interval });
   }
 

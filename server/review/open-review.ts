@@ -13,7 +13,7 @@ import { describeSweep, sweepOrphanFiles, type OrphanSweep } from './files/orpha
 import { PageWordsReader } from './words/page-words';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { WebhookAddressGuard } from '../shared/webhook-address';
-import { openReviewDatabase, type ReviewDatabase } from './db/open-database';
+import { openReviewDatabase, type DatabaseSettings, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './http/review-context';
 import { DEFAULT_LEASE_MS } from './queue-state';
 import { IntegrationStore } from './store/integration-store';
@@ -22,7 +22,11 @@ import { QueueStore } from './store/queue-store';
 import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
 import { wayBackOutbox, type OutboxOptions } from './wayback/outbox';
 
-export interface ReviewSettings {
+/** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS (db/open-database.ts). */
+export interface ReviewSettings extends Pick<
+  DatabaseSettings,
+  'maxConnections' | 'statementTimeoutMs' | 'connectTimeoutMs'
+> {
   databaseUrl?: string | undefined;
   dataDir: string;
   leaseMs?: number | undefined;
@@ -56,6 +60,9 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
   return {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.APP_DATA_DIR,
+    maxConnections: env.DATABASE_POOL_SIZE,
+    statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     leaseMs: env.REVIEW_LEASE_MS,
     documentLimits: documentLimitsFromEnv(env),
     allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
@@ -72,9 +79,13 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
   try {
     bus =
       settings.databaseUrl !== undefined
-        ? await postgresQueueBus(settings.databaseUrl, async (channel, payload) => {
-            await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
-          })
+        ? await postgresQueueBus(
+            settings.databaseUrl,
+            async (channel, payload) => {
+              await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
+            },
+            { connectTimeoutMs: settings.connectTimeoutMs },
+          )
         : localQueueBus();
   } catch (error) {
     await database.close();

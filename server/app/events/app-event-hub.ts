@@ -120,6 +120,20 @@ export class AppEventHub {
   }
 
   /**
+   * Tells every browser to refetch what it follows (`event: resync`), kept for replay: this copy may
+   * have missed changes (its database's LISTEN connection broke and is back; queue-bus.ts `onGap`).
+   */
+  publishResync(reason: ResyncEvent['reason']): string {
+    const seq = ++this.seq;
+    const data: ResyncEvent = { reason };
+    const text = message({ id: `${this.run}-${seq}`, event: 'resync', data });
+    this.buffer.push({ seq, name: 'resync', text, dedupeKey: `resync/${seq}` });
+    if (this.buffer.length > this.bufferSize) this.buffer.shift();
+    this.broadcast(text);
+    return `${this.run}-${seq}`;
+  }
+
+  /**
    * A new subscriber's stream: the `retry:` hint, then what `lastEventId` missed (or a `resync`),
    * then every event as it comes, with heartbeats, until the browser goes away (the stream is
    * cancelled) or the hub closes.

@@ -101,9 +101,10 @@ export type JobEvent = z.infer<typeof JobEvent>;
 /**
  * The server cannot replay what this browser missed (`event: resync`): its `Last-Event-ID` is from
  * another run or another copy of the app server (`unknown`), or older than the events it still keeps
- * (`expired`). Refetch every job that is not final yet.
+ * (`expired`), or the server itself may have missed queue changes (`missed`: its database connection
+ * broke and is back). Refetch every job that is not final yet, and the review's data.
  */
-export const ResyncEvent = z.object({ reason: z.enum(['unknown', 'expired']) });
+export const ResyncEvent = z.object({ reason: z.enum(['unknown', 'expired', 'missed']) });
 export type ResyncEvent = z.infer<typeof ResyncEvent>;
 
 /**

@@ -76,7 +76,7 @@ describe.each(ENGINES)('the job follower while the database is away, on %s', (en
     const polled = upstream.nextRequest('/v2/jobs/job-x');
     const recovered = new Promise<void>((resolve) => {
       onLog = () => {
-        if (logs.some((line) => line.includes('works again'))) resolve();
+        if (logs.some((line) => line.includes('works again after'))) resolve();
       };
     });
     flaky.state.down = false;

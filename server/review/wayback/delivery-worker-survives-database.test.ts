@@ -94,7 +94,7 @@ describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) 
     // The pass that works again sends the delivery and records it, then says so.
     const recovered = new Promise<void>((resolve) => {
       onLog = () => {
-        if (logs.some((line) => line.includes('works again'))) resolve();
+        if (logs.some((line) => line.includes('works again after'))) resolve();
       };
     });
     flaky.state.down = false;

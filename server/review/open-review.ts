@@ -29,6 +29,8 @@ export interface ReviewSettings extends Pick<
 > {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** MIGRATE_ON_START: apply pending migrations at open (default), or only check (db/migrate.ts). */
+  migrate?: boolean | undefined;
   leaseMs?: number | undefined;
   sessions?: SessionStoreOptions;
   sso?: { header: string; trustedProxies: readonly string[] } | undefined;
@@ -60,6 +62,7 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
   return {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.APP_DATA_DIR,
+    migrate: env.MIGRATE_ON_START,
     maxConnections: env.DATABASE_POOL_SIZE,
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,

@@ -22,7 +22,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type Postgre
 import pg from 'pg';
 import { SETTING_DEFAULTS } from '../../config';
 import { guardedDialect } from './guarded-dialect';
-import { migrateToLatest } from './migrate';
+import { prepareSchema } from './migrate';
 import { isStoreUnavailable } from './store-unavailable';
 import type { Engine } from './migrations';
 import type { ReviewDatabaseSchema } from './schema';
@@ -47,6 +47,11 @@ export interface DatabaseSettings {
   statementTimeoutMs?: number | undefined;
   /** How long opening a PostgreSQL connection, or waiting for one of the pool's, may take. Default 5 s. */
   connectTimeoutMs?: number | undefined;
+  /**
+   * Apply pending migrations (default), or only check the schema works with this code and refuse to
+   * open when it does not (MIGRATE_ON_START=false, `npm run migrate` then applies them): migrate.ts.
+   */
+  migrate?: boolean | undefined;
 }
 
 /**
@@ -90,7 +95,7 @@ const pgTypes = {
 export async function openReviewDatabase(settings: DatabaseSettings): Promise<ReviewDatabase> {
   const opened = settings.databaseUrl !== undefined ? openPostgres(settings) : openSqlite(settings);
   try {
-    await migrateToLatest(opened);
+    await prepareSchema(opened, { migrate: settings.migrate });
   } catch (error) {
     await opened.close();
     throw error;

@@ -1,0 +1,45 @@
+/**
+ * Expand/contract: for each migration of migrations.ts, the oldest code that keeps working on a
+ * database where it ran. Code is named by the last migration it knows (its schema level; migrate.ts
+ * calls it the code's version, with package.json's release for people).
+ *
+ * During a rolling upgrade the old copies keep serving on the new schema, and a rollback starts old
+ * code on it again; migrate.ts lets code start on a database with migrations it does not know only
+ * when every one of them names, here, a code this old or older. The newer code writes this entry into
+ * the database with the migration (table `schema_compatibility`), since the older code cannot know it.
+ *
+ * - An expand-only migration (new tables, nullable columns or columns with defaults, new indexes)
+ *   keeps working with the code before it: name the migration before it. That is the default for a
+ *   migration missing here, and schema-compatibility.test.ts fails until it is declared.
+ * - A contract migration (drop or rename what older code reads or writes, a new NOT NULL column
+ *   without a default, a tightened check) names itself: no older code works on it. Ship it only in a
+ *   release after the one that stopped using what it removes (docs/operations.md).
+ */
+export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
+  // The first schema: no code before it.
+  '0001-review-store': '0001-review-store',
+  // Expand-only: new tables and a nullable documents.integration_id.
+  '0002-review-gateway': '0001-review-store',
+  // Expand-only: a new table.
+  '0003-gateway-ownership': '0002-review-gateway',
+  // Issue 19's three, released together and expand-only each (new tables, nullable columns older code
+  // neither reads nor writes): the release before them, at 0003, keeps working on all three.
+  '0004-kept-files': '0003-gateway-ownership',
+  '0005-job-follow-leases': '0003-gateway-ownership',
+  '0006-intake-intents': '0003-gateway-ownership',
+};
+
+/**
+ * The oldest code that works on a database where `migration` ran: its entry above, else (a migration
+ * not declared yet) the migration before it in `known`, as for an expand-only one.
+ */
+export function oldestCodeFor(
+  migration: string,
+  known: readonly string[],
+  declared: Readonly<Record<string, string>> = OLDEST_CODE_FOR,
+): string {
+  const entry = declared[migration];
+  if (entry !== undefined) return entry;
+  const index = known.indexOf(migration);
+  return index > 0 ? (known[index - 1] ?? migration) : migration;
+}

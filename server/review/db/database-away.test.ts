@@ -14,23 +14,35 @@
  *   gateway, and works again after SIGCONT.
  * - SQLite: the write lock held by another connection past the busy time-out is `503-001`.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentResponse } from '../../../src/api/review/schemas';
+import { fixturesDir } from '../../../src/api/testing/fixtures-dir';
 import { parseAppEvent } from '../../../src/api/v2/app-events';
 import { createApp } from '../../app/create-app';
 import { AppEventHub } from '../../app/events/app-event-hub';
 import { forwardQueueEvents } from '../../app/events/forward-queue-events';
 import { listen, type RunningServer } from '../../app/listen';
 import { openSse, type SseBlock } from '../../app/test-support/sse-client';
+import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
+import type { Upstream } from '../../app/proxy/create-proxy';
+import { JobFollower } from '../intake/job-follower';
+import { DeliveryWorker } from '../wayback/delivery-worker';
 import { mountReview } from '../http/mount-review';
 import { openReview, type OpenedReview, type ReviewSettings } from '../open-review';
 import { startPostgresCluster } from '../testing/postgres-cluster';
 import { outageOf, type PostgresOutage } from '../testing/postgres-outage';
 import { STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
+
+/** A v2 result with fields, so that a confirmation has something for the way back (RAG) to send. */
+const V2_RESULT = readFileSync(
+  path.join(fixturesDir, 'v2', 'products', 'extraction', 'standard_field_types.json'),
+  'utf8',
+);
 
 interface Copy {
   review: OpenedReview;
@@ -39,12 +51,27 @@ interface Copy {
   close(): Promise<void>;
 }
 
-async function startCopy(settings: ReviewSettings): Promise<Copy> {
+/**
+ * An app-server copy as server/main.ts wires it: the review store, the queue's events to the browsers,
+ * the job follower and the way back's delivery worker running, the app listening.
+ */
+async function startCopy(settings: ReviewSettings, upstream?: Upstream): Promise<Copy> {
   const review = await openReview(settings);
   const hub = new AppEventHub();
   forwardQueueEvents(review.bus, hub);
+  const upstreams = { v2: upstream, v1: upstream };
+  const follower = new JobFollower({ review, upstream: upstreams });
+  follower.start();
+  const deliveries = new DeliveryWorker({
+    database: review.database,
+    now: review.now,
+    upstream: upstreams,
+    webhooks: review.webhooks,
+  });
+  review.bus.subscribe({ onChange: (change) => change.state === 'confirmed' && deliveries.wake() });
+  deliveries.start();
   const server = await listen(
-    createApp({ upstream: {}, staticDir: null, review: mountReview(review), events: hub }),
+    createApp({ upstream: upstreams, staticDir: null, review: mountReview(review), events: hub }),
     { host: '127.0.0.1', port: 0 },
   );
   return {
@@ -54,6 +81,8 @@ async function startCopy(settings: ReviewSettings): Promise<Copy> {
     close: async () => {
       hub.close();
       await server.close();
+      await follower.stop();
+      await deliveries.stop();
       await review.close();
     },
   };
@@ -89,7 +118,7 @@ async function readyDocuments(review: OpenedReview, count: number): Promise<stri
     await review.queue.setResult(
       added.id,
       {
-        json: JSON.stringify({ inference: { id: `inf-${n}`, result: { fields: {} } } }),
+        json: V2_RESULT,
         resultId: `inf-${n}`,
         fieldsTotal: 2,
         fieldsToReview: 1,
@@ -138,9 +167,13 @@ async function call(
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}.`);
     await pause(25);
   }
@@ -191,7 +224,7 @@ class Worker {
         const value = `${this.label}-${++this.serial}`;
         const corrected = await this.send('PUT', `/api/review/documents/${document.id}/corrections`, {
           version: document.version,
-          corrections: [{ path: 'total', value }],
+          corrections: [{ path: 'field_simple_string', value }],
         });
         if ('status' in corrected && corrected.status === 200) {
           this.corrected.push({ documentId: document.id, value });
@@ -218,9 +251,18 @@ describe('PostgreSQL stopped and started under two working copies', () => {
   let outage: PostgresOutage;
   let url: string;
   let dataDir: string;
+  let upstream: TestUpstream;
   const copies: Copy[] = [];
 
   beforeAll(async () => {
+    // Takes the way back's validated results (RAG), as the embedded reference service does.
+    upstream = await startUpstream((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(201, { 'Content-Type': 'application/json' });
+        res.end('{}');
+      });
+    });
     const cluster = await startPostgresCluster();
     url = cluster.url;
     outage = outageOf(cluster);
@@ -229,6 +271,7 @@ describe('PostgreSQL stopped and started under two working copies', () => {
   afterAll(async () => {
     for (const copy of copies) await copy.close();
     await outage?.stop();
+    await upstream?.close();
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -239,10 +282,13 @@ describe('PostgreSQL stopped and started under two working copies', () => {
       dataDir,
       statementTimeoutMs: 2_000,
       connectTimeoutMs: 1_000,
+      // Each confirmation also writes a delivery for the way back, sent by the copies' workers.
+      wayBack: { rag: true },
     };
-    const a = await startCopy(settings);
+    const target = { url: upstream.url, apiKey: 'server-key' };
+    const a = await startCopy(settings, target);
     copies.push(a);
-    const b = await startCopy(settings);
+    const b = await startCopy(settings, target);
     copies.push(b);
     await readyDocuments(a.review, 60);
     const ann = await operatorOn(a, 'Ann');
@@ -305,6 +351,25 @@ describe('PostgreSQL stopped and started under two working copies', () => {
         expect((await b.review.queue.find(documentId))?.state).toBe('confirmed');
       }
     }
+    // And the way back has what every acknowledged confirmation wrote for it: delivered, or (an
+    // attempt whose outcome could not be recorded while the database was away) held by its lease
+    // and sent again once the lease runs out.
+    const confirmed = workers.flatMap((w) => [...w.confirmed]);
+    const deliveries = async () =>
+      a.review.database.db
+        .selectFrom('deliveries')
+        .select(['document_id', 'state', 'lease_until'])
+        .where('document_id', 'in', confirmed)
+        .execute();
+    await until(
+      async () => (await deliveries()).every((d) => d.state === 'delivered' || d.lease_until !== null),
+      30_000,
+      'the deliveries',
+    );
+    const sent = await deliveries();
+    expect(new Set(sent.map((d) => d.document_id))).toEqual(new Set(confirmed));
+    const awaitingLease = sent.filter((d) => d.state !== 'delivered');
+    expect(awaitingLease.map((d) => d.state)).toEqual(awaitingLease.map(() => 'pending'));
 
     // The browser on B was told to refetch, and hears a change made on A after the restart.
     await stream.waitFor((blocks) => resyncs(blocks).some((e) => e?.data.reason === 'missed'), 10_000);
@@ -320,7 +385,8 @@ describe('PostgreSQL stopped and started under two working copies', () => {
     console.info(
       `[figures] restart: ${answered.length} answers, ${unavailable.length} × 503-001 ` +
         `(slowest ${Math.round(Math.max(...unavailable.map((o) => o.ms)))} ms), ` +
-        `${workers.reduce((n, w) => n + w.confirmed.size, 0)} confirmations acknowledged and kept`,
+        `${confirmed.length} confirmations acknowledged and kept, ` +
+        `${sent.length - awaitingLease.length} of their deliveries sent, ${awaitingLease.length} held by a lease`,
     );
   });
 

@@ -1,5 +1,5 @@
 /** What the app server's event stream and app-config send, as the browser reads them. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../http';
 import {
   AppConfig,
@@ -7,6 +7,7 @@ import {
   appConfigQueryOptions,
   JobEvent,
   parseAppEvent,
+  REOPEN_AFTER_MS,
   subscribeToAppEvents,
   type EventSourceLike,
 } from './app-events';
@@ -123,5 +124,81 @@ describe('subscribeToAppEvents', () => {
     again();
     expect(queue).toEqual([]);
     expect(jobs).toEqual([]);
+  });
+
+  /** A stand-in EventSource whose state the test sets, as the browser's would be after a failure. */
+  class StatefulSource implements EventSourceLike {
+    static all: StatefulSource[] = [];
+    readyState = 0;
+    closed = false;
+    private readonly listeners = new Map<string, ((event: MessageEvent) => void)[]>();
+    constructor(readonly url: string) {
+      StatefulSource.all.push(this);
+    }
+    addEventListener(type: string, listener: (event: MessageEvent) => void): void {
+      this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+    }
+    close(): void {
+      this.closed = true;
+    }
+    emit(type: string, data?: unknown): void {
+      for (const listener of this.listeners.get(type) ?? []) {
+        listener(new MessageEvent(type, { data: data === undefined ? undefined : JSON.stringify(data) }));
+      }
+    }
+  }
+
+  it('opens a stream the browser gave up on (a 503 while the store is away) again, and asks for a resync', () => {
+    vi.useFakeTimers();
+    try {
+      const client = createApiClient({ baseUrl: 'http://127.0.0.2:1/api' });
+      const resyncs: unknown[] = [];
+      const queue: unknown[] = [];
+      const connected: boolean[] = [];
+      const stop = subscribeToAppEvents(
+        {
+          onResync: (e) => resyncs.push(e),
+          onQueue: (e) => queue.push(e),
+          onConnectionChange: (c) => connected.push(c),
+        },
+        { client, EventSource: StatefulSource },
+      );
+      const [first] = StatefulSource.all;
+      first?.emit('open');
+      // A break the browser mends by itself (CONNECTING): nothing to do.
+      first?.emit('error');
+      vi.advanceTimersByTime(REOPEN_AFTER_MS);
+      expect(StatefulSource.all).toHaveLength(1);
+      // The reconnection was answered 503: the browser gives up (CLOSED).
+      if (first) first.readyState = 2;
+      first?.emit('error');
+      vi.advanceTimersByTime(REOPEN_AFTER_MS - 1);
+      expect(StatefulSource.all).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(StatefulSource.all).toHaveLength(2);
+      const second = StatefulSource.all[1];
+      second?.emit('open');
+      expect(connected).toEqual([true, false, false, true]);
+      // What was sent meanwhile is unknown to the new stream: refetch.
+      expect(resyncs).toEqual([{ reason: 'unknown' }]);
+      const change = {
+        documentId: 'd1',
+        state: 'to_review',
+        version: 2,
+        holderId: null,
+        at: '2026-11-28T08:00:00.000Z',
+      };
+      second?.emit('queue', change);
+      expect(queue).toEqual([change]);
+      stop();
+      expect(second?.closed).toBe(true);
+      // Given up again after the last subscriber left: nothing is reopened.
+      if (second) second.readyState = 2;
+      second?.emit('error');
+      vi.advanceTimersByTime(REOPEN_AFTER_MS * 2);
+      expect(StatefulSource.all).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

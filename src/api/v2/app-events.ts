@@ -158,7 +158,17 @@ export function parseAppEvent(type: string, data: string): AppEvent | null {
 export interface EventSourceLike {
   addEventListener(type: string, listener: (event: MessageEvent) => void): void;
   close(): void;
+  /** 2 (CLOSED) once it has given up reconnecting. */
+  readonly readyState?: number;
 }
+
+/** EventSource.CLOSED. */
+const CLOSED = 2;
+/**
+ * How long before a stream the browser gave up on is opened again: the `Retry-After` of a `503-001`
+ * (the review store away, server/review/db/store-unavailable.ts).
+ */
+export const REOPEN_AFTER_MS = 5_000;
 export type EventSourceConstructor = new (url: string) => EventSourceLike;
 
 export interface AppEventHandlers {
@@ -189,7 +199,7 @@ export function subscribeToAppEvents(
   const url = client.resolve({ path: APP_EVENTS_PATH }).href;
   let shared = sharedStreams.get(Source)?.get(url);
   if (shared === undefined) {
-    shared = openShared(new Source(url));
+    shared = openShared(() => new Source(url));
     const byUrl = sharedStreams.get(Source) ?? new Map<string, SharedStream>();
     byUrl.set(url, shared);
     sharedStreams.set(Source, byUrl);
@@ -200,6 +210,7 @@ export function subscribeToAppEvents(
   return () => {
     stream.subscribers.delete(handlers);
     if (stream.subscribers.size > 0) return;
+    clearTimeout(stream.reopen);
     stream.source.close();
     sharedStreams.get(Source)?.delete(url);
   };
@@ -209,32 +220,50 @@ interface SharedStream {
   source: EventSourceLike;
   subscribers: Set<AppEventHandlers>;
   connected: boolean;
+  reopen?: ReturnType<typeof setTimeout>;
 }
 
 const sharedStreams = new Map<EventSourceConstructor, Map<string, SharedStream>>();
 
-function openShared(source: EventSourceLike): SharedStream {
-  const stream: SharedStream = { source, subscribers: new Set(), connected: false };
+/**
+ * An EventSource reconnects by itself after a break, but gives up for good when an attempt is answered
+ * with anything but a stream: a `503-001` while the review store is away (the session check cannot
+ * run), a proxy's 502. Such a stream is opened again after REOPEN_AFTER_MS, for as long as someone
+ * listens; a new EventSource cannot say where it stood, so its subscribers are told to resync.
+ */
+function openShared(open: () => EventSourceLike): SharedStream {
+  const stream: SharedStream = { source: open(), subscribers: new Set(), connected: false };
   const each = (call: (handlers: AppEventHandlers) => void) => {
     for (const handlers of [...stream.subscribers]) call(handlers);
   };
-  const listen = (type: AppEventName) =>
-    source.addEventListener(type, (message) => {
-      const event = parseAppEvent(type, typeof message.data === 'string' ? message.data : '');
-      if (event?.type === 'job') each((h) => h.onJob?.(event.data));
-      else if (event?.type === 'resync') each((h) => h.onResync?.(event.data));
-      else if (event?.type === 'queue') each((h) => h.onQueue?.(event.data));
+  const attach = (source: EventSourceLike, reopened: boolean) => {
+    const listen = (type: AppEventName) =>
+      source.addEventListener(type, (message) => {
+        const event = parseAppEvent(type, typeof message.data === 'string' ? message.data : '');
+        if (event?.type === 'job') each((h) => h.onJob?.(event.data));
+        else if (event?.type === 'resync') each((h) => h.onResync?.(event.data));
+        else if (event?.type === 'queue') each((h) => h.onQueue?.(event.data));
+      });
+    listen('job');
+    listen('resync');
+    listen('queue');
+    source.addEventListener('open', () => {
+      stream.connected = true;
+      each((h) => h.onConnectionChange?.(true));
+      if (reopened) each((h) => h.onResync?.({ reason: 'unknown' }));
     });
-  listen('job');
-  listen('resync');
-  listen('queue');
-  source.addEventListener('open', () => {
-    stream.connected = true;
-    each((h) => h.onConnectionChange?.(true));
-  });
-  source.addEventListener('error', () => {
-    stream.connected = false;
-    each((h) => h.onConnectionChange?.(false));
-  });
+    source.addEventListener('error', () => {
+      stream.connected = false;
+      each((h) => h.onConnectionChange?.(false));
+      if (source.readyState !== CLOSED || stream.source !== source) return;
+      clearTimeout(stream.reopen);
+      stream.reopen = setTimeout(() => {
+        if (stream.subscribers.size === 0) return;
+        stream.source = open();
+        attach(stream.source, true);
+      }, REOPEN_AFTER_MS);
+    });
+  };
+  attach(stream.source, false);
   return stream;
 }

@@ -70,6 +70,7 @@ export const problemCatalog = {
   '500-002': { status: 500, title: 'Processing failed' },
   '500-003': { status: 500, title: 'Processing timed out' },
   '500-004': { status: 500, title: 'Processing interrupted' },
+  '500-005': { status: 500, title: 'Kept file missing' },
   '502-001': { status: 502, title: 'Upstream unreachable' },
   '502-002': { status: 502, title: 'Upstream not configured' },
   '502-003': { status: 502, title: 'Webhook delivery failed' },

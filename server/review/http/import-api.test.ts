@@ -293,6 +293,12 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
         .subarray(8)
         .toString(),
     ).toBe('PNG bytes');
+
+    // Its file gone from this copy's storage (copies that do not share their files): an error the
+    // review shows, never the 404 it takes for "sent by URL" and shows the values alone for.
+    const row = await review.queue.find(eight.id);
+    await review.files?.remove(row?.file_key ?? '');
+    await problem(await send('GET', `/api/review/documents/${eight.id}/file`), 500, '500-005');
   });
 
   it('imports a job once: the same job again is the same document, unchanged, with no second file', async () => {

@@ -125,13 +125,11 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   routes.get('/documents/:id/file', async (c) => {
     const row = await review.queue.find(idOf(c));
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
-    const opened = row.file_key === null ? undefined : await review.files?.open(row.file_key);
-    if (opened === undefined) {
-      throw new ProblemError(
-        '404-010',
-        'This document has no kept file (it was sent by URL, or its file was removed).',
-      );
+    if (row.file_key === null) {
+      throw new ProblemError('404-010', 'This document has no kept file (it was sent by URL).');
     }
+    const opened = await review.files?.open(row.file_key);
+    if (opened === undefined) throw keptFileMissing();
     // A kept file never changes (its key is new at every save), so its key is its validator: the
     // browser keeps the file and asks again at every use (the session is checked each time), and a
     // reopened review gets a 304 instead of the bytes again.
@@ -383,4 +381,17 @@ function matchesValidator(header: string | undefined, validator: string): boolea
     const trimmed = tag.trim();
     return trimmed === '*' || trimmed.replace(/^W\//, '') === validator;
   });
+}
+
+/**
+ * The row names a kept file that this copy's storage does not have: never "no file" (a 404 the review
+ * takes for a document sent by URL, and shows the values alone), but an error the operator sees, so
+ * that nobody confirms values without the page (issue 19: copies on two machines, each its own disk).
+ */
+function keptFileMissing(): ProblemError {
+  return new ProblemError(
+    '500-005',
+    "The review store names a kept file for this document, but this copy's file storage has none. " +
+      'Copies on several machines must share their files (FILE_STORAGE=database or s3).',
+  );
 }

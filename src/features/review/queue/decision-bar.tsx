@@ -14,6 +14,11 @@ interface Props {
   error: unknown;
   /** The business rules failing now: confirming asks why (the override reason). */
   failures?: readonly RuleFailure[] | undefined;
+  /**
+   * Why confirming is not possible now (the document's page could not be loaded): the confirm
+   * buttons and Ctrl+Enter are off, and this is said beside them. Reject, postpone, release stay.
+   */
+  confirmBlocked?: string | undefined;
 }
 
 const WORKING: Record<DecisionRequest['kind'], string> = {
@@ -28,7 +33,7 @@ const WORKING: Record<DecisionRequest['kind'], string> = {
  * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
  * stay, in this browser and on the server as far as it took them.
  */
-export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
+export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked }: Props) {
   const [asking, setAsking] = useState<'reject' | 'postpone' | 'override' | null>(null);
   // Which confirmation the override reason is for: "and next" or not.
   const [confirmNext, setConfirmNext] = useState(true);
@@ -39,12 +44,13 @@ export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
     onDecide(request);
   };
   const confirm = (next: boolean) => {
+    if (confirmBlocked !== undefined) return;
     if (failures.length === 0) return decide({ kind: 'confirm', next });
     if (busy) return;
     setConfirmNext(next);
     setAsking('override');
   };
-  useConfirmShortcut(() => confirm(true), asking === null);
+  useConfirmShortcut(() => confirm(true), asking === null && confirmBlocked === undefined);
 
   return (
     <section
@@ -54,7 +60,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
       <div className="flex flex-wrap items-center gap-2">
         <Button
           onClick={() => confirm(true)}
-          disabled={busy}
+          disabled={busy || confirmBlocked !== undefined}
           aria-keyshortcuts="Control+Enter Meta+Enter"
           aria-haspopup={failures.length > 0 ? 'dialog' : undefined}
         >
@@ -69,7 +75,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
         <Button
           variant="secondary"
           onClick={() => confirm(false)}
-          disabled={busy}
+          disabled={busy || confirmBlocked !== undefined}
           aria-haspopup={failures.length > 0 ? 'dialog' : undefined}
         >
           Confirm{failures.length > 0 ? '…' : ''}
@@ -94,6 +100,11 @@ export function DecisionBar({ onDecide, busy, error, failures = [] }: Props) {
           Release
         </Button>
       </div>
+      {confirmBlocked !== undefined && (
+        <p role="status" className="text-sm text-amber-800">
+          {confirmBlocked}
+        </p>
+      )}
       {busy && <Spinner label={WORKING[last]} />}
       {error != null && <DecisionProblem error={error} />}
       <ReasonDialog

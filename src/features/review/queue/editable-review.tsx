@@ -123,6 +123,11 @@ export function EditableReview(props: Props) {
             busy={decisions.isPending}
             error={decisions.error}
             failures={rules.failures}
+            confirmBlocked={
+              props.fileFailed === true
+                ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'
+                : undefined
+            }
           />
           <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
         </div>

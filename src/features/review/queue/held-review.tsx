@@ -11,6 +11,8 @@ export interface HeldReviewProps {
   file: DocumentFile | null;
   /** The file is still downloading (`file` is null meanwhile): the page says so. */
   fileLoading?: boolean | undefined;
+  /** The kept file could not be loaded (not "none kept"): confirming waits until the page is shown. */
+  fileFailed?: boolean | undefined;
   me: string;
   isAdmin: boolean;
   /** The document is no longer the operator's (refused, or found taken over). */

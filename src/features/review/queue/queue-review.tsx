@@ -98,6 +98,7 @@ export function QueueReview({ document, operator }: Props) {
             review={result.review}
             file={file.data ?? null}
             fileLoading={file.isPending}
+            fileFailed={file.isError}
             me={operator.id}
             isAdmin={isAdmin}
             onLostHold={onLostHold}

@@ -1,0 +1,35 @@
+/**
+ * The decision bar when the document's page could not be loaded (issue 19: a copy without the kept
+ * file): confirming, by button or Ctrl+Enter, is off and the reason is said; the other decisions stay.
+ */
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DecisionBar } from './decision-bar';
+
+const REASON = 'Confirming needs the page: the document could not be loaded.';
+
+describe('DecisionBar', () => {
+  it('confirms with the button and with Ctrl+Enter', async () => {
+    const onDecide = vi.fn();
+    render(<DecisionBar onDecide={onDecide} busy={false} error={null} />);
+    await userEvent.click(screen.getByRole('button', { name: /Confirm and next/ }));
+    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    expect(onDecide.mock.calls).toEqual([
+      [{ kind: 'confirm', next: true }],
+      [{ kind: 'confirm', next: true }],
+    ]);
+  });
+
+  it('does not confirm while the page could not be loaded, and says why; release still works', async () => {
+    const onDecide = vi.fn();
+    render(<DecisionBar onDecide={onDecide} busy={false} error={null} confirmBlocked={REASON} />);
+    expect(screen.getByRole('button', { name: /Confirm and next/ })).toBeDisabled();
+    expect(screen.getByRole('button', { name: /^Confirm$/ })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent(REASON);
+    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    expect(onDecide).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Release' }));
+    expect(onDecide.mock.calls).toEqual([[{ kind: 'release' }]]);
+  });
+});

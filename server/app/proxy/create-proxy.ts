@@ -17,6 +17,9 @@
  *   upstream's answer has already begun, the client's connection is cut.
  * - The recording's copy of the body (the review intake) keeps pace with it: while the copy's sink is
  *   over its high-water mark, the body waits (it is never dropped, nor buffered without bound).
+ * - An answer the recording keeps (an upload the upstream accepted, `answered` returning a promise)
+ *   goes to the client only once it is kept: a `202` means the document is in the review store. When
+ *   keeping fails, the client gets the recording's problem instead (docs/gateway.md, "Durability").
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
@@ -63,8 +66,9 @@ export interface ProxyOptions {
   maxJsonRewriteBytes: number;
   /**
    * Keeps a copy of what passes (the review store's intake, server/review/intake/): asked at each
-   * request whether to record it. The copy never slows nor fails the exchange: a recording that
-   * cannot keep up or fails is dropped, and the browser's request goes on.
+   * request whether to record it. The copy never fails the upload on its way: a recording that fails
+   * is dropped, and the request goes on. Only keeping what the upstream accepted holds the answer
+   * back, and a failure to keep it is the answer (`answered`).
    */
   recorder?: ExchangeRecorder | undefined;
   /** Most request body bytes passed upstream (`DEFAULT_MAX_UPLOAD_BYTES` when unset). */
@@ -79,8 +83,13 @@ export interface ExchangeRecorder {
 export interface ExchangeRecording {
   /** Receives a copy of the request body, chunk by chunk, then its end. */
   body: Writable;
-  /** The upstream answered: its status and, for a JSON answer read whole, its text (as sent). */
-  answered(answer: { status: number; json: string | undefined }): void;
+  /**
+   * The upstream answered: its status, for a JSON answer read whole its text (as sent), and the base
+   * URL of the upstream that answered. A promise when the recording keeps what was accepted: the
+   * answer waits for it (its status and headers are not sent before), and when it rejects the client
+   * gets its `ProblemError` (any other error: `503-001`) instead of the upstream's answer.
+   */
+  answered(answer: UpstreamAnswer): void | Promise<void>;
   /** The exchange failed before an answer (the upstream unreachable, the browser gone). */
   failed(): void;
   /**
@@ -88,6 +97,33 @@ export interface ExchangeRecording {
    * upload-recorder.ts): the request is refused, never sent, when `check` rejects.
    */
   screen?: BodyScreen | undefined;
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  json: string | undefined;
+  /** The upstream's base URL (`Upstream.url`): which upstream took the request. */
+  upstreamUrl: string;
+}
+
+/**
+ * Waits for the recording to keep what the upstream accepted, before the answer leaves. A failure
+ * becomes the client's answer: the upstream's `202` would say the document is kept when it is not.
+ */
+async function keptBeforeAnswer(
+  recording: ExchangeRecording | undefined,
+  answer: UpstreamAnswer,
+): Promise<void> {
+  const keeping = recording?.answered(answer);
+  if (keeping === undefined) return;
+  try {
+    await keeping;
+  } catch (error) {
+    if (error instanceof ProblemError) throw error;
+    throw new ProblemError('503-001', 'The upload was taken upstream but could not be kept.', {
+      cause: error,
+    });
+  }
 }
 
 export interface BodyScreen {
@@ -384,13 +420,21 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     for (const [name, value] of Object.entries(connectionHeaders())) headers.set(name, value);
     const init = { status: response.status, statusText: response.statusText, headers };
 
+    const answer = (json: string | undefined): UpstreamAnswer => ({
+      status: response.status,
+      json,
+      upstreamUrl: upstream.url,
+    });
     if (body === null) {
-      recording?.answered({ status: response.status, json: undefined });
+      await keptBeforeAnswer(recording, answer(undefined));
       return new Response(null, init);
     }
     const decoding = decodingFor(headers.get('content-encoding'));
     if (!isJsonContentType(headers.get('content-type')) || decoding.kind === 'unsupported') {
-      recording?.answered({ status: response.status, json: undefined });
+      await keptBeforeAnswer(recording, answer(undefined)).catch((error: unknown) => {
+        body.destroy();
+        throw error;
+      });
       return new Response(toWeb(body), init);
     }
 
@@ -412,14 +456,19 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       );
     }
     if (buffered.rest !== undefined) {
-      recording?.answered({ status: response.status, json: undefined });
+      await keptBeforeAnswer(recording, answer(undefined)).catch(async (error: unknown) => {
+        await buffered.rest?.return?.();
+        source.destroy();
+        throw error;
+      });
       console.warn(`[proxy] ${version} JSON answer over ${maxJsonRewriteBytes} bytes passed on unrewritten`);
       headers.delete('content-length');
       return new Response(toWeb(Readable.from(replay(buffered.chunks, buffered.rest))), init);
     }
     const original = Buffer.concat(buffered.chunks);
     const text = original.toString('utf8');
-    recording?.answered({ status: response.status, json: text });
+    // Kept before the answer's status and headers go: a pipeline's 202 means its document is stored.
+    await keptBeforeAnswer(recording, answer(text));
     const rewritten = rewriter.rewriteJsonText(text);
     const bytes = new Uint8Array(rewritten === text ? original : Buffer.from(rewritten, 'utf8'));
     headers.set('content-length', String(bytes.byteLength));

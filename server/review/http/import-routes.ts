@@ -8,7 +8,10 @@
  * The parts and their limits: read-import-form.ts. The document is created with its file stored under
  * its id, then given its result with the counts of count-fields.ts, so it enters the queue as one
  * uploaded through the app would; its timeline says `imported`, by the caller
- * (server/review/store/import-document.ts, where the once-per-job rule is kept).
+ * (server/review/store/import-document.ts, where the once-per-job rule is kept). The `201` leaves only
+ * once both are written (the storage's `save` resolves when the file is durable, then the row is
+ * committed), as a pipeline's `202` does (docs/gateway.md, "Durability"): a crash in between leaves a
+ * file no document names, which the start's sweep removes, never a document without its file.
  *
  * Mounted under /review before review-routes.ts (create-review-api.ts), with its own session check:
  * the route answers, so the review routes' catch-all session check never runs for it.

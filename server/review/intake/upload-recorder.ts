@@ -7,7 +7,16 @@
  * prediction with its result, routed), tagged with who sent it; the job follower (job-follower.ts)
  * then waits for its result. Anything else is forgotten, its file removed.
  *
- * The copy never delays the upload: it is a tee, and what goes wrong with it is logged, not answered.
+ * The copy never delays the upload beyond the pace of the storage (it is a tee), and what goes wrong
+ * with it before the upstream's answer is logged, not answered.
+ *
+ * Durability: an accepted upload is kept before its answer leaves (the proxy waits for `answered`'s
+ * promise): its file is saved (the storage's `save` resolves once the file is durable) and its row
+ * committed, then the client gets the upstream's `202` (v1 `201`/`202`). So a `kill -9` at any moment
+ * loses no acknowledged document; a crash between the upstream's answer and the commit leaves a job
+ * upstream whose client got no answer (and re-sends), and a file no document names, which the start's
+ * sweep removes (files/orphan-files.ts). When keeping fails, the client gets `503-001` instead of the
+ * `202`, and the log names the upstream's job (docs/gateway.md, "Durability").
  *
  * Kept files are data, never a page of ours: before the upstream gets an upload, its document's first
  * bytes are checked (upload-screen.ts; `422-011` for a file that is no document or not what its part
@@ -33,7 +42,9 @@ import { currentSession } from '../http/session-auth';
 import { setRoutedResult } from '../routing/route-result';
 import type { ApiVersion } from '../review-types';
 import { declaredPartType, documentTypeOf, HEAD_BYTES, HeadTap } from '../files/document-type';
+import { ProblemError } from '../../shared/problem';
 import { countFields } from './count-fields';
+import { upstreamIdentity } from './upstream-identity';
 import { MAX_FIELD_BYTES, MAX_FIELDS, MAX_HELD_FIELD_BYTES, uploadScreen } from './upload-screen';
 
 // The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
@@ -112,31 +123,21 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
       const recording: ExchangeRecording = {
         body: sink,
         screen: uploadScreen(contentType, target),
-        answered: ({ status, json }) => {
+        answered: ({ status, json, upstreamUrl }) => {
           const accepted = target.apiVersion === 'v2' ? status === 202 : status === 201 || status === 202;
           if (!accepted || json === undefined) {
             forget();
             return;
           }
-          // After the answer has gone out: the store's writes are synchronous on SQLite, and in the
-          // same turn they would hold the client's response back (measured: ~8 ms per enqueue).
-          setImmediate(
-            () =>
-              void (async () => {
-                try {
-                  await keep(deps, target, {
-                    documentId,
-                    input: await input,
-                    answer: json,
-                    uploadedBy: await uploader,
-                    integrationId,
-                  });
-                } catch (error) {
-                  console.error('[review intake] an upload could not be kept:', error);
-                  await deps.files.remove(documentId).catch(() => undefined);
-                }
-              })(),
-          );
+          // Kept before the answer leaves (the proxy waits for this): the client's 202 means stored.
+          return keepOrRefuse(deps, target, {
+            documentId,
+            input,
+            answer: json,
+            uploader,
+            integrationId,
+            upstreamId: upstreamIdentity(upstreamUrl),
+          });
         },
         failed: () => {
           sink.destroy();
@@ -163,11 +164,67 @@ interface Exchange {
   answer: string;
   uploadedBy: string | null;
   integrationId: string | null;
+  /** Which upstream took it (upstream-identity.ts): never its key. */
+  upstreamId: string;
+}
+
+/**
+ * Keeps an accepted upload, or refuses the answer: the upstream's job exists then, but the document is
+ * not in the store, so the client gets `503-001` (and re-sends) rather than a `202` that is not true.
+ * The log line names the job, the integration and the model, enough to find the job upstream. A file
+ * already saved is removed only when the store says no document names it (a commit whose answer was
+ * lost may have happened); otherwise it is left to the start's sweep, which checks the same.
+ */
+async function keepOrRefuse(
+  deps: RecorderDeps,
+  target: Target,
+  pending: Omit<Exchange, 'input' | 'uploadedBy'> & {
+    input: Promise<RequestInput>;
+    uploader: Promise<string | null>;
+  },
+): Promise<void> {
+  const { documentId, answer } = pending;
+  try {
+    await keep(deps, target, {
+      ...pending,
+      input: await pending.input,
+      uploadedBy: await pending.uploader,
+    });
+  } catch (error) {
+    const job = jobIdOf(answer);
+    console.error(
+      `[review intake] a ${target.apiVersion} upload taken upstream (job ${job ?? 'none'}, ` +
+        `model ${target.modelKey ?? 'from its fields'}, integration ${pending.integrationId ?? 'none'}, ` +
+        `document ${documentId}) could not be kept; its client is answered 503-001:`,
+      error,
+    );
+    const named = await deps.review.queue.find(documentId).then(
+      (row) => row !== undefined,
+      () => true,
+    );
+    if (!named) await deps.files.remove(documentId).catch(() => undefined);
+    throw new ProblemError(
+      '503-001',
+      `The ${target.apiVersion} upstream took the document${job === undefined ? '' : ` (job ${job})`}, ` +
+        'but the review store could not keep it: it is not kept. Send it again.',
+      { cause: error, headers: { 'Retry-After': '5' } },
+    );
+  }
+}
+
+/** The upstream's job id in an accepted answer, for the log and the refusal. */
+function jobIdOf(answer: string): string | undefined {
+  try {
+    const parsed = z.object({ job: z.object({ id: z.string() }) }).safeParse(JSON.parse(answer));
+    return parsed.success ? parsed.data.job.id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Promise<void> {
   const { review } = deps;
-  const { documentId, input } = exchange;
+  const { documentId, input, upstreamId } = exchange;
   const answer: unknown = JSON.parse(exchange.answer);
   const now = review.now();
 
@@ -190,6 +247,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
         upstreamJobId: job.id,
         uploadedBy: exchange.uploadedBy,
         integrationId: exchange.integrationId,
+        upstreamId,
       },
       now,
     );
@@ -211,6 +269,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
       upstreamJobId: parsed.job?.id ?? null,
       uploadedBy: exchange.uploadedBy,
       integrationId: exchange.integrationId,
+      upstreamId,
     },
     now,
   );

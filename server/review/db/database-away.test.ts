@@ -14,14 +14,11 @@
  *   gateway, and works again after SIGCONT.
  * - SQLite: the write lock held by another connection past the busy time-out is `503-001`.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentResponse } from '../../../src/api/review/schemas';
-import { fixturesDir } from '../../../src/api/testing/fixtures-dir';
 import { parseAppEvent } from '../../../src/api/v2/app-events';
 import { createApp } from '../../app/create-app';
 import { AppEventHub } from '../../app/events/app-event-hub';
@@ -36,13 +33,17 @@ import { mountReview } from '../http/mount-review';
 import { openReview, type OpenedReview, type ReviewSettings } from '../open-review';
 import { startPostgresCluster } from '../testing/postgres-cluster';
 import { outageOf, type PostgresOutage } from '../testing/postgres-outage';
+import {
+  call,
+  operatorOn,
+  pause,
+  readyDocuments,
+  until,
+  Worker,
+  type Operator,
+  type Outcome,
+} from '../testing/queue-work';
 import { STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
-
-/** A v2 result with fields, so that a confirmation has something for the way back (RAG) to send. */
-const V2_RESULT = readFileSync(
-  path.join(fixturesDir, 'v2', 'products', 'extraction', 'standard_field_types.json'),
-  'utf8',
-);
 
 interface Copy {
   review: OpenedReview;
@@ -86,159 +87,6 @@ async function startCopy(settings: ReviewSettings, upstream?: Upstream): Promise
       await review.close();
     },
   };
-}
-
-interface Operator {
-  id: string;
-  headers: Record<string, string>;
-}
-
-async function operatorOn(copy: Copy, name: string): Promise<Operator> {
-  const now = Date.now();
-  const operator = await copy.review.operators.create({ name, role: 'operator', passwordHash: null }, now);
-  const session = await copy.review.sessions.create(operator.id, now);
-  return {
-    id: operator.id,
-    headers: {
-      Cookie: `er_session=${session.token}`,
-      'X-CSRF-Token': session.csrfToken,
-      Origin: copy.server.url,
-      'Sec-Fetch-Site': 'same-origin',
-    },
-  };
-}
-
-async function readyDocuments(review: OpenedReview, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let n = 0; n < count; n++) {
-    const added = await review.queue.addDocument(
-      { apiVersion: 'v2', modelKey: 'model-a', fileName: `doc-${n}.pdf` },
-      Date.now(),
-    );
-    await review.queue.setResult(
-      added.id,
-      {
-        json: V2_RESULT,
-        resultId: `inf-${n}`,
-        fieldsTotal: 2,
-        fieldsToReview: 1,
-      },
-      Date.now(),
-    );
-    ids.push(added.id);
-  }
-  return ids;
-}
-
-/** One answer, or how it failed to come. Every request has a deadline far past any time-out here. */
-type Outcome =
-  { status: number; code?: string; retryAfter: string | null; body: unknown; ms: number } | { hung: string };
-
-async function call(
-  base: string,
-  operator: Operator,
-  method: string,
-  route: string,
-  body?: unknown,
-): Promise<Outcome> {
-  const started = performance.now();
-  try {
-    const response = await fetch(`${base}${route}`, {
-      method,
-      headers: { ...operator.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
-    });
-    const text = await response.text();
-    const parsed: unknown = text === '' ? null : JSON.parse(text);
-    const code = (parsed as { code?: unknown } | null)?.code;
-    return {
-      status: response.status,
-      ...(typeof code === 'string' ? { code } : {}),
-      retryAfter: response.headers.get('retry-after'),
-      body: parsed,
-      // For the report only: how long the answer took.
-      ms: performance.now() - started,
-    };
-  } catch (error) {
-    return { hung: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}.`);
-    await pause(25);
-  }
-}
-
-/**
- * An operator working the queue on one copy, as the review page does: poll the queue, take the next
- * document, correct a value, confirm; again. What the copy acknowledged (200) is kept, to be found
- * in the store afterwards; every answer is counted.
- */
-class Worker {
-  readonly outcomes: Outcome[] = [];
-  readonly corrected: { documentId: string; value: string }[] = [];
-  readonly confirmed = new Set<string>();
-  acknowledged = 0;
-  unavailable = 0;
-  private running = true;
-  private readonly done: Promise<void>;
-  private serial = 0;
-
-  constructor(
-    private readonly base: string,
-    private readonly operator: Operator,
-    private readonly label: string,
-  ) {
-    this.done = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.done;
-  }
-
-  private async send(method: string, route: string, body?: unknown): Promise<Outcome> {
-    const outcome = await call(this.base, this.operator, method, route, body);
-    this.outcomes.push(outcome);
-    if ('status' in outcome && outcome.status === 200) this.acknowledged++;
-    if ('status' in outcome && outcome.status === 503) this.unavailable++;
-    return outcome;
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      const polled = await this.send('GET', '/api/review/documents?limit=20');
-      const taken = await this.send('POST', '/api/review/next');
-      if ('status' in taken && taken.status === 200) {
-        const { document } = DocumentResponse.parse(taken.body);
-        const value = `${this.label}-${++this.serial}`;
-        const corrected = await this.send('PUT', `/api/review/documents/${document.id}/corrections`, {
-          version: document.version,
-          corrections: [{ path: 'field_simple_string', value }],
-        });
-        if ('status' in corrected && corrected.status === 200) {
-          this.corrected.push({ documentId: document.id, value });
-          const { document: after } = DocumentResponse.parse(corrected.body);
-          const confirmed = await this.send('POST', `/api/review/documents/${document.id}/confirm`, {
-            version: after.version,
-          });
-          if ('status' in confirmed && confirmed.status === 200) this.confirmed.add(document.id);
-        }
-      }
-      const away = [polled, taken].some((o) => 'status' in o && o.status === 503);
-      await pause(away ? 100 : 10);
-    }
-  }
 }
 
 const resyncs = (blocks: SseBlock[]) =>
@@ -291,8 +139,8 @@ describe('PostgreSQL stopped and started under two working copies', () => {
     const b = await startCopy(settings, target);
     copies.push(b);
     await readyDocuments(a.review, 60);
-    const ann = await operatorOn(a, 'Ann');
-    const bob = await operatorOn(b, 'Bob');
+    const ann = await operatorOn(a.review, a.server.url, 'Ann');
+    const bob = await operatorOn(b.review, b.server.url, 'Bob');
 
     // A browser on copy B, open through it all.
     const stream = await openSse(`${b.server.url}/api/events`, { Cookie: bob.headers.Cookie ?? '' });
@@ -399,7 +247,7 @@ describe('PostgreSQL stopped and started under two working copies', () => {
       connectTimeoutMs: statementTimeoutMs,
     });
     copies.push(c);
-    const cid = await operatorOn(c, 'Cid');
+    const cid = await operatorOn(c.review, c.server.url, 'Cid');
     const { key } = await c.review.integrations.create({ name: 'pipeline' }, Date.now());
     // Warm: the pool holds a connection, whose backend freezes with the server.
     expect(await call(c.server.url, cid, 'GET', '/api/review/documents')).toMatchObject({ status: 200 });
@@ -473,7 +321,7 @@ describe('SQLite with its write lock held by another connection', () => {
   it('answers 503-001 once the busy time-out passes, and works when the lock is let go', async () => {
     copy = await startCopy({ dataDir, statementTimeoutMs: 300 });
     await readyDocuments(copy.review, 1);
-    const dee = await operatorOn(copy, 'Dee');
+    const dee = await operatorOn(copy.review, copy.server.url, 'Dee');
 
     // The operators command, or a second server started by mistake, in the middle of a write.
     const other = new Database(path.join(dataDir, 'review.sqlite'));

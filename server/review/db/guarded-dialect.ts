@@ -129,20 +129,31 @@ function unwrap(connection: DatabaseConnection): DatabaseConnection {
   return connection instanceof GuardedConnection ? connection.inner : connection;
 }
 
-/** One line for the first of a run of errors, then at most one per `everyMs`, with how many there were. */
 function throttledLog(everyMs: number): (error: StoreUnavailableError) => void {
+  const line = throttledLine(everyMs);
+  return (error) => line(`[review store] unavailable: ${describeCause(error.cause)}`);
+}
+
+/**
+ * One line for the first of a run (an outage makes one per request, per connection), then at most
+ * one per `everyMs`, saying how many were left out.
+ */
+export function throttledLine(
+  everyMs: number,
+  log: (line: string) => void = console.warn,
+): (line: string) => void {
   let lastAt = -Infinity;
   let quiet = 0;
-  return (error) => {
+  return (line) => {
     const now = Date.now();
     if (now - lastAt < everyMs) {
       quiet++;
       return;
     }
-    const more = quiet > 0 ? ` (and ${quiet} more since the last line)` : '';
+    const more = quiet > 0 ? ` (and ${quiet} more like it since the last line)` : '';
     lastAt = now;
     quiet = 0;
-    console.warn(`[review store] unavailable: ${describeCause(error.cause)}${more}`);
+    log(`${line}${more}`);
   };
 }
 

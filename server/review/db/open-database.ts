@@ -21,7 +21,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { SETTING_DEFAULTS } from '../../config';
-import { guardedDialect } from './guarded-dialect';
+import { guardedDialect, throttledLine } from './guarded-dialect';
 import { prepareSchema } from './migrate';
 import { isStoreUnavailable } from './store-unavailable';
 import type { Engine } from './migrations';
@@ -137,8 +137,10 @@ function openPostgres(settings: DatabaseSettings): ReviewDatabase {
     types: pgTypes,
   });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
+  // A restart breaks every idle connection at once: one line says so.
+  const idleFailed = throttledLine(10_000);
   pool.on('error', (error) =>
-    console.error('[review store] idle PostgreSQL connection failed:', error.message),
+    idleFailed(`[review store] idle PostgreSQL connection failed: ${error.message}`),
   );
   const db = new Kysely<ReviewDatabaseSchema>({
     dialect: guardedDialect(new PostgresDialect({ pool: discardingBrokenClients(pool) })),

@@ -196,11 +196,11 @@ export const EnvSchema = z.object({
   /** PostgreSQL connections one app-server copy holds at most. */
   DATABASE_POOL_SIZE: optionalInt(1),
   /**
-   * How long one database statement may run (PostgreSQL `statement_timeout`, and the wait for a
-   * connection or an answer on either engine): past it the request answers `503-001`.
+   * How long one database statement may run (PostgreSQL's `statement_timeout`, pg's `query_timeout`;
+   * SQLite's wait for the write lock, at most 5 s): past it the request answers `503-001`.
    */
   DATABASE_STATEMENT_TIMEOUT_MS: optionalInt(100),
-  /** How long opening a PostgreSQL connection may take before it counts as failed. */
+  /** How long opening a PostgreSQL connection, or waiting for a free one of the pool, may take. */
   DATABASE_CONNECT_TIMEOUT_MS: optionalInt(100),
   /** Apply the review store's migrations at start (the quick start); `false` when `npm run migrate` does. */
   MIGRATE_ON_START: flag(true),

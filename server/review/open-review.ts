@@ -3,13 +3,14 @@
  * operators and sessions over it. `npm start` calls it (server/main.ts); tests call it with a clock.
  */
 import path from 'node:path';
-import type { Env } from '../config';
+import { fileStorageKind, type Env } from '../config';
 import { documentLimitsFromEnv, type DocumentLimits } from '../reference/extract/document-limits';
 import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
 import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
-import { DiskFileStorage } from './files/file-storage';
-import { describeSweep, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
+import type { KeptFileStorage } from './files/file-storage';
+import { openFileStorage, s3SettingsFromEnv, type FileStorageChoice } from './files/open-file-storage';
+import { describeSweep, incomingDirOf, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
 import { PageWordsReader } from './words/page-words';
 import { trustedPeers } from '../shared/trusted-proxy';
 import { WebhookAddressGuard } from '../shared/webhook-address';
@@ -43,6 +44,11 @@ export interface ReviewSettings extends Pick<
   pageWordsTimeoutMs?: number | undefined;
   /** ALLOW_PRIVATE_WEBHOOKS: webhook targets allowed although not public. Default none. */
   allowPrivateWebhooks?: readonly string[] | undefined;
+  /**
+   * FILE_STORAGE (files/open-file-storage.ts). Unset: on disk under APP_DATA_DIR/files, whatever the
+   * engine (tests); reviewSettingsFromEnv gives the setting's default (`database` with DATABASE_URL).
+   */
+  fileStorage?: FileStorageChoice | undefined;
 }
 
 export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
@@ -69,6 +75,7 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
     leaseMs: env.REVIEW_LEASE_MS,
     documentLimits: documentLimitsFromEnv(env),
     allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
+    fileStorage: { kind: fileStorageKind(env), s3: s3SettingsFromEnv(env) },
     sso:
       env.SSO_HEADER === undefined
         ? undefined
@@ -101,13 +108,24 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     holderId: row.state === 'in_review' ? row.holder_id : null,
     at: new Date(row.updated_at).toISOString(),
   });
-  const files = new DiskFileStorage(path.join(settings.dataDir, 'files'));
-  // Files older than an hour that no document names: left by a stop between a file and its row. The
-  // files' times are the wall clock's, whatever clock the store is given.
+  let files: KeptFileStorage;
+  try {
+    files = openFileStorage({
+      ...(settings.fileStorage ?? { kind: 'disk' }),
+      dataDir: settings.dataDir,
+      database,
+    });
+  } catch (error) {
+    await bus.close();
+    await database.close();
+    throw error;
+  }
+  // Files older than an hour that no document names (a stop between a file and its row), and writes
+  // whose maker is gone. The files' times are the wall clock's, whatever clock the store is given.
   const swept = sweepOrphanFiles({
     database,
-    filesDir: files.dir,
-    incomingDir: path.join(settings.dataDir, 'incoming'),
+    files,
+    incomingDir: incomingDirOf(settings.dataDir),
     now: Date.now(),
   }).then(
     (result) => {
@@ -136,9 +154,11 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     webhooks,
     sessions: new SessionStore(database, settings.sessions),
     files,
-    words: new PageWordsReader(path.join(settings.dataDir, 'words'), files, {
+    words: new PageWordsReader(database, files, {
       limits: settings.documentLimits,
       timeoutMs: settings.pageWordsTimeoutMs,
+      // The reading thread's copy of a file, for the time it is read: this machine's own.
+      tempDir: path.join(settings.dataDir, 'tmp'),
     }),
     now: settings.now ?? Date.now,
     sso:
@@ -148,6 +168,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     swept,
     close: async () => {
       await swept;
+      await files.close();
       await bus.close();
       await database.close();
     },

@@ -7,6 +7,7 @@
  * A new migration is a new entry at the end; a released one is never edited.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
+import { keptFiles } from './kept-files-migration';
 import { jobFollowLeases } from './job-follow-leases-migration';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -288,6 +289,7 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0004-kept-files': keptFiles(engine),
     '0005-job-follow-leases': jobFollowLeases(engine),
   };
 }

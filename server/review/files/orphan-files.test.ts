@@ -1,10 +1,11 @@
 /**
  * Orphaned files removed at start (issue 18), on both engines, with real files whose times are set
- * back (utimes) instead of waiting: a kept file no document names, an unfinished `.part` and a request
- * copy in `incoming/`, all older than the grace period, are removed and counted; the files of
- * documents, anything younger than the grace (another copy's upload in flight, its row not yet
- * written) and names the store never makes are left. Then the same through openReview, as a start
- * does it, with the line it logs.
+ * back (utimes) instead of waiting: a kept file no document names, an unfinished `.part` of a gone
+ * process and a request copy in `incoming/`, all older than the grace period, are removed and counted;
+ * the files of documents, anything younger than the grace (another copy's upload in flight, its row
+ * not yet written), parts of living processes or other machines or of an older release's naming, and
+ * names the store never makes are left. Then the same through openReview, as a start does it, with the
+ * line it logs. (Parts of a real second process: orphan-parts.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
@@ -15,9 +16,13 @@ import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { openReview } from '../open-review';
 import { QueueStore } from '../store/queue-store';
 import { DiskFileStorage } from './file-storage';
+import { partName, THIS_PROCESS } from './process-mark';
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './orphan-files';
 
 const HOUR = 60 * 60 * 1000;
+/** Above Linux's largest pid (4,194,304): no process has it. */
+const GONE = { ...THIS_PROCESS, pid: 4_194_400 };
+const ELSEWHERE = { ...THIS_PROCESS, host: 'another-machine-0a1b2c3d' };
 
 describe.each(ENGINES)('orphaned files on %s', (engine) => {
   let store: TestStore;
@@ -72,10 +77,15 @@ describe.each(ENGINES)('orphaned files on %s', (engine) => {
     );
     const young = [
       await file(filesDir, randomUUID(), 10 * 60_000), // written, its row not yet (another copy)
-      await file(filesDir, `${randomUUID()}.${randomUUID()}.part`, 60_000), // being written now
+      await file(filesDir, partName(randomUUID(), GONE), 60_000), // cut short a minute ago
       await file(filesDir, 'not-a-key.txt', 10 * HOUR), // never the store's own
+      // Old parts whose maker lives, or cannot be known: this process's, another machine's, and one
+      // named as releases before issue 19 named them.
+      await file(filesDir, partName(randomUUID()), 2 * HOUR),
+      await file(filesDir, partName(randomUUID(), ELSEWHERE), 10 * HOUR),
+      await file(filesDir, `${randomUUID()}.${randomUUID()}.part`, 10 * HOUR),
     ];
-    const oldPart = await file(filesDir, `${randomUUID()}.${randomUUID()}.part`, ORPHAN_GRACE_MS + 60_000);
+    const oldPart = await file(filesDir, partName(randomUUID(), GONE), ORPHAN_GRACE_MS + 60_000);
     const oldBody = await file(incomingDir, `${randomUUID()}.body`, 2 * HOUR, 4096);
     const youngBody = await file(incomingDir, `${randomUUID()}.body`, 60_000);
 
@@ -104,7 +114,7 @@ describe.each(ENGINES)('orphaned files on %s', (engine) => {
       now: Date.now() + ORPHAN_GRACE_MS,
     });
     expect(later).toMatchObject({ files: 1, parts: 1, incoming: 1 });
-    expect((await readdir(filesDir)).sort()).toEqual([...kept, 'not-a-key.txt'].sort());
+    expect((await readdir(filesDir)).sort()).toEqual([...kept, ...young.slice(2)].sort());
   });
 
   it('never touches an upload in flight, even one started before the sweep', async () => {

@@ -1,6 +1,6 @@
 /**
  * The test S3 server answers the official AWS SDK as the FILE_STORAGE=s3 backend uses it: a streamed
- * multipart upload read back byte for byte, a small object, a delete, and an aborted multipart upload
+ * multipart upload read back byte for byte, a small object, a listing, and an aborted multipart upload
  * whose parts are gone (the abort the starter adds to s3rver).
  */
 import {
@@ -8,6 +8,7 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
@@ -69,6 +70,9 @@ describe('the test S3 server', () => {
     expect(
       (await client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: 'small' }))).ContentLength,
     ).toBe(5);
+    // A bucket-level request, signed over `/bucket/`.
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: server.bucket, Prefix: 'sm' }));
+    expect(listed.Contents?.map((object) => object.Key)).toEqual(['small']);
 
     const { UploadId } = await client.send(
       new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: 'cut' }),

@@ -6,7 +6,9 @@
  *
  * s3rver has no AbortMultipartUpload (DELETE ?uploadId; jamhall/s3rver#784 is still open), which the
  * backend sends when an upload fails: the starter adds it (the upload's parts removed, as S3 does), so a
- * test can see, through pendingUploads(), that a failed upload left no parts behind.
+ * test can see, through pendingUploads(), that a failed upload left no parts behind. And it checks the
+ * signature of a bucket-level request (ListObjectsV2: `GET /bucket/?list-type=2`) against `/bucket`,
+ * where AWS SDK v3 signed `/bucket/`: the starter has it check `/bucket/` for such a request.
  *
  * Also a script, for a test that wants the server in a process of its own (e2e):
  *   tsx server/review/testing/s3-server.ts [port]   → prints one JSON line {endpoint, bucket, ...},
@@ -57,6 +59,8 @@ interface KoaContext {
   status: number;
   body: unknown;
   type: string;
+  state: Record<string, unknown>;
+  mountPath?: string;
   req: IncomingMessage;
   res: ServerResponse;
 }
@@ -96,6 +100,16 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
     await rm(parts, { recursive: true, force: true });
     ctx.status = 204;
     ctx.body = null;
+  });
+  // Just before s3rver's router (after its vhost step): a bucket-level path with its trailing slash
+  // is signed over `/<bucket>/`, which s3rver computes as `'/' + bucket + mountPath` for a
+  // virtual-host request, `mountPath + '/' + bucket` otherwise.
+  server.middleware.splice(server.middleware.length - 1, 0, async (ctx, next) => {
+    if (/^\/[^/]+\/$/.test(ctx.path)) {
+      ctx.state.vhost = true;
+      ctx.mountPath = '/';
+    }
+    await next();
   });
   let address: AddressInfo;
   try {

@@ -136,13 +136,16 @@ describe.each(ENGINES)('page words of oversized documents on %s', (engine) => {
 
 describe('a page-words read that takes too long', () => {
   let dir: string;
+  let store: TestStore;
   let files: DiskFileStorage;
 
   beforeAll(async () => {
+    store = await openTestStore('sqlite');
     dir = await mkdtemp(path.join(os.tmpdir(), 'page-words-limits-'));
     files = new DiskFileStorage(path.join(dir, 'files'));
   });
   afterAll(async () => {
+    await store.cleanup();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -162,12 +165,15 @@ describe('a page-words read that takes too long', () => {
     await files.save(id, Readable.from([png]));
     const doc = { id, fileKey: id, mimeType: 'image/png' };
 
-    const impatient = new PageWordsReader(path.join(dir, 'words'), files, { timeoutMs: 20 });
+    const impatient = new PageWordsReader(store.database, files, {
+      timeoutMs: 20,
+      tempDir: path.join(dir, 'tmp'),
+    });
     await expect(impatient.words(doc, 0)).rejects.toMatchObject({
       code: '500-003',
       message: 'Reading the words of page 1 took longer than 20 ms: it was stopped.',
     });
-    const patient = new PageWordsReader(path.join(dir, 'words'), files);
+    const patient = new PageWordsReader(store.database, files, { tempDir: path.join(dir, 'tmp') });
     const answer = await patient.words(doc, 0);
     expect(answer.words.map((w) => w.text)).toEqual(expect.arrayContaining(['1,234.56']));
   }, 120_000);

@@ -1,10 +1,10 @@
 /**
  * The words of a kept file's page: a text PDF's text layer (boxes where pdf-lib drew the words), a
  * page turned by `/Rotate` (boxes in the page as displayed), a picture and a scanned PDF page read by
- * OCR, each read once and
- * then served from the kept copy; a page the document does not have is a 404.
+ * OCR, each read once and then served from the copy kept in the review store (table `page_words`); a
+ * page the document does not have is a 404.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,21 +13,26 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDocumentExtraction } from '../../reference/extract/extract-document-text';
 import { OCR_RENDER_DPI, openPdf } from '../../reference/extract/pdf-document';
+import { openTestStore, type TestStore } from '../db/test-stores';
 import { DiskFileStorage } from '../files/file-storage';
+import { keptFilesDb } from '../files/kept-files-schema';
 import { PageWordsReader } from './page-words';
 
 let dir: string;
+let store: TestStore;
 let files: DiskFileStorage;
 let reader: PageWordsReader;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'page-words-'));
+  store = await openTestStore('sqlite');
   files = new DiskFileStorage(path.join(dir, 'files'));
-  reader = new PageWordsReader(path.join(dir, 'words'), files);
+  reader = new PageWordsReader(store.database, files, { tempDir: path.join(dir, 'tmp') });
 });
 
 afterAll(async () => {
   await closeDocumentExtraction();
+  await store.cleanup();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -67,7 +72,12 @@ describe('PageWordsReader', () => {
     expect(box.x0).toBeCloseTo(220 / 612, 2);
     expect(box.y1).toBeGreaterThan(1 - 300 / 792);
     expect(box.y0).toBeLessThan(1 - 300 / 792);
-    expect(await readdir(path.join(dir, 'words', id))).toContain('0.json');
+    const kept = await keptFilesDb(store.database)
+      .selectFrom('page_words')
+      .select('page')
+      .where('document_id', '=', id)
+      .execute();
+    expect(kept.map((row) => row.page)).toContain(0);
     // The kept copy answers even when the file is gone.
     await files.remove(id);
     expect(await reader.words(doc, 0)).toEqual(first);

@@ -17,7 +17,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PageWordsResponse } from '../../../src/api/review/page-words';
@@ -25,7 +26,9 @@ import { documentLimits, type DocumentLimits } from '../../reference/extract/doc
 import type { PageText, Word } from '../../reference/extract/extractor';
 import { ThreadedExtractor } from '../../reference/extract/threads/threaded-extractor';
 import { ProblemError } from '../../shared/problem';
+import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
+import { keptFilesDb } from '../files/kept-files-schema';
 
 export interface KeptDocument {
   id: string;
@@ -61,6 +64,11 @@ export interface PageWordsOptions {
   timeoutMs?: number;
   /** The threads that read; default the process's page-words thread. */
   threads?: ThreadedExtractor;
+  /**
+   * Where the reading thread's copy of a file goes while it is read (the thread reads a path), removed
+   * after: this machine's, never kept. Default the system's temp folder.
+   */
+  tempDir?: string;
 }
 
 export class PageWordsReader {
@@ -69,13 +77,16 @@ export class PageWordsReader {
   private readonly limits: DocumentLimits;
   private readonly timeoutMs: number;
 
+  private readonly tempDir: string;
+
   constructor(
-    private readonly dir: string,
+    private readonly database: ReviewDatabase,
     private readonly files: FileStorage,
     private readonly options: PageWordsOptions = {},
   ) {
     this.limits = documentLimits(options.limits);
     this.timeoutMs = options.timeoutMs ?? PAGE_WORDS_TIMEOUT_MS;
+    this.tempDir = options.tempDir ?? path.join(os.tmpdir(), 'review-page-words');
   }
 
   /** The page's words (0-based `page`), read once; a `404-010` for a page the document does not have. */
@@ -91,39 +102,38 @@ export class PageWordsReader {
     return run;
   }
 
-  private fileOf(id: string, page: number): string {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new Error(`not a document id: ${id}`);
-    return path.join(this.dir, id, `${page}.json`);
-  }
-
   private async cached(id: string, page: number): Promise<PageWordsResponse | undefined> {
+    const row = await keptFilesDb(this.database)
+      .selectFrom('page_words')
+      .select(['version', 'words_json'])
+      .where('document_id', '=', id)
+      .where('page', '=', page)
+      .executeTakeFirst();
+    if (row === undefined || row.version !== CACHE_VERSION) return undefined;
     try {
-      const kept = JSON.parse(await readFile(this.fileOf(id, page), 'utf8')) as PageWordsResponse & {
-        version?: number;
-      };
-      if (kept.version !== CACHE_VERSION) return undefined;
-      const { version: _version, ...words } = kept;
-      return words;
+      return JSON.parse(row.words_json) as PageWordsResponse;
     } catch {
-      return undefined;
+      return undefined; // read again, and kept anew
     }
   }
 
+  /** Kept for every copy; two copies reading the same page at once both write the same words. */
   private async keep(id: string, answer: PageWordsResponse): Promise<void> {
-    const file = this.fileOf(id, answer.page);
-    await mkdir(path.dirname(file), { recursive: true });
-    const part = `${file}.${randomUUID()}.part`;
-    await writeFile(part, JSON.stringify({ version: CACHE_VERSION, ...answer }));
-    await rename(part, file);
+    const row = { version: CACHE_VERSION, words_json: JSON.stringify(answer), created_at: Date.now() };
+    await keptFilesDb(this.database)
+      .insertInto('page_words')
+      .values({ document_id: id, page: answer.page, ...row })
+      .onConflict((conflict) => conflict.columns(['document_id', 'page']).doUpdateSet(row))
+      .execute();
   }
 
   private async read(doc: KeptDocument, page: number): Promise<PageWordsResponse> {
     const opened = await this.files.open(doc.fileKey);
     if (!opened) throw new ProblemError('404-010', 'This document has no kept file to read words from.');
-    // The thread reads a path (pdf.js, sharp, libheif): a copy beside the cache, streamed (never whole
-    // in this thread's memory), removed after.
-    await mkdir(this.dir, { recursive: true });
-    const copy = path.join(this.dir, `${doc.id}.${randomUUID()}.source`);
+    // The thread reads a path (pdf.js, sharp, libheif): a copy in the temp folder, streamed (never
+    // whole in this thread's memory), removed after.
+    await mkdir(this.tempDir, { recursive: true });
+    const copy = path.join(this.tempDir, `${doc.id}.${randomUUID()}.source`);
     const timeout = new AbortController();
     const timer = setTimeout(
       () =>

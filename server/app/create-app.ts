@@ -2,25 +2,28 @@
  * The app server: the built browser app, and `/api/*` proxied to the upstream with the API key added.
  * The same factory serves the tests and `server/main.ts`; nothing here listens on a port.
  *
- *   /api/health   liveness, and which upstream each API version goes to (never a key)
+ *   /api/health   the process answers, and which upstream each API version goes to (never a key)
+ *   /api/health/live, /api/health/ready   for load balancers (health/): the process answers; the
+ *                 copy should be sent requests (named checks, each with a time limit; 503 once it drains)
  *   /api/app-config  what the browser needs to know of this server (webhook ids, events on or off)
  *   /api/events   job events for the browsers (Server-Sent Events), fed by /hooks/v2
  *   /api/v2/*     → <v2 url>/v2/*    Authorization: <key>
  *   /api/v1/*     → <v1 url>/v1/*    Authorization: Token <key>
  *   /api/session, /api/setup, /api/review/*, /api/operators, /api/openapi.json   the review API
  *                 (server/review/http/), when the app server has a review store
- *   /api/*        404 problem
+ *   /api/*        404 problem (`404-015`)
  *   /v2/*, /v1/*  the gateway for pipelines, with a review store (docs/gateway.md): an integration
  *                 key in Authorization, then proxied like /api/<version>/* with the upstream's URLs
  *                 written absolute under the host called; the validated results on demand
  *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
- *   anything else  the built app's files, else index.html (client-side routes)
+ *   anything else  the built app's files, index.html for the app's pages (client-side routes),
+ *                 else a `404-015` problem (never the app's page for `/healthz` or `/metrics`)
  *
  * Before any route: the Host check (a 421 problem for a host the server does not answer to: the
  * DNS-rebinding defence). Under /api: state-changing requests from another site's pages refused (403),
  * OPTIONS answered here (never a preflight passed upstream), no `Access-Control-*` header ever sent.
  * With a review store, /api/v2, /api/v1, /api/events and /api/app-config need a signed-in session
- * (and its CSRF token for changes): 401 `401-011` otherwise.
+ * (and its CSRF token for changes): 401 `401-011` otherwise. The health routes never do.
  *
  * docs/app-server.md describes the behaviour for operators.
  */
@@ -32,6 +35,8 @@ import { trustedBody } from '../shared/connection-limits';
 import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
+import { healthRoutes } from './health/health-routes';
+import { Readiness } from './health/readiness';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler, type ApiVersion } from './proxy/create-proxy';
 import { gatewayRewriter } from './proxy/gateway-urls';
@@ -42,7 +47,7 @@ import { trustedPeers } from '../shared/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
 import type { ReviewMount } from '../review/http/mount-review';
 import { securityHeaders } from './security-headers';
-import { serveApp } from './static/serve-app';
+import { noSuchPage, serveApp } from './static/serve-app';
 
 export interface UpstreamTarget {
   /** Base URL of the service, without the version segment: `https://api-v2.mindee.net`. */
@@ -104,11 +109,18 @@ export interface AppOptions {
    * events and the settings, and the recorder of uploads. Without it, only the proxy and events.
    */
   review?: ReviewMount;
+  /**
+   * What `/api/health/ready` checks (health/readiness.ts), and the switch that turns it `503` when
+   * the copy drains. Default: no check but the drain's.
+   */
+  readiness?: Readiness;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_JSON_REWRITE_BYTES = 16 * 1024 * 1024;
+/** READY_CHECK_TIMEOUT_MS's default (server/config.ts SETTING_DEFAULTS). */
+const DEFAULT_READY_CHECK_TIMEOUT_MS = 2_000;
 const DEFAULT_STATIC_DIR = path.resolve(import.meta.dirname, '..', '..', 'dist');
 
 export interface HealthBody {
@@ -229,10 +241,15 @@ export function createApp(options: AppOptions): Hono {
       { 'Cache-Control': 'no-store' },
     ),
   );
+  // Before the review's routes: no session, and nothing of the store but the checks' own queries.
+  api.route(
+    '/',
+    healthRoutes(options.readiness ?? new Readiness({ timeoutMs: DEFAULT_READY_CHECK_TIMEOUT_MS })),
+  );
   if (review !== undefined) api.route('/', review.api);
   api.all('/v2/*', createProxyHandler({ ...proxyOptions, version: 'v2', upstream: upstream.v2, recorder }));
   api.all('/v1/*', createProxyHandler({ ...proxyOptions, version: 'v1', upstream: upstream.v1, recorder }));
-  api.all('*', notFound);
+  api.all('*', noRoute);
 
   const app = new Hono();
   app.use('*', securityHeaders());
@@ -295,7 +312,12 @@ export function createApp(options: AppOptions): Hono {
   if (options.staticDir !== null) {
     app.on(['GET', 'HEAD'], '*', serveApp(options.staticDir ?? DEFAULT_STATIC_DIR));
   }
-  app.notFound(notFound);
+  app.notFound(noRoute);
   app.onError(renderError);
   return app;
+}
+
+/** Neither a page of the app nor a route of its API: `404-015`. */
+function noRoute(c: Context): Response {
+  return problemResponse(noSuchPage(c.req.method, c.req.path));
 }

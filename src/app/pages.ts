@@ -3,7 +3,9 @@
  * frame (providers, navigation, session), and an address loads the page it shows on top of it.
  */
 import { lazyPage } from './lazy-page';
+import { pageFor, type PageName } from './page-routes';
 
+// One page for every address of page-routes.ts, and no other (the `satisfies` below).
 export const pages = {
   upload: lazyPage(() => import('./upload-route').then((m) => m.UploadRoute), 'Loading the upload form…'),
   jobs: lazyPage(() => import('./jobs-route').then((m) => m.JobsRoute), 'Loading the jobs…'),
@@ -42,36 +44,16 @@ export const pages = {
     () => import('../features/queue/queue-page').then((m) => m.QueuePage),
     'Loading the queue…',
   ),
-};
-
-/** Which page an address shows, as app.tsx's routes match it (first match wins). */
-const ADDRESSES: [RegExp, keyof typeof pages][] = [
-  [/^\/$/, 'upload'],
-  [/^\/jobs\/?$/, 'jobs'],
-  [/^\/jobs\/v1\/[^/]+\/?$/, 'v1Job'],
-  [/^\/jobs\/[^/]+\/?$/, 'job'],
-  [/^\/open\/?$/, 'openSaved'],
-  [/^\/saved\/[^/]+\/?$/, 'saved'],
-  [/^\/sign-in\/?$/, 'signIn'],
-  [/^\/setup\/?$/, 'setup'],
-  [/^\/operators\/?$/, 'operators'],
-  [/^\/rules\/?$/, 'rules'],
-  [/^\/rules\/[^/]+\/[^/]+\/?$/, 'modelRules'],
-  [/^\/deliveries\/?$/, 'deliveries'],
-  [/^\/exports\/?$/, 'exports'],
-  [/^\/analytics\/?$/, 'analytics'],
-  [/^\/review\/[^/]+\/?$/, 'reviewDocument'],
-  [/^\/queue\/?$/, 'queue'],
-];
+} satisfies Record<PageName, unknown>;
 
 /**
  * Loads the code of the page an address shows; resolves once it is loaded, or failed to load (the
  * page then shows why, with "Try again"), at once for an address no page shows.
  */
 export function preloadPageFor(pathname: string): Promise<void> {
-  const found = ADDRESSES.find(([pattern]) => pattern.test(pathname));
-  if (!found) return Promise.resolve();
-  return pages[found[1]].preload().then(
+  const page = pageFor(pathname);
+  if (page === undefined) return Promise.resolve();
+  return pages[page].preload().then(
     () => undefined,
     () => undefined,
   );

@@ -472,7 +472,7 @@ describe('the API surface', () => {
     for (const path of ['/api', '/api/', '/api/nope', '/api/v3/jobs']) {
       const res = await rawRequest(`${app.url}${path}`);
       expect(res.status, path).toBe(404);
-      expect(json(res), path).toMatchObject({ status: 404, code: '404-003' });
+      expect(json(res), path).toMatchObject({ status: 404, code: '404-015' });
     }
   });
 });

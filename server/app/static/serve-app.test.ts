@@ -1,5 +1,6 @@
 /**
- * The built app over real HTTP: file types, caching, the SPA fallback, security headers.
+ * The built app over real HTTP: file types, caching, index.html for the app's pages and a 404 problem
+ * for every other path, security headers.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,16 +75,32 @@ describe('static files', () => {
   });
 });
 
-describe('SPA fallback', () => {
-  it.each(['/', '/index.html', '/jobs', '/jobs/12345678-1234-1234-1234-123456789abc/review?field=total'])(
-    'serves index.html for %s',
-    async (route) => {
-      const res = await rawRequest(`${app.url}${route}`);
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body.toString()).toBe(INDEX_HTML);
-    },
-  );
+describe("the app's pages, and nothing else", () => {
+  it.each([
+    '/',
+    '/index.html',
+    '/jobs',
+    '/jobs/',
+    '/jobs/12345678-1234-1234-1234-123456789abc?field=total',
+    '/jobs/v1/d-1',
+    '/review/42',
+    '/queue',
+    '/open',
+    '/saved/invoice%2F2024.json',
+    '/sign-in',
+    '/setup',
+    '/operators',
+    '/rules',
+    '/rules/v2/m-1',
+    '/deliveries',
+    '/exports',
+    '/analytics',
+  ])('serves index.html for %s', async (route) => {
+    const res = await rawRequest(`${app.url}${route}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body.toString()).toBe(INDEX_HTML);
+  });
 
   it('answers a 404 problem for a missing hashed asset rather than HTML', async () => {
     const res = await rawRequest(`${app.url}/assets/index-000000.js`);
@@ -91,21 +108,50 @@ describe('SPA fallback', () => {
     expect(json(res)).toMatchObject({ status: 404, code: '404-003' });
   });
 
-  it('answers a 404 problem under /api and for other methods', async () => {
-    const api = await rawRequest(`${app.url}/api/unknown/route`);
-    expect(api.status).toBe(404);
-    expect(api.headers['content-type']).toBe('application/problem+json');
-    expect(json(api)).toMatchObject({ status: 404, code: '404-003' });
+  it.each([
+    '/healthz',
+    '/metrics',
+    '/api/nothing',
+    '/api/unknown/route',
+    '/wp-admin',
+    '/wp-admin/setup-config.php',
+    '/.env',
+    '/jobs/12345678-1234-1234-1234-123456789abc/review',
+    '/review',
+    '/pdfjs/',
+  ])('answers a 404-015 problem, not the app, for %s', async (route) => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await rawRequest(`${app.url}${route}`, { method });
+      expect(res.status, `${method} ${route}`).toBe(404);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      if (method === 'GET') {
+        expect(json(res)).toMatchObject({ status: 404, code: '404-015', title: 'No such page or route' });
+      }
+    }
+  });
+
+  it('answers a 404-015 problem for other methods on a page', async () => {
     const post = await rawRequest(`${app.url}/jobs`, { method: 'POST', body: 'x' });
     expect(post.status).toBe(404);
-    expect(json(post)).toMatchObject({ code: '404-003' });
+    expect(json(post)).toMatchObject({ code: '404-015' });
+  });
+
+  it('answers the health routes without a session, and /api/health as before', async () => {
+    const live = await rawRequest(`${app.url}/api/health/live`);
+    expect([live.status, json(live)]).toEqual([200, { status: 'live' }]);
+    const ready = await rawRequest(`${app.url}/api/health/ready`);
+    expect([ready.status, json(ready)]).toEqual([
+      200,
+      { status: 'ready', checks: { shutdown: { state: 'ok', required: true } } },
+    ]);
   });
 
   it('never serves a file outside the static directory', async () => {
-    // Dot segments are resolved by URL parsing before routing: what is left is a client route.
+    // Dot segments are resolved by URL parsing before routing: what is left is no page either.
     for (const route of ['/../../etc/passwd', '/assets/%2e%2e/%2e%2e/etc/passwd']) {
       const res = await rawRequest(`${app.url}${route}`);
-      expect(res.body.toString(), route).toBe(INDEX_HTML);
+      expect(res.status, route).toBe(404);
+      expect(json(res), route).toMatchObject({ code: '404-015' });
     }
     // Encoded slashes are refused by the file server, and /assets/ never falls back to HTML.
     const encoded = await rawRequest(`${app.url}/assets/..%2f..%2fetc%2fpasswd`);

@@ -1,7 +1,9 @@
 /**
- * The built browser app: files from `staticDir`, and `index.html` for any other GET outside `/api`
- * (client-side routes). Files stream from disk (@hono/node-server's serveStatic, which also guards
- * against `..` and answers ranges).
+ * The built browser app: files from `staticDir`, `index.html` for the addresses of the app's pages
+ * (client-side routes, src/app/page-routes.ts: the router's own list), and a `404-015` problem for any
+ * other path, so that a probe of `/healthz` or `/metrics`, a scanner's `/wp-admin` or a mistyped link
+ * gets a 404 it can read instead of the app's page with 200. Files stream from disk
+ * (@hono/node-server's serveStatic, which also guards against `..` and answers ranges).
  *
  * Caching: Vite's `assets/` carry a content hash in their names, so they are cached for a year and
  * marked immutable; everything else (index.html, pdf.js's cMaps and fonts, the favicon) is
@@ -12,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
+import { pageFor } from '../../../src/app/page-routes';
 import { ProblemError } from '../../shared/problem';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -20,7 +23,7 @@ export const REVALIDATE = 'no-cache';
 /** Hashed build output: a missing file there is a real 404, never the SPA fallback. */
 const HASHED_PREFIX = '/assets/';
 
-/** GET and HEAD handler for everything outside `/api`: a file, else the SPA fallback. */
+/** GET and HEAD handler for everything outside `/api`: a file, else a page of the app, else a 404. */
 export function serveApp(staticDir: string): MiddlewareHandler {
   const root = path.resolve(staticDir);
   const indexFile = path.join(root, 'index.html');
@@ -41,8 +44,28 @@ export function serveApp(staticDir: string): MiddlewareHandler {
     if (requestPath.startsWith(HASHED_PREFIX)) {
       throw new ProblemError('404-003', `No file at ${requestPath}.`);
     }
+    if (!isAppPage(c)) throw noSuchPage(c.req.method, requestPath);
     return spaIndex(c, indexFile);
   };
+}
+
+/**
+ * Whether the request's address is one of the app's pages. Matched on the path as sent (still
+ * percent-encoded), as the browser's router sees `location.pathname`: an encoded `/` in a saved
+ * result's key stays inside its segment.
+ */
+function isAppPage(c: Context): boolean {
+  const pathname = new URL(c.req.url).pathname;
+  return pathname === '/index.html' || pageFor(pathname) !== undefined;
+}
+
+/** The answer to a path that is neither a page of the app nor a route of its API. */
+export function noSuchPage(method: string, pathname: string): ProblemError {
+  return new ProblemError(
+    '404-015',
+    `Nothing answers ${method} ${pathname.slice(0, 200)}: neither a page of the app nor a route of its ` +
+      'API (health checks: /api/health/live and /api/health/ready).',
+  );
 }
 
 async function spaIndex(c: Context, indexFile: string): Promise<Response> {

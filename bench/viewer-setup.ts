@@ -132,6 +132,7 @@ export async function startAppServer(dist: string): Promise<BenchSite> {
       UPSTREAM_V2_API_KEY: '',
       UPSTREAM_V1_URL: '',
       UPSTREAM_V1_API_KEY: '',
+      SHUTDOWN_DRAIN_MS: '0', // no load balancer to drain for: stop at once (requests still finish)
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

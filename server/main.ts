@@ -6,14 +6,23 @@
  * pointing at this app server's /hooks/v2 with a secret made at each start, and the app server
  * advertises its id (/api/app-config). With a configured v2 upstream, WEBHOOK_V2_SECRET and
  * WEBHOOK_V2_IDS describe the webhook set up on that upstream instead.
+ *
+ * Several copies on one PostgreSQL (DATABASE_URL) share one upstream: an embedded reference service
+ * per copy is refused (each would hold its own jobs) unless EMBEDDED_REFERENCE_WITH_DATABASE=true.
+ * `/api/health/ready` checks what serving needs (app/health/); SIGTERM drains the copy, lets requests
+ * in flight finish and exits (app/shutdown.ts, SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createApp, type AppOptions, type UpstreamTarget } from './app/create-app';
 import { AppEventHub } from './app/events/app-event-hub';
+import { Readiness } from './app/health/readiness';
+import { reviewReadinessChecks } from './app/health/review-checks';
 import { listen, type RunningServer } from './app/listen';
-import { readEnv, repoRoot, type Env } from './config';
+import { installProcessGuards } from './app/process-guards';
+import { onShutdownSignals, shutDown } from './app/shutdown';
+import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from './config';
 import { mountReview } from './review/http/mount-review';
 import { JobFollower } from './review/intake/job-follower';
 import { DeliveryWorker } from './review/wayback/delivery-worker';
@@ -46,9 +55,12 @@ const EMBEDDED_WEBHOOK_ID = '5f0c2a7e-8d41-4b6a-9e3c-7a1d2b4c6e80';
 const EMBEDDED_WEBHOOK_NAME = 'extraction-review';
 
 async function main(): Promise<void> {
+  // First: what escapes every handler and loop is logged, and the copy stays up when that is safe.
+  installProcessGuards();
   const env = readEnvOrExplain();
   const upstreamTimeoutMs = env.UPSTREAM_TIMEOUT_MS;
   checkUpstreamPairs(env);
+  checkOneUpstream(env);
   if (!env.DEV) checkBuilt(env.STATIC_DIR);
 
   const needsReference = env.UPSTREAM_V2_URL === undefined || env.UPSTREAM_V1_URL === undefined;
@@ -119,7 +131,12 @@ async function main(): Promise<void> {
     },
   });
   deliveries.start();
+  const readiness = new Readiness({
+    timeoutMs: env.READY_CHECK_TIMEOUT_MS ?? SETTING_DEFAULTS.READY_CHECK_TIMEOUT_MS,
+    checks: reviewReadinessChecks(review, upstream),
+  });
   const app = createApp({
+    readiness,
     upstream,
     staticDir: env.DEV ? null : env.STATIC_DIR,
     upstreamTimeoutMs,
@@ -150,6 +167,24 @@ async function main(): Promise<void> {
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
   }
+  // From the moment it listens: a SIGTERM during the start-up lines below drains like any other.
+  onShutdownSignals((signal) =>
+    shutDown(signal, {
+      readiness,
+      server,
+      drainMs: env.SHUTDOWN_DRAIN_MS ?? SETTING_DEFAULTS.SHUTDOWN_DRAIN_MS,
+      graceMs: env.SHUTDOWN_GRACE_MS ?? SETTING_DEFAULTS.SHUTDOWN_GRACE_MS,
+      endStreams: () => events.close(),
+      workers: [
+        { name: 'the job follower', stop: () => follower.stop() },
+        { name: 'the delivery worker', stop: () => deliveries.stop() },
+      ],
+      resources: [
+        { name: 'the review store', close: () => review.close() },
+        ...(reference ? [{ name: 'the embedded reference service', close: () => reference.close() }] : []),
+      ],
+    }),
+  );
   const listening = new URL(server.url);
   hookUrl = `${localUrl(listening.hostname, Number(listening.port))}/hooks/v2`;
 
@@ -176,15 +211,6 @@ async function main(): Promise<void> {
       : `Job events: on (webhooks received at /hooks/v2; webhook id${hookV2.ids.length === 1 ? '' : 's'} ` +
           `${hookV2.ids.join(', ') || 'none given'})`,
   );
-  handleShutdown(async () => {
-    // The event streams first: they would otherwise hold the server's close for its grace period.
-    events.close();
-    await server.close();
-    await follower.stop();
-    await deliveries.stop();
-    await review.close();
-    await reference?.close();
-  });
 }
 
 /** The review store (APP_DATA_DIR, or DATABASE_URL), migrated; its start-up line says which. */
@@ -263,6 +289,33 @@ function checkUpstreamPairs(env: Env): void {
       );
     }
   }
+}
+
+/**
+ * With DATABASE_URL, every copy must send to one upstream: an embedded reference service per copy
+ * holds its own jobs, so another copy following them gets 404 and marks their documents failed.
+ */
+function checkOneUpstream(env: Env): void {
+  if (env.DATABASE_URL === undefined) return;
+  const missing = (['V2', 'V1'] as const).filter((version) => env[`UPSTREAM_${version}_URL`] === undefined);
+  if (missing.length === 0) return;
+  const what =
+    `DATABASE_URL is set but ${missing.map((v) => `UPSTREAM_${v}_URL`).join(' and ')} ` +
+    `${missing.length === 1 ? 'is' : 'are'} not, so this copy would start an embedded reference service of its own`;
+  if (env.EMBEDDED_REFERENCE_WITH_DATABASE) {
+    console.warn(
+      `${what} (EMBEDDED_REFERENCE_WITH_DATABASE=true). Run only this one copy on this database: another ` +
+        "copy would not find this service's jobs and would mark their documents failed.",
+    );
+    return;
+  }
+  throw new StartupError(
+    `${what}. Copies sharing a database must share one upstream: each embedded service holds only its own ` +
+      'jobs, and another copy following them gets 404 and marks their documents failed. Point every copy at ' +
+      'one upstream: run one reference service (`npm run reference`) or use the hosted API, and set ' +
+      'UPSTREAM_V2_URL, UPSTREAM_V2_API_KEY, UPSTREAM_V1_URL and UPSTREAM_V1_API_KEY to it on every copy. ' +
+      'For a single copy on PostgreSQL, set EMBEDDED_REFERENCE_WITH_DATABASE=true.',
+  );
 }
 
 function checkBuilt(staticDir: string): void {
@@ -351,27 +404,6 @@ function describe(upstream: { v2?: UpstreamTarget; v1?: UpstreamTarget }): strin
   const v2 = one(upstream.v2);
   const v1 = one(upstream.v1);
   return v2 === v1 ? v2 : `v2 ${v2}, v1 ${v1}`;
-}
-
-function handleShutdown(close: () => Promise<void>): void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) {
-      console.log(`${signal} again: exiting now.`);
-      process.exit(1);
-    }
-    closing = true;
-    console.log(`${signal}: shutting down...`);
-    close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Error while shutting down:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
 }
 
 main().catch((error: unknown) => {

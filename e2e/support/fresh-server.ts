@@ -46,6 +46,7 @@ export async function startFreshServer(options: { offset: number; dataDir?: stri
       UPSTREAM_V1_API_KEY: '',
       WEBHOOK_V2_SECRET: '',
       WEBHOOK_V2_IDS: '',
+      SHUTDOWN_DRAIN_MS: '0', // no load balancer to drain for: stop at once (requests still finish)
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,8 +18,35 @@ export interface RunningServer {
   server: Server;
   /** `http://host:port` with the actual port (useful with port 0). */
   url: string;
-  close(): Promise<void>;
+  /**
+   * The drain before a shutdown (SIGTERM, SHUTDOWN_DRAIN_MS): the server still accepts and answers,
+   * but every answer from now on closes its connection (`Connection: close`), so that clients holding
+   * a keep-alive connection to this copy open their next one through the load balancer, to another.
+   */
+  drain(): void;
+  /** Requests under way now (their answer not finished). */
+  inFlight(): number;
+  /**
+   * Stop accepting connections, let requests in flight finish for up to the grace period (uploads
+   * included), closing each connection as soon as it has no request under way, then cut the rest.
+   * Resolves once every connection is closed. Calling it again returns the same promise.
+   */
+  close(options?: CloseOptions): Promise<CloseReport>;
 }
+
+export interface CloseOptions {
+  /** How long requests in flight may take to finish once the server stops accepting. Default 5 s. */
+  graceMs?: number;
+}
+
+export interface CloseReport {
+  /** Requests under way when the server stopped accepting. */
+  inFlight: number;
+  /** Requests still under way at the end of the grace period, whose connections were cut. */
+  cut: number;
+}
+
+const DEFAULT_GRACE_MS = 5_000;
 
 export interface ListenOptions {
   host: string;
@@ -38,6 +65,12 @@ export function listen(app: Hono, options: ListenOptions): Promise<RunningServer
     answerClientErrors(server);
     guardConnections(server, limits, cutSlowRequest);
     const connections = trackConnections(server);
+    let draining = false;
+    server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+      // Merged into the route's own headers when it writes them: Node then closes the connection.
+      if (draining && !response.headersSent) response.setHeader('Connection', 'close');
+    });
+    let closing: Promise<CloseReport> | undefined;
     server.once('error', reject);
     server.listen(options.port, options.host);
     server.once('listening', () => {
@@ -46,7 +79,15 @@ export function listen(app: Hono, options: ListenOptions): Promise<RunningServer
       resolve({
         server,
         url: `http://${hostForUrl(address.address)}:${address.port}`,
-        close: () => close(server, connections),
+        drain: () => {
+          draining = true;
+        },
+        inFlight: () => busyCount(connections),
+        close: (closeOptions) => {
+          draining = true;
+          closing ??= close(server, connections, closeOptions?.graceMs ?? DEFAULT_GRACE_MS);
+          return closing;
+        },
       });
     });
   });
@@ -74,25 +115,37 @@ function trackConnections(server: Server): Connections {
   return connections;
 }
 
+function busyCount(connections: Connections): number {
+  let busy = 0;
+  for (const state of connections.values()) if (state.busy) busy += 1;
+  return busy;
+}
+
 /**
- * Stop accepting connections, let requests in flight finish for a moment, then cut the rest. Every
- * 50 ms meanwhile, connections with no request under way are closed: keep-alive ones whose request
- * finished during the grace period (an event stream just ended, a download), and ones that never
- * sent a request (browsers open spare connections), which Node's closeIdleConnections leaves open.
+ * Stop accepting connections, let requests in flight finish for the grace period, then cut the rest.
+ * Every 50 ms meanwhile, connections with no request under way are closed: keep-alive ones whose
+ * request finished during the grace period (an event stream just ended, an upload answered), and ones
+ * that never sent a request (browsers open spare connections), which Node's closeIdleConnections
+ * leaves open. A request under way is never cut before the grace period ends, however long its body.
  */
-function close(server: Server, connections: Connections, graceMs = 5_000): Promise<void> {
+function close(server: Server, connections: Connections, graceMs: number): Promise<CloseReport> {
   return new Promise((resolve) => {
+    const inFlight = busyCount(connections);
+    let cut = 0;
     const closeIdle = (): void => {
       for (const [socket, { busy }] of connections) if (!busy) socket.destroy();
     };
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    const force = setTimeout(() => {
+      cut = busyCount(connections);
+      server.closeAllConnections();
+    }, graceMs);
     force.unref();
     const sweep = setInterval(closeIdle, 50);
     sweep.unref();
     server.close(() => {
       clearTimeout(force);
       clearInterval(sweep);
-      resolve();
+      resolve({ inFlight, cut });
     });
     closeIdle();
   });

@@ -36,6 +36,8 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
       WEBHOOK_V2_IDS: '',
       // The embedded review store, never a PostgreSQL named by the caller's environment.
       DATABASE_URL: '',
+      // No load balancer to drain for: SIGTERM stops at once (requests in flight still finish).
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

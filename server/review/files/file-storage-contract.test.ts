@@ -7,7 +7,7 @@
  * grace and leaves documents' files.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -248,6 +248,62 @@ describe.each(Object.keys(BACKENDS))('file storage: %s', (name) => {
     expect(later.files).toBeGreaterThanOrEqual(2);
     for (const key of orphans) expect(await backend.storage.stat(key)).toBeUndefined();
     expect((await backend.storage.stat(named))?.bytes).toBe(1000);
+  });
+});
+
+describe('a storage that cannot be written fails its check', () => {
+  it('s3: the server gone', async () => {
+    const server = await startS3Server();
+    const storage = new S3FileStorage({
+      bucket: server.bucket,
+      endpoint: server.endpoint,
+      region: server.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+    });
+    try {
+      await storage.check();
+      await server.stop();
+      await expect(storage.check()).rejects.toThrow();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('s3: a bucket that does not exist', async () => {
+    const server = await startS3Server();
+    const storage = new S3FileStorage({
+      bucket: 'no-such-bucket',
+      endpoint: server.endpoint,
+      region: server.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+    });
+    try {
+      await expect(storage.check()).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    } finally {
+      await storage.close();
+      await server.stop();
+    }
+  });
+
+  it('database: the store closed', async () => {
+    const store = await openTestStore('sqlite');
+    const storage = new DatabaseFileStorage(store.database);
+    await storage.check();
+    await store.cleanup();
+    await expect(storage.check()).rejects.toThrow();
+  });
+
+  it('disk: a folder that cannot be made', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'not-a-folder-'));
+    try {
+      const blocker = path.join(dir, 'files');
+      await writeFile(blocker, 'a file where the folder should be');
+      await expect(new DiskFileStorage(blocker).check()).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

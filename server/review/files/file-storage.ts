@@ -102,7 +102,14 @@ export class DiskFileStorage implements KeptFileStorage {
   private init(): Promise<void> {
     // Writes cut off by a stop leave `.part` files: the sweep removes those of gone processes of this
     // machine (process-mark.ts), never here at start: another copy sharing the folder may be writing.
-    return (this.ready ??= mkdir(this.dir, { recursive: true }).then(() => undefined));
+    // A failure is not kept: the next save tries again (the folder made meanwhile, a disk remounted).
+    return (this.ready ??= mkdir(this.dir, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.ready = undefined;
+        throw error;
+      },
+    ));
   }
 
   private pathOf(key: string): string {
@@ -154,7 +161,8 @@ export class DiskFileStorage implements KeptFileStorage {
   }
 
   async check(): Promise<void> {
-    await this.init();
+    // Made again if it went (an operator's clean-up, a volume remounted), as a save would need it.
+    await mkdir(this.dir, { recursive: true });
     const probe = path.join(this.dir, `.probe.${THIS_PROCESS.host}.${THIS_PROCESS.pid}`);
     const handle = await open(probe, 'w');
     try {

@@ -1,18 +1,20 @@
 /**
  * Issue 19, "a 202 does not mean kept": a pipeline's `202` (v1 `201`/`202`) means its document and
  * file are in the review store, because the intake keeps an accepted upload before its answer leaves
- * (upload-recorder.ts, the proxy's `answered`). On both engines, with the app server alone in a child
- * process (review-server-process.ts) and a real node:http upstream that answers each enqueue once it
- * has read the whole body:
+ * (upload-recorder.ts, the proxy's `answered`). On both engines, each with the file storage it is
+ * deployed with (SQLite: disk; PostgreSQL: the database, FILE_STORAGE's default with DATABASE_URL), the
+ * app server alone in a child process (review-server-process.ts), and a real node:http upstream that
+ * answers each enqueue once it has read the whole body:
  *
  * - 20 lanes of ~1 MB gateway uploads; the app server is killed (`SIGKILL`) mid-burst, then started
  *   again on the same store. Asserted: every upload that got a 202 is a document, tagged with the
  *   integration and the upstream, whose file is byte for byte what was sent (sha256 of the stored
  *   bytes); every document in the store is an upload the upstream completed (its job is one the
  *   upstream created, its file the one sent with its alias), whether or not its 202 got out; every
- *   kept file no document names is the whole file of an upload that got no 202 (on disk; `.part`s are
- *   writes cut short), at most one per lane, and the start's sweep (with no grace) removes them all and
- *   none of the acknowledged files. The restarted server keeps a new upload.
+ *   whole file no document names is the file of an upload that got no 202, and with the writes cut
+ *   short (`.part`s, `writing` files) there are at most one per lane; the sweep (no grace, heartbeats
+ *   taken as stopped) removes them all and none of the acknowledged files. The restarted server keeps
+ *   a new upload.
  * - Read the store the moment each answer arrives (gateway v2, v1 async and sync, the app's own /api/v2
  *   by a signed-in operator): the document row and its file are already there.
  * - An upload cut by its client before the 202 leaves no document and no file.
@@ -22,7 +24,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -32,10 +34,13 @@ import { nextMessage } from '../../app/test-support/review-server-client';
 import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
 import { hashPassword } from '../auth/passwords';
 import type { DocumentRow } from '../db/schema';
-import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
-import { FILE_KEY, type FileStorage } from '../files/file-storage';
+import { openTestStore, type TestStore } from '../db/test-stores';
+import { STALE_WRITE_MS } from '../files/database-file-storage';
+import { FILE_KEY, type FileStorage, type FileStorageKind } from '../files/file-storage';
+import { keptFilesDb } from '../files/kept-files-schema';
+import { openFileStorage } from '../files/open-file-storage';
 import { sweepOrphanFiles } from '../files/orphan-files';
-import { openReview, type OpenedReview } from '../open-review';
+import { openReview, type OpenedReview, type ReviewSettings } from '../open-review';
 import { listenWithReview, signInOverHttp } from '../testing/review-over-http';
 import { upstreamIdentity } from './upstream-identity';
 
@@ -164,6 +169,32 @@ async function fileSha(files: FileStorage, key: string): Promise<string | undefi
   return hash.digest('hex');
 }
 
+/**
+ * What the storage holds, whatever its backend: each file's key, and whether it is whole (a saved file)
+ * or a write cut short (a `.part` on disk, a `writing` file in the database).
+ */
+async function storedFiles(
+  review: OpenedReview,
+  kind: FileStorageKind,
+  dataDir: string,
+): Promise<{ key: string; whole: boolean }[]> {
+  if (kind === 'database') {
+    const rows = await keptFilesDb(review.database)
+      .selectFrom('kept_files')
+      .select(['key', 'state'])
+      .execute();
+    return rows.map((row) => ({ key: row.key, whole: row.state === 'complete' }));
+  }
+  const names = await readdir(path.join(dataDir, 'files')).catch(() => [] as string[]);
+  return names.flatMap<{ key: string; whole: boolean }>((name) =>
+    FILE_KEY.test(name)
+      ? [{ key: name, whole: true }]
+      : name.endsWith('.part')
+        ? [{ key: name, whole: false }]
+        : [],
+  );
+}
+
 async function documentsOf(review: OpenedReview, integrationId: string): Promise<DocumentRow[]> {
   return review.database.db
     .selectFrom('documents')
@@ -172,8 +203,16 @@ async function documentsOf(review: OpenedReview, integrationId: string): Promise
     .execute();
 }
 
-describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
+// Each engine with the storage it is deployed with: SQLite with files on disk (the embedded default),
+// PostgreSQL with files in the database (FILE_STORAGE's default when DATABASE_URL is set).
+const SETUPS = [
+  ['sqlite', 'disk'],
+  ['postgres', 'database'],
+] as const;
+
+describe.each(SETUPS)('a 202 means kept, on %s with files on %s', (engine, storage) => {
   let store: TestStore;
+  let settings: ReviewSettings;
   let upstream: TestUpstream;
   const jobs = new Map<string, UpstreamJob>();
   let key = '';
@@ -182,7 +221,8 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    const review = await openReview(store.settings);
+    settings = { ...store.settings, fileStorage: { kind: storage } };
+    const review = await openReview(settings);
     const created = await review.integrations.create({ name: 'Burst robot' }, Date.now());
     key = created.key;
     integrationId = created.integration.id;
@@ -193,7 +233,7 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
     await review.close();
     upstream = await startRecordingUpstream(jobs);
     options = {
-      store: store.settings,
+      store: settings,
       upstream: { url: upstream.url, apiKey: 'upstream-key' },
       intake: true,
     };
@@ -239,7 +279,7 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
     // Started again on the same store, as after a crash.
     const second = startServer(options);
     const restartedUrl = await second.ready;
-    const review = await openReview(store.settings);
+    const review = await openReview(settings);
     try {
       if (review.files === undefined) throw new Error('the store has no file storage');
       const files = review.files;
@@ -272,43 +312,41 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
         if (!acknowledgedJobs.has(row.upstream_job_id ?? undefined)) keptUnacknowledged += 1;
       }
 
-      // On disk: a kept file no document names is the whole file of an upload that got no 202.
-      const filesDir = path.join(store.settings.dataDir, 'files');
+      // In the storage: a whole file no document names is the file of an upload that got no 202.
       const named = new Set(documents.map((row) => row.file_key));
       const unansweredFiles = new Set(unanswered.map((sent) => sha256(sent.file)));
       let orphans = 0;
       let parts = 0;
-      const entries = await readdir(filesDir).catch(() => [] as string[]);
-      for (const name of entries) {
-        if (name.endsWith('.part')) parts += 1;
-        else if (FILE_KEY.test(name) && !named.has(name)) {
+      for (const file of await storedFiles(review, storage, store.settings.dataDir)) {
+        if (!file.whole) parts += 1;
+        else if (!named.has(file.key)) {
           orphans += 1;
-          expect(unansweredFiles.has(sha256(await readFile(path.join(filesDir, name))))).toBe(true);
+          expect(unansweredFiles.has((await fileSha(files, file.key)) ?? '')).toBe(true);
         }
       }
       expect(orphans + parts).toBeLessThanOrEqual(LANES);
       console.info(
-        `[kill-during-burst ${engine}] ${acknowledged.length} acknowledged, all kept; ${unanswered.length} ` +
-          `cut by the kill (${keptUnacknowledged} of them kept: taken upstream and committed, answer lost); ` +
-          `${orphans} orphan file(s) and ${parts} .part(s) on disk; ${jobs.size} upstream jobs`,
+        `[kill-during-burst ${engine}, ${storage}] ${acknowledged.length} acknowledged, all kept; ` +
+          `${unanswered.length} cut by the kill (${keptUnacknowledged} of them kept: taken upstream and ` +
+          `committed, answer lost); ${orphans} orphan file(s) and ${parts} write(s) cut short in the ` +
+          `storage; ${jobs.size} upstream jobs`,
       );
       expect(acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER);
 
-      // What the kill cut short goes with the sweep; what was acknowledged stays.
-      if (entries.length > 0) {
-        await sweepOrphanFiles({
-          database: review.database,
-          filesDir,
-          incomingDir: path.join(store.settings.dataDir, 'incoming'),
-          now: Date.now() + 1,
-          graceMs: 0,
-        });
-        const left = await readdir(filesDir);
-        expect(left.filter((name) => !named.has(name))).toEqual([]);
-        for (const sent of acknowledged) {
-          const row = byJob.get(sent.jobId ?? '');
-          expect(await fileSha(files, row?.id ?? '')).toBe(sha256(sent.file));
-        }
+      // What the kill cut short goes with the sweep (no grace; writes' heartbeats taken as stopped);
+      // what was acknowledged stays.
+      await sweepOrphanFiles({
+        database: review.database,
+        files: openFileStorage({ kind: storage, dataDir: store.settings.dataDir, database: review.database }),
+        incomingDir: path.join(store.settings.dataDir, 'incoming'),
+        now: Date.now() + STALE_WRITE_MS + 1,
+        graceMs: 0,
+      });
+      const left = await storedFiles(review, storage, store.settings.dataDir);
+      expect(left.filter((file) => !file.whole || !named.has(file.key))).toEqual([]);
+      for (const sent of acknowledged) {
+        const row = byJob.get(sent.jobId ?? '');
+        expect(await fileSha(files, row?.id ?? '')).toBe(sha256(sent.file));
       }
 
       // The restarted server keeps the next upload as well.
@@ -335,7 +373,7 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
   it('each answer arrives with its document and file already in the store (gateway v2, v1, the app’s own upload)', async () => {
     const server = startServer(options);
     const url = await server.ready;
-    const review = await openReview(store.settings);
+    const review = await openReview(settings);
     try {
       if (review.files === undefined) throw new Error('the store has no file storage');
       const files = review.files;
@@ -400,13 +438,13 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
   it('an upload cut by its client before the 202 leaves no document and no file', async () => {
     const server = startServer(options);
     const url = await server.ready;
-    const review = await openReview(store.settings);
+    const review = await openReview(settings);
     try {
       const before = new Set(
         (await review.database.db.selectFrom('documents').select('id').execute()).map((r) => r.id),
       );
-      const filesDir = path.join(store.settings.dataDir, 'files');
-      const filesBefore = new Set(await readdir(filesDir).catch(() => [] as string[]));
+      const stored = async () => storedFiles(review, storage, store.settings.dataDir);
+      const filesBefore = new Set((await stored()).map((file) => file.key));
       const reached = upstream.nextRequest('/v2/products/extraction/enqueue');
       // Half a multipart body, then the connection closed: raw TCP, so nothing else is sent.
       const { hostname, port } = new URL(url);
@@ -439,9 +477,9 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
       let strays: string[] = [];
       for (let attempt = 0; attempt < 200; attempt += 1) {
         const kept = await named();
-        strays = (await readdir(filesDir).catch(() => [] as string[])).filter(
-          (name) => !kept.has(name) && !filesBefore.has(name),
-        );
+        strays = (await stored())
+          .map((file) => file.key)
+          .filter((key) => !kept.has(key) && !filesBefore.has(key));
         if (strays.length === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -457,7 +495,7 @@ describe.each(ENGINES)('a 202 means kept, on %s', (engine) => {
   }, 60_000);
 
   it('when keeping fails the client gets 503-001, not the upstream’s 202, and nothing is left', async () => {
-    const review = await openReview(store.settings);
+    const review = await openReview(settings);
     const refusing: FileStorage = {
       save: async (_key, source) => {
         source.resume();

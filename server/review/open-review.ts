@@ -8,7 +8,7 @@ import { documentLimitsFromEnv, type DocumentLimits } from '../reference/extract
 import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
 import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
-import type { KeptFileStorage } from './files/file-storage';
+import type { FileStorageKind, KeptFileStorage } from './files/file-storage';
 import { openFileStorage, s3SettingsFromEnv, type FileStorageChoice } from './files/open-file-storage';
 import { describeSweep, incomingDirOf, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
 import { PageWordsReader } from './words/page-words';
@@ -61,6 +61,8 @@ export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
   swept: Promise<OrphanSweep | undefined>;
   /** Which addresses integrations' webhooks may reach: when set (integrations) and when sent. */
   webhooks: WebhookAddressGuard;
+  /** Where `files` keeps them (FILE_STORAGE), for the start-up's log. */
+  fileStorageKind: FileStorageKind;
   close(): Promise<void>;
 };
 
@@ -166,6 +168,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
         ? undefined
         : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
     swept,
+    fileStorageKind: files.kind,
     close: async () => {
       await swept;
       await files.close();

@@ -8,7 +8,7 @@
  * - a 40 MB upload through the gateway, begun before SIGTERM and mostly sent after the copy stopped
  *   accepting connections, reaches the upstream whole (byte count and SHA-256) and its client gets the
  *   `202`; meanwhile an idle keep-alive connection is closed, the event stream is ended, and a new
- *   connection is refused;
+ *   request gets no answer;
  * - the process then stops its workers, closes the store and exits 0, each step logged `[shutdown]`;
  * - with DATABASE_URL and no upstream, main refuses to start and says to point every copy at one
  *   upstream; EMBEDDED_REFERENCE_WITH_DATABASE=true starts it with a warning; a second signal exits
@@ -175,18 +175,6 @@ async function idleKeepAlive(url: string): Promise<{ closed: Promise<void> }> {
   return { closed };
 }
 
-function connects(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () => {
   let dir: string;
   let upstream: TestUpstream;
@@ -272,7 +260,11 @@ describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () =
     await printed(main, /\[shutdown\] drain over: no new connections; 2 request\(s\) in flight/);
     await idle.closed;
     await stream.ended;
-    expect(await connects(main.url)).toBe(false);
+    // No new request is served: refused, or reset when the kernel had queued it as the listening
+    // socket went (seen on a loaded machine); never answered.
+    await expect(rawRequest(`${main.url}/api/health/live`)).rejects.toThrow(
+      /ECONNREFUSED|ECONNRESET|socket hang up/,
+    );
 
     // The rest of the upload, sent while the copy shuts down: taken whole, answered.
     await upload.send(body.subarray(MiB));

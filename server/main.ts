@@ -20,11 +20,14 @@ import { AppEventHub } from './app/events/app-event-hub';
 import { Readiness } from './app/health/readiness';
 import { reviewReadinessChecks } from './app/health/review-checks';
 import { listen, type RunningServer } from './app/listen';
+import { forwardQueueEvents } from './app/events/forward-queue-events';
+import { MigrationFailed, SchemaRefusal } from './review/db/migrate';
 import { installProcessGuards } from './app/process-guards';
 import { onShutdownSignals, shutDown } from './app/shutdown';
 import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from './config';
 import { mountReview } from './review/http/mount-review';
 import { JobFollower } from './review/intake/job-follower';
+import { EMBEDDED_REFERENCE_IDENTITY } from './review/intake/upstream-identity';
 import { DeliveryWorker } from './review/wayback/delivery-worker';
 import {
   firstStartSetupLink,
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     url: reference.url,
     apiKey: reference.apiKey,
     embedded: true,
+    identity: EMBEDDED_REFERENCE_IDENTITY,
     // The reference service writes its URLs with REFERENCE_PUBLIC_URL when that is set.
     aliases: env.REFERENCE_PUBLIC_URL !== undefined ? [env.REFERENCE_PUBLIC_URL] : [],
   };
@@ -113,7 +117,7 @@ async function main(): Promise<void> {
   // reference service's extension (the hosted API has none; docs/gateway.md).
   const review = await openReviewStore(env, reference, { rag: upstream.v2?.embedded === true });
   // Every change of the team queue, this copy's and (with PostgreSQL) the others', to the browsers.
-  review.bus.subscribe({ onChange: (change) => events.publishQueue(change) });
+  forwardQueueEvents(review.bus, events);
   // Documents the app uploads enter the queue once their result is in.
   const follower = new JobFollower({ review, upstream });
   follower.start();
@@ -224,6 +228,10 @@ async function openReviewStore(
     review = await openReview({ ...reviewSettingsFromEnv(env), wayBack });
   } catch (error) {
     await reference?.close();
+    // A schema this code cannot serve, or a migration that failed, says itself what to do.
+    if (error instanceof SchemaRefusal || error instanceof MigrationFailed) {
+      throw new StartupError(error.message);
+    }
     throw new StartupError(
       `The review store cannot be opened (${error instanceof Error ? error.message : String(error)}). ` +
         (env.DATABASE_URL !== undefined
@@ -235,11 +243,26 @@ async function openReviewStore(
   const integrations = (await review.integrations.list()).filter((i) => i.revokedAt === null).length;
   console.log(
     `Review store: ${review.database.engine === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${env.APP_DATA_DIR}`}; ` +
+      `files: ${describeFileStorage(review.fileStorageKind, env)}; ` +
       `${operators} operator${operators === 1 ? '' : 's'}; ` +
       `${integrations} integration${integrations === 1 ? '' : 's'} sending through /v2 and /v1 ` +
       '(npm run integrations -- add NAME)',
   );
+  if (env.DATABASE_URL !== undefined && review.fileStorageKind === 'disk') {
+    console.warn(
+      "FILE_STORAGE=disk with DATABASE_URL: documents' files stay on this machine's disk, and a copy on " +
+        'another machine cannot show them (500-005). Use FILE_STORAGE=database or s3 for several copies.',
+    );
+  }
   return review;
+}
+
+/** Where the files go, for the start-up line: never a credential. */
+function describeFileStorage(kind: OpenedReview['fileStorageKind'], env: Env): string {
+  if (kind === 'disk') return `on this machine's disk (${path.join(env.APP_DATA_DIR, 'files')})`;
+  if (kind === 's3')
+    return `S3 bucket ${env.S3_BUCKET ?? ''}${env.S3_ENDPOINT !== undefined ? ` at ${new URL(env.S3_ENDPOINT).origin}` : ''}`;
+  return 'in the review store (FILE_STORAGE=database)';
 }
 
 function readEnvOrExplain(): Env {

@@ -53,6 +53,8 @@ export interface UpstreamTarget {
   /** Base URL of the service, without the version segment: `https://api-v2.mindee.net`. */
   url: string;
   apiKey: string;
+  /** Who it is for the review store, when its URL may change (proxy/create-proxy.ts `Upstream`). */
+  identity?: string | undefined;
   /** The embedded reference service (reported as such by /api/health). */
   embedded?: boolean;
   /**

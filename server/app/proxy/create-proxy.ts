@@ -47,6 +47,12 @@ export interface Upstream {
   /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */
   url: string;
   apiKey: string;
+  /**
+   * Who this upstream is, recorded with each document it takes (`documents.upstream_id`), when its
+   * URL does not say it for good: the embedded reference service listens where it is told, a random
+   * port in tests (REFERENCE_PORT=0), but it is the same service, with the same jobs, at every start.
+   */
+  identity?: string | undefined;
 }
 
 export interface ProxyOptions {
@@ -104,6 +110,8 @@ export interface UpstreamAnswer {
   json: string | undefined;
   /** The upstream's base URL (`Upstream.url`): which upstream took the request. */
   upstreamUrl: string;
+  /** `Upstream.identity`, when it has one. */
+  upstreamIdentity?: string | undefined;
 }
 
 /**
@@ -424,6 +432,7 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       status: response.status,
       json,
       upstreamUrl: upstream.url,
+      upstreamIdentity: upstream.identity,
     });
     if (body === null) {
       await keptBeforeAnswer(recording, answer(undefined));

@@ -1202,7 +1202,7 @@ const DESCRIPTION = `The review workbench’s own API: sessions, the shared revi
 
 **Other sites.** A state-changing request that a browser sends from another site’s page (an \`Origin\` that is not the app’s own, or \`Sec-Fetch-Site: cross-site\`/\`same-site\`) is refused with \`403-003\`, whatever its credentials; no answer carries \`Access-Control-*\` headers.
 
-**Errors.** Every refusal is a problem-details body (\`application/problem+json\`, the \`Problem\` schema) with a stable \`code\` (docs/errors.md). Besides those listed for each operation, any request may meet \`421-001\` (a \`Host\` the server does not answer to), \`404-003\` (no such route) and \`500-001\`.`;
+**Errors.** Every refusal is a problem-details body (\`application/problem+json\`, the \`Problem\` schema) with a stable \`code\` (docs/errors.md). Besides those listed for each operation, any request may meet \`421-001\` (a \`Host\` the server does not answer to), \`404-015\` (no such route), \`503-001\` (the review store is not answering: try again after \`Retry-After\`) and \`500-001\`.`;
 
 function build(): JsonObject {
   const requestSchemas = toComponents(REQUEST_SCHEMAS, 'input');

@@ -15,7 +15,7 @@ import { startUpstream, type TestUpstream } from '../../app/test-support/upstrea
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { QueueStore } from '../store/queue-store';
 import { FIRST_CHECK_MS, FOLLOW_LEASE_MS, GIVE_UP_MS, JobFollower, type FollowerDeps } from './job-follower';
-import { upstreamIdentity } from './upstream-identity';
+import { EMBEDDED_REFERENCE_IDENTITY, upstreamIdentity } from './upstream-identity';
 
 const T0 = 1_800_000_000_000;
 
@@ -217,6 +217,18 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
     expect(await row(old.id)).toMatchObject({ state: 'failed' });
     expect(JSON.parse((await row(old.id)).error_json ?? '{}')).toMatchObject({ title: 'Result never came' });
     expect((await row(foreign.id)).state).toBe('processing');
+  });
+
+  it("follows the embedded reference service's jobs after a restart on another port", async () => {
+    // Recorded by the copy before its restart, whose embedded service listened on another port.
+    const before = await addJob('restarted', EMBEDDED_REFERENCE_IDENTITY);
+    const copy = follower({
+      upstream: { v2: { url: upstream.url, apiKey: 'test-key', identity: EMBEDDED_REFERENCE_IDENTITY } },
+    });
+    clock = T0 + FIRST_CHECK_MS;
+    await copy.tick();
+    expect(polls()).toEqual({ restarted: 1 });
+    expect((await row(before.id)).state).toBe('processing');
   });
 });
 

@@ -86,7 +86,9 @@ export class JobFollower {
   constructor(private readonly deps: FollowerDeps) {
     this.identities = (['v2', 'v1'] as const).flatMap((version) => {
       const upstream = deps.upstream[version];
-      return upstream === undefined ? [] : [{ version, identity: upstreamIdentity(upstream.url) }];
+      return upstream === undefined
+        ? []
+        : [{ version, identity: upstream.identity ?? upstreamIdentity(upstream.url) }];
     });
     const log = deps.log ?? console.warn;
     this.loop = new BackgroundLoop({

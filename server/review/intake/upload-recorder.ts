@@ -123,7 +123,7 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
       const recording: ExchangeRecording = {
         body: sink,
         screen: uploadScreen(contentType, target),
-        answered: ({ status, json, upstreamUrl }) => {
+        answered: ({ status, json, upstreamUrl, upstreamIdentity: identity }) => {
           const accepted = target.apiVersion === 'v2' ? status === 202 : status === 201 || status === 202;
           if (!accepted || json === undefined) {
             forget();
@@ -136,7 +136,7 @@ export function uploadRecorder(deps: RecorderDeps): ExchangeRecorder {
             answer: json,
             uploader,
             integrationId,
-            upstreamId: upstreamIdentity(upstreamUrl),
+            upstreamId: identity ?? upstreamIdentity(upstreamUrl),
           });
         },
         failed: () => {

@@ -129,7 +129,14 @@ export class PageWordsReader {
 
   private async read(doc: KeptDocument, page: number): Promise<PageWordsResponse> {
     const opened = await this.files.open(doc.fileKey);
-    if (!opened) throw new ProblemError('404-010', 'This document has no kept file to read words from.');
+    // The row names a file (the caller checked): this copy's storage lacking it is an error, as for
+    // the file itself (review-routes.ts), never "no file".
+    if (!opened) {
+      throw new ProblemError(
+        '500-005',
+        "The review store names a kept file for this document, but this copy's file storage has none.",
+      );
+    }
     // The thread reads a path (pdf.js, sharp, libheif): a copy in the temp folder, streamed (never
     // whole in this thread's memory), removed after.
     await mkdir(this.tempDir, { recursive: true });

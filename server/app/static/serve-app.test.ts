@@ -130,6 +130,24 @@ describe("the app's pages, and nothing else", () => {
     }
   });
 
+  it.each([
+    ['Sec-Fetch-Mode: navigate', { 'sec-fetch-mode': 'navigate', accept: '*/*' }],
+    ['Accept: text/html first', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }],
+  ])(
+    "gives a person's browser the app's own page with 404 for an address that is no page (%s)",
+    async (_how, headers) => {
+      for (const route of ['/wp-admin', '/jobs/12345678-1234-1234-1234-123456789abc/review']) {
+        const res = await rawRequest(`${app.url}${route}`, { headers });
+        expect(res.status, route).toBe(404);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.body.toString()).toBe(INDEX_HTML);
+      }
+      // A probe that asks for anything gets the problem.
+      const probe = await rawRequest(`${app.url}/healthz`, { headers: { accept: '*/*' } });
+      expect([probe.status, (json(probe) as { code: string }).code]).toEqual([404, '404-015']);
+    },
+  );
+
   it('answers a 404-015 problem for other methods on a page', async () => {
     const post = await rawRequest(`${app.url}/jobs`, { method: 'POST', body: 'x' });
     expect(post.status).toBe(404);

@@ -44,7 +44,12 @@ export function serveApp(staticDir: string): MiddlewareHandler {
     if (requestPath.startsWith(HASHED_PREFIX)) {
       throw new ProblemError('404-003', `No file at ${requestPath}.`);
     }
-    if (!isAppPage(c)) throw noSuchPage(c.req.method, requestPath);
+    if (!isAppPage(c)) {
+      // A person who followed a stale link or mistyped an address gets the app's own "Page not
+      // found" (with its navigation), still with 404; probes, scripts and scanners get the problem.
+      if (isBrowserNavigation(c)) return spaIndex(c, indexFile, 404);
+      throw noSuchPage(c.req.method, requestPath);
+    }
     return spaIndex(c, indexFile);
   };
 }
@@ -68,7 +73,17 @@ export function noSuchPage(method: string, pathname: string): ProblemError {
   );
 }
 
-async function spaIndex(c: Context, indexFile: string): Promise<Response> {
+/**
+ * A browser opening an address in its window: `Sec-Fetch-Mode: navigate` (every current browser), or
+ * an `Accept` that asks for HTML first. Health probes and curl send neither.
+ */
+function isBrowserNavigation(c: Context): boolean {
+  if (c.req.method !== 'GET') return false;
+  if (c.req.header('sec-fetch-mode') === 'navigate') return true;
+  return /^\s*text\/html/i.test(c.req.header('accept') ?? '');
+}
+
+async function spaIndex(c: Context, indexFile: string, status: 200 | 404 = 200): Promise<Response> {
   let html: Buffer;
   try {
     html = await readFile(indexFile);
@@ -83,7 +98,7 @@ async function spaIndex(c: Context, indexFile: string): Promise<Response> {
     'Content-Length': String(html.byteLength),
     'Cache-Control': REVALIDATE,
   };
-  return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(html), { status: 200, headers });
+  return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(html), { status, headers });
 }
 
 /** Adds `Cache-Control`, and turns a full answer into 304 when `If-Modified-Since` says so. */

@@ -114,6 +114,8 @@ export async function runWithStore(
       dataDir: env.APP_DATA_DIR,
       // One statement at a time: a pool of the server's size would only hold connections.
       maxConnections: 2,
+      // The command's stdout is its answer (scripts read it): what the store did goes to stderr.
+      report: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {
     io.stderr.write(`${explainOpenError(error, env)}\n`);

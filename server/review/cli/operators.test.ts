@@ -300,7 +300,13 @@ describe('the operators command on a terminal', () => {
       });
     });
     const code = await runOperatorsCommand(argv, { stdin: terminal, stdout, stderr, env });
-    return { code, stdout: stdout.text(), stderr: stderr.text(), typedInRawMode, rawAtEnd: terminal.raw };
+    // What the store did on first use (its migrations) is said on stderr too: not the prompts'.
+    const prompts = stderr
+      .text()
+      .split(/(?<=\n)/)
+      .filter((line) => !line.startsWith('[review store]'))
+      .join('');
+    return { code, stdout: stdout.text(), stderr: prompts, typedInRawMode, rawAtEnd: terminal.raw };
   }
 
   it('asks twice without echo, Backspace rubbing out a character', async () => {
@@ -378,11 +384,10 @@ describe('npm run operators, as a process', () => {
   }
 
   it('adds an admin with the password piped in, then lists it', async () => {
-    expect(await entry(['add', 'Root', '--role', 'admin'], `${PASSWORD}\n`)).toEqual({
-      code: 0,
-      stdout: 'Added admin "Root".\n',
-      stderr: '',
-    });
+    // A fresh store is migrated first: said on stderr, so that stdout stays the command's answer.
+    const added = await entry(['add', 'Root', '--role', 'admin'], `${PASSWORD}\n`);
+    expect(added).toMatchObject({ code: 0, stdout: 'Added admin "Root".\n' });
+    expect(added.stderr).toMatch(/^\[review store\] applied migration 0001-review-store /);
     const listed = await entry(['list'], '');
     expect(listed).toMatchObject({ code: 0, stderr: '' });
     expect(listed.stdout.replace(ISO_SECOND, '<time>')).toBe(

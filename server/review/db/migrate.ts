@@ -133,19 +133,25 @@ export function schemaOutcome(database: ReviewDatabase): SchemaOutcome | undefin
  */
 export async function prepareSchema(
   database: ReviewDatabase,
-  options: { migrate?: boolean | undefined; code?: SchemaCode } = {},
+  options: {
+    migrate?: boolean | undefined;
+    code?: SchemaCode;
+    /** Where the lines about the schema go: the log by default; a command's stderr (its stdout is its answer). */
+    report?: ((line: string) => void) | undefined;
+  } = {},
 ): Promise<SchemaOutcome> {
   const code = options.code ?? THIS_CODE;
+  const report = options.report ?? console.info;
   const outcome =
     options.migrate === false
       ? { applied: [], status: await readSchemaStatus(database, code) }
       : await migrateUnderLock(database, code);
   for (const name of outcome.applied) {
-    console.info(`[review store] applied migration ${name} (release ${code.release})`);
+    report(`[review store] applied migration ${name} (release ${code.release})`);
   }
   if (!isServable(outcome.status)) throw new SchemaRefusal(outcome.status);
   if (outcome.status.state === 'newer')
-    console.warn(`[review store] ${describeSchema(outcome.status, code)}`);
+    (options.report ?? console.warn)(`[review store] ${describeSchema(outcome.status, code)}`);
   outcomes.set(database, outcome);
   return outcome;
 }

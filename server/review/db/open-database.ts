@@ -52,6 +52,8 @@ export interface DatabaseSettings {
    * open when it does not (MIGRATE_ON_START=false, `npm run migrate` then applies them): migrate.ts.
    */
   migrate?: boolean | undefined;
+  /** Where the lines about migrations go (default the log; the admin commands send them to stderr). */
+  report?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -95,7 +97,7 @@ const pgTypes = {
 export async function openReviewDatabase(settings: DatabaseSettings): Promise<ReviewDatabase> {
   const opened = settings.databaseUrl !== undefined ? openPostgres(settings) : openSqlite(settings);
   try {
-    await prepareSchema(opened, { migrate: settings.migrate });
+    await prepareSchema(opened, { migrate: settings.migrate, report: settings.report });
   } catch (error) {
     await opened.close();
     throw error;

@@ -58,8 +58,8 @@ describe.each(ENGINES)('page words shared by two copies on %s', (engine) => {
     expect((await filesB.open(id))?.bytes).toBeGreaterThan(0);
     await filesB.remove(id);
     expect(await copyB.words(doc, 0)).toEqual(read);
-    // Page 2 has no text layer and nobody read it by OCR: B would have to read it, and cannot.
-    await expect(copyB.words(doc, 1)).rejects.toMatchObject({ code: '404-010' });
+    // Page 2 has no text layer and nobody read it by OCR: B would have to read it, and cannot: its file is gone (500-005, never the 404 of "no file").
+    await expect(copyB.words(doc, 1)).rejects.toMatchObject({ code: '500-005' });
     // Neither copy keeps anything on its disk (the reading copy is removed after use).
     expect(await readdir(tempA)).toEqual([]);
     expect(await readdir(tempB)).toEqual([]);

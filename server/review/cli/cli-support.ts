@@ -96,6 +96,26 @@ export function describe(error: unknown): string {
  * Reads the server's settings, opens the review store they name, runs `work` on it and closes it:
  * the exit code (0 done; a Failure's own code; 1 for anything else), the error on stderr.
  */
+/**
+ * A command's answer to `help` and to arguments it cannot read: the exit code (0, or 2 with the
+ * complaint and the usage on stderr), or else what it is to run.
+ */
+export function helpOrUsage<P extends { kind: string }>(
+  parsed: P | { kind: 'help' } | { kind: 'usage'; message: string },
+  io: { stdout: Writable; stderr: Writable },
+  usage: string,
+): number | Exclude<P, { kind: 'help' } | { kind: 'usage' }> {
+  if (parsed.kind === 'help') {
+    io.stdout.write(usage);
+    return 0;
+  }
+  if (parsed.kind === 'usage' && 'message' in parsed) {
+    io.stderr.write(`${parsed.message}\n\n${usage}`);
+    return 2;
+  }
+  return parsed as Exclude<P, { kind: 'help' } | { kind: 'usage' }>;
+}
+
 export async function runWithStore(
   io: { stderr: Writable; env: NodeJS.ProcessEnv },
   work: (database: ReviewDatabase) => Promise<void>,

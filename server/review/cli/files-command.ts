@@ -19,7 +19,7 @@ import { readEnv, type Env } from '../../config';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorageKind, KeptFileStorage } from '../files/file-storage';
 import { openFileStorage, s3SettingsFromEnv } from '../files/open-file-storage';
-import { describe as describeError, Failure, runWithStore } from './cli-support';
+import { describe as describeError, Failure, helpOrUsage, runWithStore } from './cli-support';
 
 export interface FilesIo {
   stdout: Writable;
@@ -82,15 +82,8 @@ export function parseFilesCommand(argv: string[]): Parsed {
 }
 
 export async function runFilesCommand(argv: string[], io: FilesIo): Promise<number> {
-  const parsed = parseFilesCommand(argv);
-  if (parsed.kind === 'help') {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (parsed.kind === 'usage') {
-    io.stderr.write(`${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = helpOrUsage(parseFilesCommand(argv), io, USAGE);
+  if (typeof parsed === 'number') return parsed;
   let env: Env;
   try {
     env = readEnv(io.env);

@@ -17,7 +17,16 @@ import { readEnv } from '../../config';
 import type { ReviewDatabase } from '../db/open-database';
 import { WebhookAddressGuard } from '../../shared/webhook-address';
 import { DuplicateIntegrationError, IntegrationStore, WebhookRefusedError } from '../store/integration-store';
-import { describe, Failure, isoTime, printable, quote, runWithStore, table } from './cli-support';
+import {
+  describe,
+  Failure,
+  isoTime,
+  printable,
+  quote,
+  helpOrUsage,
+  runWithStore,
+  table,
+} from './cli-support';
 
 export interface IntegrationsIo {
   stdout: Writable;
@@ -60,15 +69,8 @@ type Command =
 type Parsed = { kind: 'help' } | { kind: 'usage'; message: string } | { kind: 'run'; command: Command };
 
 export async function runIntegrationsCommand(argv: string[], io: IntegrationsIo): Promise<number> {
-  const parsed = parseCommand(argv);
-  if (parsed.kind === 'help') {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (parsed.kind === 'usage') {
-    io.stderr.write(`${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = helpOrUsage(parseCommand(argv), io, USAGE);
+  if (typeof parsed === 'number') return parsed;
   // runWithStore has read the settings already (and said so if they are wrong): read again, they pass.
   return runWithStore(io, (database) =>
     execute(parsed.command, database, io, new WebhookAddressGuard(readEnv(io.env).ALLOW_PRIVATE_WEBHOOKS)),

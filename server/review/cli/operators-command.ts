@@ -12,7 +12,16 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { describe, Failure, isoTime, printable, quote, runWithStore, table } from './cli-support';
+import {
+  describe,
+  Failure,
+  isoTime,
+  printable,
+  quote,
+  helpOrUsage,
+  runWithStore,
+  table,
+} from './cli-support';
 import { OperatorRole } from '../../../src/api/review/schemas';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import type { ReviewDatabase } from '../db/open-database';
@@ -67,15 +76,8 @@ type Parsed = { kind: 'help' } | { kind: 'usage'; message: string } | { kind: 'r
 const aborted = () => new Failure('Aborted.', 130);
 
 export async function runOperatorsCommand(argv: string[], io: OperatorsIo): Promise<number> {
-  const parsed = parseCommand(argv);
-  if (parsed.kind === 'help') {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (parsed.kind === 'usage') {
-    io.stderr.write(`${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = helpOrUsage(parseCommand(argv), io, USAGE);
+  if (typeof parsed === 'number') return parsed;
   return runWithStore(io, (database) => execute(parsed.command, database, io));
 }
 

@@ -85,21 +85,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
   async save(key: string, source: Readable): Promise<StoredFile> {
     assertFileKey(key);
     const db = this.db;
-    const started = this.now();
-    await db
-      .insertInto('kept_files')
-      .values({
-        key,
-        state: 'writing',
-        bytes: null,
-        sha256: null,
-        chunk_bytes: this.chunkBytes,
-        writer: WRITER,
-        created_at: started,
-        heartbeat_at: started,
-        completed_at: null,
-      })
-      .execute();
+    await this.startWriting(key);
     const heartbeat = setInterval(() => {
       db.updateTable('kept_files')
         .set({ heartbeat_at: this.now() })
@@ -230,8 +216,8 @@ export class DatabaseFileStorage implements KeptFileStorage {
     });
   }
 
-  async check(): Promise<void> {
-    const key = `probe-${randomUUID()}`;
+  /** A file's header in state `writing`, beating from now on: nothing of it opens until complete. */
+  private async startWriting(key: string): Promise<void> {
     const at = this.now();
     await this.db
       .insertInto('kept_files')
@@ -247,6 +233,11 @@ export class DatabaseFileStorage implements KeptFileStorage {
         completed_at: null,
       })
       .execute();
+  }
+
+  async check(): Promise<void> {
+    const key = `probe-${randomUUID()}`;
+    await this.startWriting(key);
     await this.db.deleteFrom('kept_files').where('key', '=', key).execute();
   }
 

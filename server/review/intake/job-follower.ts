@@ -307,6 +307,9 @@ export class JobFollower {
       return true;
     }
     if (polled.status === 404) return false;
+    // Anything but a job (a 422 for an id the upstream cannot read, a 5xx, a proxy's page): said as
+    // the status, not as the schema's complaint about a missing `job`; looked at again later.
+    if (polled.status < 200 || polled.status >= 300) throw new Error(`the job answered ${polled.status}`);
     const { job } = V2Job.parse(polled.json);
     if (job.status === 'Failed') {
       await review.queue.setFailed(

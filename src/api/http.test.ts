@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   ApiError,
@@ -14,7 +14,7 @@ import {
   SchemaMismatchError,
   V1ApiError,
 } from './errors';
-import { createApiClient, excerpt, type ApiClientOptions } from './http';
+import { createApiClient, excerpt, type ApiClientOptions, type RetryWait } from './http';
 import { fixturesDir } from './testing/fixtures-dir';
 import { sendJson, serveEach } from './testing/test-server';
 import { JobResponse } from './v2/schemas';
@@ -136,13 +136,28 @@ describe('retries', () => {
   });
 
   it('does not wait for a Retry-After longer than the policy allows, and says how long it is', async () => {
-    const { server, client } = await serve((_req, res) => sendJson(res, 429, {}, { 'retry-after': '120' }));
-    const started = performance.now();
-    const error = await client.request({ method: 'GET', path: '/x', schema: Ok }).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(1_000);
-    expect(server.requests).toHaveLength(1);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 120 });
+    // The clock of any wait is a fake one that never moves: a call that waited would not settle.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const waits: RetryWait[] = [];
+      const controller = new AbortController();
+      const { server, client } = await serve((_req, res) => sendJson(res, 429, {}, { 'retry-after': '120' }), {
+        // A wait announced is a wait begun: stop the call there, so that the test fails at once.
+        onRetryWait: (wait) => {
+          waits.push(wait);
+          controller.abort(new Error(`waited ${wait.waitMs} ms`));
+        },
+      });
+      const error = await client
+        .request({ method: 'GET', path: '/x', schema: Ok, signal: controller.signal })
+        .catch((e: unknown) => e);
+      expect(waits).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 429, retryAfterSeconds: 120 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('times out a GET that gets no answer, and says so', async () => {
@@ -159,14 +174,33 @@ describe('retries', () => {
 
 describe('cancellation', () => {
   it('stops during a Retry-After wait, without another request', async () => {
-    const { server, client } = await serve((_req, res) => sendJson(res, 429, {}, { 'retry-after': '3' }));
-    const controller = new AbortController();
-    const started = performance.now();
-    const call = client.request({ method: 'GET', path: '/x', schema: Ok, signal: controller.signal });
-    setTimeout(() => controller.abort(), 150);
-    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(1_500);
-    expect(server.requests).toHaveLength(1);
+    // The wait's clock is a fake one that never moves: only the abort can end the wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const waits: RetryWait[] = [];
+      const controller = new AbortController();
+      const { server, client } = await serve((_req, res) => sendJson(res, 429, {}, { 'retry-after': '3' }), {
+        // Told of the wait; aborted once it has begun (its timer is set in the same run of promise
+        // callbacks that announced it, before the next turn of the event loop).
+        onRetryWait: (wait) => {
+          waits.push(wait);
+          setImmediate(() => controller.abort());
+        },
+      });
+      let settled: unknown;
+      const call = client
+        .request({ method: 'GET', path: '/x', schema: Ok, signal: controller.signal })
+        .catch((error: unknown) => (settled = error));
+      await new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+      // Settled with the 3 s wait still pending on the fake clock: the abort ended it.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toMatchObject({ name: 'AbortError' });
+      await call;
+      expect(waits).toMatchObject([{ status: 429, waitMs: 3_000, retry: 1 }]);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rethrows the signal reason while waiting for the response', async () => {

@@ -19,6 +19,15 @@ import { useLease } from './use-lease';
 
 export const NO_FILE_MESSAGE =
   'The review store keeps no file for this document (it was sent by URL, or its file was removed), so only the values are shown.';
+/** The page pane's words when the kept file could not be loaded (the problem is shown above it). */
+export const FILE_FAILED_MESSAGE =
+  'The page could not be loaded (see the problem above): only the values are shown.';
+
+/** What the page pane says while there is no page to draw. */
+export function documentMissingText(state: { loading: boolean; failed: boolean }): React.ReactNode {
+  if (state.loading) return <Spinner label="Loading the document…" />;
+  return state.failed ? FILE_FAILED_MESSAGE : NO_FILE_MESSAGE;
+}
 
 interface Props extends HeldReviewProps {
   draftKey: string;
@@ -81,7 +90,10 @@ export function EditableReview(props: Props) {
       document={
         file && { file: file.file, filename: document.fileName, mimeType: file.mimeType, size: file.size }
       }
-      documentMissing={fileLoading ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
+      documentMissing={documentMissingText({
+        loading: fileLoading === true,
+        failed: props.fileFailed === true,
+      })}
       documentLoading={fileLoading}
       pageWords={pageWords}
       initialCorrections={view.edits}

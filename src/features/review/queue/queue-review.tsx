@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ReviewView } from '../review-view';
 import { draftFromServer } from './corrections-sync';
 import { DocumentStatus } from './document-status';
-import { NO_FILE_MESSAGE } from './editable-review';
+import { documentMissingText } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
 import { HistoryPanel } from './history-panel';
 import { PriorityControl } from './priority-control';
@@ -112,7 +112,7 @@ export function QueueReview({ document, operator }: Props) {
             pageTurns={result.review.pageTurns}
             offline={document.apiVersion === 'v1'}
             document={stored ?? null}
-            documentMissing={file.isPending ? <Spinner label="Loading the document…" /> : NO_FILE_MESSAGE}
+            documentMissing={documentMissingText({ loading: file.isPending, failed: file.isError })}
             documentLoading={file.isPending}
             initialCorrections={shown}
             readOnly

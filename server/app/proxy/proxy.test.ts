@@ -15,6 +15,8 @@ const JOB_ID = '12345678-1234-1234-1234-123456789abc';
 
 let upstream: TestUpstream;
 let app: RunningServer;
+/** Answers `/v2/late` sent: none when the proxy closed the request first. */
+let lateAnswers = 0;
 
 function sendJson(
   res: http.ServerResponse,
@@ -145,9 +147,15 @@ beforeAll(async () => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.write('{"job":'); // ... and nothing more
         return;
-      case '/v2/late':
-        setTimeout(() => sendJson(res, 200, { late: true }), 1500).unref();
+      case '/v2/late': {
+        // Answers after 1.5 s, unless the proxy has given up and closed the request by then.
+        const answer = setTimeout(() => {
+          lateAnswers += 1;
+          sendJson(res, 200, { late: true });
+        }, 1500).unref();
+        res.once('close', () => clearTimeout(answer));
         return;
+      }
       case '/v2/hang':
         return; // Never answers: the cancellation tests cut the client side.
       case '/v2/upload-then-hang':
@@ -408,11 +416,20 @@ describe('upstream errors', () => {
       { host: '127.0.0.1', port: 0 },
     );
     try {
-      const started = Date.now();
+      const seen = upstream.nextRequest('/v2/late');
       const res = await rawRequest(`${impatient.url}/api/v2/late`);
       expect(res.status).toBe(504);
-      expect(json(res)).toMatchObject({ code: '504-001', title: 'Upstream timed out' });
-      expect(Date.now() - started).toBeLessThan(1400);
+      // Its own 200 ms time-out, not another limit, and the upstream request was given up: closed by
+      // the proxy before the upstream's answer (which would have been a 200) was sent.
+      expect(json(res)).toMatchObject({
+        code: '504-001',
+        title: 'Upstream timed out',
+        detail: expect.stringContaining('(no answer within 0.2 s)'),
+      });
+      await (
+        await seen
+      ).closed;
+      expect(lateAnswers).toBe(0);
     } finally {
       await impatient.close();
     }

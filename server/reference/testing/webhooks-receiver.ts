@@ -14,6 +14,8 @@ export interface ReceivedCall {
   /** The raw bytes as received. */
   body: Buffer;
   signatureValid: boolean;
+  /** Resolves when the exchange is over: `answered` false when the sender closed it before the answer. */
+  closed: Promise<{ answered: boolean }>;
 }
 
 export interface ScriptedAnswer {
@@ -47,6 +49,9 @@ export async function startReceiver(secret: string, script: AnswerScript): Promi
         headers: request.headers,
         body,
         signatureValid: verifySignature(secret, body, request.headers['x-signature'] as string | undefined),
+        closed: new Promise((resolve) =>
+          response.once('close', () => resolve({ answered: response.writableFinished })),
+        ),
       };
       calls.push(call);
       const answer = script(calls.length, call);

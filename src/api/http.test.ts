@@ -141,13 +141,16 @@ describe('retries', () => {
     try {
       const waits: RetryWait[] = [];
       const controller = new AbortController();
-      const { server, client } = await serve((_req, res) => sendJson(res, 429, {}, { 'retry-after': '120' }), {
-        // A wait announced is a wait begun: stop the call there, so that the test fails at once.
-        onRetryWait: (wait) => {
-          waits.push(wait);
-          controller.abort(new Error(`waited ${wait.waitMs} ms`));
+      const { server, client } = await serve(
+        (_req, res) => sendJson(res, 429, {}, { 'retry-after': '120' }),
+        {
+          // A wait announced is a wait begun: stop the call there, so that the test fails at once.
+          onRetryWait: (wait) => {
+            waits.push(wait);
+            controller.abort(new Error(`waited ${wait.waitMs} ms`));
+          },
         },
-      });
+      );
       const error = await client
         .request({ method: 'GET', path: '/x', schema: Ok, signal: controller.signal })
         .catch((e: unknown) => e);

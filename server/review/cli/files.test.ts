@@ -18,7 +18,7 @@ import { DiskFileStorage, type KeptFileStorage } from '../files/file-storage';
 import { keptFilesDb } from '../files/kept-files-schema';
 import { S3FileStorage } from '../files/s3-file-storage';
 import { QueueStore } from '../store/queue-store';
-import { startS3Server, type S3Server } from '../testing/s3-server';
+import { s3Settings, startS3Server, type S3Server } from '../testing/s3-server';
 import { runFilesCommand } from './files-command';
 
 function capture() {
@@ -177,13 +177,7 @@ describe('files migrate --to s3', () => {
     const first = await runEntry();
     expect(first.out).toContain('Copied 3 file(s), 0.9 MB, from disk to s3; 0 already there');
     expect(first.code).toBe(1); // the missing and the wrong file
-    const bucket = new S3FileStorage({
-      bucket: server.bucket,
-      endpoint: server.endpoint,
-      region: server.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    });
+    const bucket = new S3FileStorage(s3Settings(server));
     try {
       for (const [i, key] of good.entries()) expect(await contentOf(bucket, key)).toBe(sha256(fileOf(i)));
     } finally {

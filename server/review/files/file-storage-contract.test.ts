@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../db/test-stores';
 import type { ReviewDatabase } from '../db/open-database';
 import { QueueStore } from '../store/queue-store';
-import { startS3Server, type S3Server } from '../testing/s3-server';
+import { s3Settings, startS3Server, type S3Server } from '../testing/s3-server';
 import { DatabaseFileStorage } from './database-file-storage';
 import { DiskFileStorage, type KeptFileStorage } from './file-storage';
 import { keptFilesDb } from './kept-files-schema';
@@ -49,13 +49,7 @@ const BACKENDS: Record<string, () => Promise<Backend>> = {
   s3: async () => {
     const server: S3Server = await startS3Server();
     const store = await openTestStore('sqlite');
-    const storage = new S3FileStorage({
-      bucket: server.bucket,
-      endpoint: server.endpoint,
-      region: server.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    });
+    const storage = new S3FileStorage(s3Settings(server));
     return {
       storage,
       database: store.database,
@@ -254,13 +248,7 @@ describe.each(Object.keys(BACKENDS))('file storage: %s', (name) => {
 describe('a storage that cannot be written fails its check', () => {
   it('s3: the server gone', async () => {
     const server = await startS3Server();
-    const storage = new S3FileStorage({
-      bucket: server.bucket,
-      endpoint: server.endpoint,
-      region: server.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    });
+    const storage = new S3FileStorage(s3Settings(server));
     try {
       await storage.check();
       await server.stop();
@@ -272,13 +260,7 @@ describe('a storage that cannot be written fails its check', () => {
 
   it('s3: a bucket that does not exist', async () => {
     const server = await startS3Server();
-    const storage = new S3FileStorage({
-      bucket: 'no-such-bucket',
-      endpoint: server.endpoint,
-      region: server.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    });
+    const storage = new S3FileStorage({ ...s3Settings(server), bucket: 'no-such-bucket' });
     try {
       await expect(storage.check()).rejects.toMatchObject({ name: 'NoSuchBucket' });
     } finally {

@@ -22,6 +22,7 @@ import { DeliveryStore } from '../wayback/delivery-store';
 import { DeliveryWorker } from '../wayback/delivery-worker';
 import { FIRST_CHECK_MS, JobFollower } from './job-follower';
 import { upstreamIdentity } from './upstream-identity';
+import { addDueRagDelivery } from '../testing/due-delivery';
 
 /** A log that resolves waits for a line containing some text. */
 function waitableLog() {
@@ -105,26 +106,7 @@ describe('the background loops through a PostgreSQL restart', () => {
     expect(await follower.runOnce()).toBe(true);
     expect(upstream.requests.filter((r) => r.url.startsWith('/v2/jobs/job-restart'))).toHaveLength(1);
     // A delivery due now, for the worker's first pass that works.
-    const now = Date.now();
-    await database.db
-      .insertInto('deliveries')
-      .values({
-        document_id: document.id,
-        integration_id: null,
-        kind: 'v2_rag',
-        decided_at: now,
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        last_status: null,
-        last_error: null,
-        payload_json: '{"inference_id":"inf-1","fields":{}}',
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })
-      .execute();
+    await addDueRagDelivery(database, document.id, Date.now());
 
     await outage.stopFast();
     follower.start();

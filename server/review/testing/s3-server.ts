@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { S3Settings } from '../files/s3-file-storage';
 
 export interface S3ServerOptions {
   /** 0 (the default) for a free port. */
@@ -138,6 +139,17 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
         .close()
         .catch(() => undefined)
         .then(() => rm(dir, { recursive: true, force: true }))),
+  };
+}
+
+/** The settings an `S3FileStorage` needs to keep its files in this server (its test credentials). */
+export function s3Settings(server: S3Server): S3Settings {
+  return {
+    bucket: server.bucket,
+    endpoint: server.endpoint,
+    region: server.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
   };
 }
 

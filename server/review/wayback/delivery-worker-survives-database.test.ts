@@ -16,6 +16,7 @@ import { QueueStore } from '../store/queue-store';
 import { flakyDatabase } from '../testing/flaky-database';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
+import { addDueRagDelivery } from '../testing/due-delivery';
 
 describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) => {
   let store: TestStore;
@@ -47,26 +48,7 @@ describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) 
       { apiVersion: 'v2', modelKey, fileName: 'a.pdf', upstreamJobId: `job-${modelKey}` },
       now,
     );
-    const { id } = await store.database.db
-      .insertInto('deliveries')
-      .values({
-        document_id: document.id,
-        integration_id: null,
-        kind: 'v2_rag',
-        decided_at: now,
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        last_status: null,
-        last_error: null,
-        payload_json: JSON.stringify({ inference_id: 'inf-1', fields: {} }),
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await addDueRagDelivery(store.database, document.id, now);
     return id;
   }
 

@@ -134,6 +134,9 @@ export class TesseractOcr {
         void this.close();
       };
     });
+    // Aborted while the worker started or the image was scaled: a listener added now would never
+    // hear it, and the page would be read to the end.
+    signal?.throwIfAborted();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const { data } = await Promise.race([

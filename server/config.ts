@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfidenceThresholds } from '../src/api/v2/app-events';
+import { ConfidenceThresholds } from '../src/api/v2/app-event-schemas';
 import { parseHostPattern } from './shared/host-policy';
 
 const port = z.coerce.number().int().min(0).max(65535);

@@ -29,10 +29,11 @@
  */
 import path from 'node:path';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-events';
+import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-event-schemas';
 import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '../shared/body-limit';
 import { trustedBody } from '../shared/connection-limits';
-import { notFound, ProblemError, problemResponse, renderError } from '../shared/problem';
+import { ProblemError, problemResponse } from '../shared/problem';
+import { notFound, renderError } from '../shared/problem-response';
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
 import { healthRoutes } from './health/health-routes';

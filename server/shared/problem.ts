@@ -6,11 +6,9 @@
  * through `ProblemError` and one renderer, with a `code` from `problemCatalog`. Codes follow the
  * hosted service's pattern (`<status>-<nnn>`, for example `422-001`, `401-001`); the two 401 codes
  * and `422-001` are the hosted service's own (see the fixtures' `v2/errors/` and `v2/job/fail_422.json`).
- * docs/errors.md lists the catalogue for integrators; a test keeps the two in step.
+ * docs/errors.md lists the catalogue for integrators; a test keeps the two in step. Pure TypeScript
+ * (no framework): the servers' Hono handlers are in problem-response.ts.
  */
-import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-
 export const problemCatalog = {
   '400-001': { status: 400, title: 'Malformed request' },
   '400-002': { status: 400, title: 'Invalid document input' },
@@ -146,23 +144,4 @@ export function problemResponse(problem: ProblemError): Response {
     status: problem.status,
     headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...problem.headers },
   });
-}
-
-/**
- * Hono `onError` handler: a `ProblemError` is rendered as is; anything else is logged and becomes a
- * 500 without internals in the body.
- */
-export function renderError(err: Error, c: Context): Response {
-  if (err instanceof ProblemError) return problemResponse(err);
-  console.error(`[${c.req.method} ${c.req.path}]`, err);
-  return problemResponse(new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
-}
-
-export function notFound(c: Context): Response {
-  return problemResponse(new ProblemError('404-003', `No route for ${c.req.method} ${c.req.path}.`));
-}
-
-/** Narrow a numeric status for Hono's typed `c.json`/`c.body` helpers. */
-export function asStatus(status: number): ContentfulStatusCode {
-  return status as ContentfulStatusCode;
 }

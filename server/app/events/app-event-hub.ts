@@ -14,7 +14,7 @@
  * path (see webhook-receiver.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '../../../src/api/v2/app-events';
+import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '../../../src/api/v2/app-event-schemas';
 
 export interface AppEventHubOptions {
   /** Events kept for replay. Default 256. */

@@ -11,7 +11,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderError } from '../../shared/problem';
+import { renderError } from '../../shared/problem-response';
 import { listen, type RunningServer } from '../listen';
 import { sendChunked } from '../test-support/chunked-attack';
 import { startUpstream, summariseBody, type TestUpstream } from '../test-support/upstream';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notFound, renderError } from '../../shared/problem';
+import { notFound, renderError } from '../../shared/problem-response';
 import { expectProblem } from '../testing/contract';
 import {
   extractedFields,

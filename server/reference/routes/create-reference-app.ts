@@ -12,7 +12,7 @@ import { trustedBody } from '../../shared/connection-limits';
 import { RAG_ROUTES_BASE } from '../rag/rag-routes';
 import { hostGuard } from '../../shared/host-guard';
 import type { HostPolicy } from '../../shared/host-policy';
-import { notFound, renderError } from '../../shared/problem';
+import { notFound, renderError } from '../../shared/problem-response';
 import type { JobService } from '../jobs/job-service';
 import type { ModelCatalog } from '../models/model-catalog';
 import type { FileStore } from '../store/file-store';

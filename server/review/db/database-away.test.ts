@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAppEvent } from '../../../src/api/v2/app-events';
+import { parseAppEvent } from '../../../src/api/v2/app-event-schemas';
 import { createApp } from '../../app/create-app';
 import { AppEventHub } from '../../app/events/app-event-hub';
 import { forwardQueueEvents } from '../../app/events/forward-queue-events';

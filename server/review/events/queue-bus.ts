@@ -15,7 +15,7 @@
  * by a ping every 30 s while idle.
  */
 import pg from 'pg';
-import type { QueueEvent } from '../../../src/api/v2/app-events';
+import type { QueueEvent } from '../../../src/api/v2/app-event-schemas';
 
 export const CHANNEL = 'review_queue';
 

@@ -4,7 +4,7 @@
  * a browser connected to the other hears of it (LISTEN/NOTIFY).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueueEvent } from '../../../src/api/v2/app-events';
+import { QueueEvent } from '../../../src/api/v2/app-event-schemas';
 import { createApp } from '../../app/create-app';
 import { AppEventHub } from '../../app/events/app-event-hub';
 import { listen, type RunningServer } from '../../app/listen';

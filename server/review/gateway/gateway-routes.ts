@@ -1,7 +1,8 @@
 /** The gateway's v1 errors: in the v1 envelope, as the service's own (docs/errors.md). */
 import type { Context } from 'hono';
 import { v1ErrorBody } from '../../reference/v1/v1-envelope';
-import { ProblemError, renderError } from '../../shared/problem';
+import { ProblemError } from '../../shared/problem';
+import { renderError } from '../../shared/problem-response';
 
 /** The gateway's own v1 errors (a 502 from the proxy, a 404 of ours) in the v1 envelope. */
 export function renderV1GatewayError(error: Error, c: Context): Response {

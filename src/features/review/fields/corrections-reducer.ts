@@ -7,7 +7,7 @@
  * removing one of them deletes it, and the added items after it move up one place, corrections included.
  */
 import type { FieldLocation } from '../../../api/v2/schemas';
-import type { CorrectionValue, Draft } from '../../../lib/draft-store';
+import type { CorrectionValue, Draft } from './draft';
 import { isWithin, type Edits } from './review-tree';
 
 export interface CorrectionsState extends Edits {

@@ -10,7 +10,7 @@
  */
 import { fieldKind } from '../../../api/v2/fields';
 import type { FieldConfidence, FieldLocation, FieldResult, SimpleValue } from '../../../api/v2/schemas';
-import type { CorrectionValue } from '../../../lib/draft-store';
+import type { CorrectionValue } from './draft';
 import type { FieldLeaf } from './flatten-fields';
 import { itemHint, type FieldHint, type SchemaHints } from './schema-hints';
 

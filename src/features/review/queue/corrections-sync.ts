@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import type { CorrectionsRequest } from '../../../api/review/schemas';
 import { FieldLocation } from '../../../api/v2/schemas';
-import { CorrectionValueSchema, type CorrectionValue, type DraftInput } from '../../../lib/draft-store';
+import { CorrectionValueSchema, type CorrectionValue, type DraftInput } from '../fields/draft';
 import { orNone } from '../fields/corrections-reducer';
 import { NO_EDITS, type Edits } from '../fields/review-tree';
 

@@ -7,7 +7,7 @@
 import { createStore, del, get, set } from 'idb-keyval';
 import { z } from 'zod';
 import { FieldLocation } from '../../../api/v2/schemas';
-import { CorrectionValueSchema } from '../../../lib/draft-store';
+import { CorrectionValueSchema } from '../fields/draft';
 import type { Edits } from '../fields/review-tree';
 
 const store = createStore('extraction-review-queue', 'draft-bases');

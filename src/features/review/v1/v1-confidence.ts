@@ -19,7 +19,7 @@
  * The bound that matters most is High's: Medium and below are what the review asks a person to check
  * (confidence.ts `needsReview`). A team that wants more checked raises it.
  */
-import { ConfidenceThresholds } from '../../../api/v2/app-events';
+import { ConfidenceThresholds } from '../../../api/v2/app-event-schemas';
 import type { FieldConfidence } from '../../../api/v2/schemas';
 
 // The schema lives with the app server's configuration, which can set the thresholds (app-events.ts).

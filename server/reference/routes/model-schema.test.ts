@@ -5,7 +5,7 @@
  * service's `extraWebhooks`: on every model, listed without their secret, clashing ids refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelSchemaResponse } from '../../../src/api/v2/model-schema';
+import { ModelSchemaResponse } from '../../../src/api/v2/model-schema-schemas';
 import { DataSchemaReplace, ModelsSearchResponse } from '../../../src/api/v2/schemas';
 import type { ReferenceService } from '../create-reference-service';
 import { loadModelCatalog } from '../models/model-catalog';

@@ -3,7 +3,7 @@ import type { FieldResult } from '../api-types';
 import type { Orientation } from '../extract/ocr/orientation';
 import type { V1Product } from '../models/model-catalog';
 import { pagePrediction, toV1Prediction, type V1PredictionJson } from './v1-prediction';
-import { v1Timestamp } from './v1-envelope';
+import { v1Timestamp } from './v1-api-request';
 
 export interface V1DocumentJson {
   id: string;

@@ -12,7 +12,7 @@ import {
   V1JobResponse,
   V1PredictResponse,
 } from '../../../src/api/v1/schemas';
-import { V1ProductsResponse } from '../../../src/api/v1/products';
+import { V1ProductsResponse } from '../../../src/api/v1/product-schemas';
 import type { ReferenceService } from '../create-reference-service';
 import { rotateGrey } from '../extract/ocr/grey-image';
 import { drawTextPicture } from '../testing/documents-images';

@@ -15,7 +15,8 @@ import { rateLimit, type RateLimits } from '../routes/rate-limit';
 import type { UrlsForRequest } from '../routes/service-urls';
 import { storeV1Document, type V1InputDeps } from './v1-document-input';
 import { combineFeedback, feedbackJson, parseFeedback } from './v1-feedback';
-import { apiRequest, calledUrl, jobJson, v1ErrorBody } from './v1-envelope';
+import { apiRequest, v1ErrorBody } from './v1-api-request';
+import { calledUrl, jobJson } from './v1-envelope';
 import type { V1JobService } from './v1-job-service';
 import type { V1JobRecord } from './v1-store';
 

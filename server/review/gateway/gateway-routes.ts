@@ -1,6 +1,6 @@
 /** The gateway's v1 errors: in the v1 envelope, as the service's own (docs/errors.md). */
 import type { Context } from 'hono';
-import { v1ErrorBody } from '../../reference/v1/v1-envelope';
+import { v1ErrorBody } from '../../reference/v1/v1-api-request';
 import { ProblemError } from '../../shared/problem';
 import { renderError } from '../../shared/problem-response';
 

@@ -9,7 +9,7 @@
  * the service's own v1 errors), so that each official client reports it as it would the hosted one's.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { v1ErrorBody } from '../../reference/v1/v1-envelope';
+import { v1ErrorBody } from '../../reference/v1/v1-api-request';
 import { ProblemError, problemResponse } from '../../shared/problem';
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';

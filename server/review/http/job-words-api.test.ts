@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWordsResponse } from '../../../src/api/review/page-words';
+import { PageWordsResponse } from '../../../src/api/review/page-words-schemas';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
 import { closeDocumentExtraction } from '../../reference/extract/extract-document-text';
 import { createApp } from '../../app/create-app';

@@ -56,7 +56,7 @@ import {
 } from '../../../src/api/review/deliveries';
 import { AnalyticsQuery, AnalyticsResponse, AnalyticsTable } from '../../../src/api/review/analytics';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
-import { PageWordsResponse } from '../../../src/api/review/page-words';
+import { PageWordsResponse } from '../../../src/api/review/page-words-schemas';
 import { PROBLEM_CONTENT_TYPE, problemCatalog, type ProblemCode } from '../../shared/problem';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';

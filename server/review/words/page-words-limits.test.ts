@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWordsResponse } from '../../../src/api/review/page-words';
+import { PageWordsResponse } from '../../../src/api/review/page-words-schemas';
 import { ErrorResponse } from '../../../src/api/v2/schemas';
 import { createApp } from '../../app/create-app';
 import { listen, type RunningServer } from '../../app/listen';

@@ -21,7 +21,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { PageWordsResponse } from '../../../src/api/review/page-words';
+import type { PageWordsResponse } from '../../../src/api/review/page-words-schemas';
 import { documentLimits, type DocumentLimits } from '../../reference/extract/document-limits';
 import type { PageText, Word } from '../../reference/extract/extractor';
 import { ThreadedExtractor } from '../../reference/extract/threads/threaded-extractor';

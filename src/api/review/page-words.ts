@@ -4,22 +4,13 @@
  * for picking values on the page: each word's text and box, normalised to the page as displayed
  * (the frame of a v2 polygon), from the PDF's text layer or from OCR, read once by the app server.
  */
-import { z } from 'zod';
 import { reviewKeys } from '../keys';
 import { api, segment } from '../http';
-import { Polygon } from '../v2/schemas';
 import type { CallOptions } from './endpoints';
 import type { ApiVersion } from './schemas';
+import { PageWordsResponse } from './page-words-schemas';
 
-export const PageWordsResponse = z.object({
-  page: z.int().min(0),
-  /** The page's size in its own units (points, pixels): only the ratio matters. */
-  width: z.number().positive(),
-  height: z.number().positive(),
-  source: z.enum(['text-layer', 'ocr']),
-  words: z.array(z.object({ text: z.string(), polygon: Polygon, confidence: z.number().min(0).max(1) })),
-});
-export type PageWordsResponse = z.infer<typeof PageWordsResponse>;
+export * from './page-words-schemas';
 
 /** A document's words, beside (not under) its key: refetching the document leaves them be. */
 export const pageWordsKey = (id: string) => [...reviewKeys.all, 'words', id] as const;

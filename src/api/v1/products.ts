@@ -4,26 +4,11 @@
  * whether it takes feedback, so the upload form can offer them and warn before a 403.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api, type ApiClient } from '../http';
 import { v1ProductKeys } from '../keys';
-import { ApiRequest } from './schemas';
+import { V1ProductsResponse, V1_PRODUCTS_PATH, type V1ProductListing } from './product-schemas';
 
-export const V1ProductListing = z.object({
-  account: z.string(),
-  name: z.string(),
-  /** The major version, without its `v` (`4`). */
-  version: z.string(),
-  sync: z.boolean(),
-  async: z.boolean(),
-  feedback: z.boolean(),
-});
-export type V1ProductListing = z.infer<typeof V1ProductListing>;
-
-export const V1ProductsResponse = z.object({ api_request: ApiRequest, products: z.array(V1ProductListing) });
-export type V1ProductsResponse = z.infer<typeof V1ProductsResponse>;
-
-export const V1_PRODUCTS_PATH = '/v1/extensions/products';
+export * from './product-schemas';
 
 export async function listV1Products({
   signal,

@@ -10,44 +10,17 @@
  * field `type` accepted (a type the service adds tomorrow must not hide the whole schema).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
-import { Id } from '../common-schemas';
 import { ApiError, SchemaMismatchError } from '../errors';
 import { api, segment } from '../http';
 import type { CallOptions } from './endpoints';
+import {
+  ModelSchemaResponse,
+  type ModelSchema,
+  type ModelSchemaField,
+  type ModelSchemaSubField,
+} from './model-schema-schemas';
 
-const fieldMembers = {
-  name: z.string(),
-  title: z.string(),
-  /** One of FIELD_TYPES (request-schemas.ts) on today's services; any string is accepted. */
-  type: z.string(),
-  is_array: z.boolean().default(false),
-  unique_values: z.boolean().default(false),
-  description: z.string().default(''),
-  guidelines: z.string().nullable().default(null),
-  /** The allowed values of a `classification` field; empty for the other types. */
-  classification_values: z.array(z.string()).default([]),
-};
-
-export const ModelSchemaSubField = z.object(fieldMembers);
-export type ModelSchemaSubField = z.infer<typeof ModelSchemaSubField>;
-
-export const ModelSchemaField = z.object({
-  ...fieldMembers,
-  /** The sub-fields of a `nested_object` field; empty for the other types. */
-  nested_fields: z.array(ModelSchemaSubField).default([]),
-});
-export type ModelSchemaField = z.infer<typeof ModelSchemaField>;
-
-export const ModelSchema = z.object({
-  id: Id,
-  name: z.string(),
-  data_schema: z.object({ fields: z.array(ModelSchemaField) }),
-});
-export type ModelSchema = z.infer<typeof ModelSchema>;
-
-export const ModelSchemaResponse = z.object({ model: ModelSchema });
-export type ModelSchemaResponse = z.infer<typeof ModelSchemaResponse>;
+export * from './model-schema-schemas';
 
 /** Under modelKeys.all (`['v2', 'models']`), so invalidating the models reaches the schemas too. */
 export const modelSchemaKey = (modelId: string) => ['v2', 'models', modelId, 'schema'] as const;

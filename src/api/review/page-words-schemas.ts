@@ -1,0 +1,18 @@
+/**
+ * The words of a kept document's page (`GET /api/review/documents/{id}/pages/{n}/words`, n 0-based;
+ * for a job's own page, by its upstream job: `GET /api/review/jobs/{v1|v2}/{job id}/pages/{n}/words`),
+ * for picking values on the page: each word's text and box, normalised to the page as displayed
+ * (the frame of a v2 polygon), from the PDF's text layer or from OCR, read once by the app server.
+ */
+import { z } from 'zod';
+import { Polygon } from '../v2/schemas';
+
+export const PageWordsResponse = z.object({
+  page: z.int().min(0),
+  /** The page's size in its own units (points, pixels): only the ratio matters. */
+  width: z.number().positive(),
+  height: z.number().positive(),
+  source: z.enum(['text-layer', 'ocr']),
+  words: z.array(z.object({ text: z.string(), polygon: Polygon, confidence: z.number().min(0).max(1) })),
+});
+export type PageWordsResponse = z.infer<typeof PageWordsResponse>;

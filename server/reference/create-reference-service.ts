@@ -5,7 +5,8 @@
  *   embeds as the default upstream, and what `npm run reference` runs alone).
  * - `openReferenceService` wires the same service without a socket, for in-process use
  *   (`app.request()`); `createReferenceApp` is the bare Hono app factory.
- * - `referenceOptionsFromEnv` maps the REFERENCE_* settings (server/config.ts) to the options.
+ * - `referenceOptionsFromSettings` maps the service's own settings (reference-settings.ts: REFERENCE_*,
+ *   DOCUMENT_MAX_*) to the options; an embedder passes its own settings of the same names.
  *
  * Layers, each inner one behind a small interface: routes/ → jobs/ → store/ → extract/.
  */
@@ -17,7 +18,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { Env } from '../config';
 import { documentLimits, documentLimitsFromEnv, type DocumentLimits } from './extract/document-limits';
 import { warmUpDocumentInspection } from './extract/inspect-document';
 import { processExtractor } from './extract/threads/threaded-extractor';
@@ -50,10 +50,11 @@ import { V1JobService } from './v1/v1-job-service';
 import { V1Store } from './v1/v1-store';
 import { announceV1Job } from './v1/v1-webhooks';
 import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
+import { DEFAULT_MODELS_FILE, type ReferenceSettings } from './reference-settings';
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
 
-export const DEFAULT_MODELS_FILE = path.join(import.meta.dirname, 'models.json');
+export { DEFAULT_MODELS_FILE };
 /** Heap cap of each extraction thread: ample for a 100 MB PDF, short of exhausting the machine. */
 const EXTRACTION_HEAP_MB = 2048;
 
@@ -139,8 +140,10 @@ export interface OpenedReferenceService {
   close(): Promise<void>;
 }
 
-/** The REFERENCE_* settings as service options (everything but the key, which callers decide). */
-export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions, 'apiKey'> {
+/** The service's settings as its options (everything but the key, which callers decide). */
+export function referenceOptionsFromSettings(
+  env: ReferenceSettings,
+): Omit<ReferenceServiceOptions, 'apiKey'> {
   return {
     host: env.REFERENCE_HOST,
     port: env.REFERENCE_PORT,

@@ -23,6 +23,7 @@ import { warmUpDocumentInspection } from './extract/inspect-document';
 import { processExtractor } from './extract/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
 import type { Resolver } from './fetch/download-url';
+import { systemClock, type Clock } from './clock';
 import { DEFAULT_CONCURRENCY, JobService } from './jobs/job-service';
 import {
   loadModelCatalog,
@@ -123,6 +124,11 @@ export interface ReferenceServiceOptions {
    * others by the model search (never the secret).
    */
   extraWebhooks?: readonly ExtraWebhook[];
+  /**
+   * The service's one clock (clock.ts): jobs' times and deadlines, webhook attempts, RAG timestamps.
+   * Default the system's; tests set the time with their own.
+   */
+  clock?: Clock;
 }
 
 export interface ReferenceService {
@@ -188,8 +194,9 @@ export async function openReferenceService(
   await files.init();
   const store = new SqliteJobStore(path.join(options.dataDir, 'reference.sqlite'));
   // Before the jobs resume: a job failed at start is announced to the webhooks.
-  const webhooks = openWebhooks({ database: store.database, models }, options.webhooks);
-  const rag = openRag({ database: store.database, models });
+  const clock = options.clock ?? systemClock;
+  const webhooks = openWebhooks({ database: store.database, models, clock }, options.webhooks);
+  const rag = openRag({ database: store.database, models, clock });
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   // The process's threads, reading within this service's limits (each request carries them).
   const extractor = processExtractor(concurrency, EXTRACTION_HEAP_MB).within(
@@ -212,6 +219,7 @@ export async function openReferenceService(
     // "Delete extracted data once fetched" covers the document text kept for RAG too.
     onInferenceDeleted: (inference) => rag.store.forgetInference(inference.id),
     rag: rag.store,
+    clock,
   });
   const v1Jobs = new V1JobService({
     store: new V1Store(store.database),
@@ -220,6 +228,7 @@ export async function openReferenceService(
     reader: extractor,
     concurrency,
     processingTimeoutMs: options.processingTimeoutMs,
+    clock,
     // Endpoints read at the job's end: a product's webhooks as the models file has them then.
     onFinished: (job) =>
       announceV1Job(

@@ -8,7 +8,10 @@
  *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators),
  *                                 and the job follower's upstream polls per job with 1 and 3 app-server copies
  *   npm run bench -- gateway      what the gateway adds to a pipeline's calls, beside the upstream straight
+ *   npm run bench -- app-memory   the app server's resident memory at rest with hosted upstreams, beside the
+ *                                 same server with its embedded reference service
  */
+import { benchAppServerMemory } from './app-server-memory';
 import { benchGateway } from './gateway';
 import { benchQueue } from './queue';
 import { benchReferenceService } from './reference-service';
@@ -19,6 +22,7 @@ const suites: Record<string, () => Promise<void>> = {
   viewer: benchViewer,
   queue: benchQueue,
   gateway: benchGateway,
+  'app-memory': benchAppServerMemory,
 };
 
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EnvSchema, readEnv, repoRoot } from './config';
+import { ReferenceSettingsShape } from './reference/reference-settings';
 
 const ID_A = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const ID_B = '1e4d3c2b-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
@@ -138,4 +139,13 @@ describe('every setting is documented', () => {
     expect(readme.includes(`\`${name}\``) || wildcard).toBe(true);
     expect(example).toMatch(new RegExp(`^(?:# )?${name}=`, 'm'));
   });
+  // The reference service's own settings (which the app's include) in its own guide too.
+  const guide = readFileSync(path.join(repoRoot, 'docs', 'reference-service.md'), 'utf8');
+  it.each(Object.keys(ReferenceSettingsShape))(
+    '%s in the reference service guide and .env.example',
+    (name) => {
+      expect(guide).toContain(`\`${name}\``);
+      expect(example).toMatch(new RegExp(`^(?:# )?${name}=`, 'm'));
+    },
+  );
 });

@@ -2,88 +2,21 @@
  * Configuration, from the environment only, validated once at start-up. The names are the same in
  * every entry point (README and .env.example list them).
  */
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfidenceThresholds } from '../src/api/v2/app-event-schemas';
-import { parseHostPattern } from './shared/host-policy';
-
-const port = z.coerce.number().int().min(0).max(65535);
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((s) => (s === '' ? undefined : s))
-  .pipe(z.url({ protocol: /^https?$/ }).optional())
-  .optional();
-const optionalString = z
-  .string()
-  .trim()
-  .transform((s) => (s === '' ? undefined : s))
-  .optional();
-
-/** An unset or empty variable is `undefined`; anything else must be a whole number in range. */
-const optionalInt = (min: number) =>
-  z
-    .string()
-    .trim()
-    .transform((s) => (s === '' ? undefined : Number(s)))
-    .pipe(z.number({ error: 'expected a whole number' }).int().min(min).optional())
-    .optional();
-
-/** `true`/`1`, `false`/`0`, or unset/empty for the default. */
-const flag = (fallback: boolean) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .transform((s) => (s === '' ? undefined : s))
-    .pipe(z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).optional())
-    .transform((s) => (s === undefined ? fallback : s === 'true' || s === '1'))
-    .optional()
-    .transform((v) => v ?? fallback);
-
-/** A comma-separated list; blanks are dropped. */
-const list = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== ''),
-  );
-
-/** `loopback`, an IP address, or a CIDR range such as `10.0.0.0/8` or `fd00::/8`. */
-function isProxyEntry(entry: string): boolean {
-  if (entry === 'loopback') return true;
-  const [address = '', bits, ...rest] = entry.split('/');
-  const kind = isIP(address);
-  if (kind === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d+$/.test(bits) && n <= (kind === 4 ? 32 : 128);
-}
-
-const TRUST_PROXY_MESSAGE =
-  'expected a comma-separated list of `loopback`, IP addresses and CIDR ranges (10.0.0.0/8)';
-const trustProxyList = list.refine((entries) => entries.every(isProxyEntry), {
-  message: TRUST_PROXY_MESSAGE,
-});
-
-/** Hosts a server answers to besides its own addresses (server/shared/host-policy.ts). */
-const allowedHostList = list.superRefine((entries, ctx) => {
-  for (const entry of entries) {
-    if (parseHostPattern(entry) === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          `${JSON.stringify(entry)} is not a host: expected a comma-separated list of names or addresses, ` +
-          'each with an optional port (review.example.com, 10.0.0.5:8080, [fd00::1]), `.example.com` for a ' +
-          'domain and its subdomains, or `*` for any',
-      });
-    }
-  }
-});
+import { checkReferenceSettings, ReferenceSettingsShape } from './reference/reference-settings';
+import {
+  allowedHostList,
+  flag,
+  list,
+  optionalInt,
+  optionalString,
+  optionalUrl,
+  parseSettings,
+  port,
+  trustProxyList,
+} from './shared/settings-schema';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -108,49 +41,12 @@ export const EnvSchema = z.object({
   UPSTREAM_V1_API_KEY: optionalString,
   /** How long an upstream may take to start answering once the request body is sent, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
-  REFERENCE_HOST: z.string().default('127.0.0.1'),
-  REFERENCE_PORT: port.default(8790),
-  REFERENCE_API_KEY: optionalString,
+  /**
+   * The embedded reference service's settings: the service's own (server/reference/reference-settings.ts),
+   * with its data in the repository's data/ whatever the working directory, as always.
+   */
+  ...ReferenceSettingsShape,
   REFERENCE_DATA_DIR: z.string().default(path.join(repoRoot, 'data', 'reference')),
-  REFERENCE_MODELS_FILE: z.string().default(path.join(repoRoot, 'server', 'reference', 'models.json')),
-  REFERENCE_PUBLIC_URL: optionalUrl,
-  /** Jobs processed at once; default the machine's available parallelism. */
-  REFERENCE_CONCURRENCY: optionalInt(1),
-  REFERENCE_PROCESSING_TIMEOUT_MS: optionalInt(1),
-  /** Largest accepted document (file, file_base64 decoded, or url download), in bytes. */
-  REFERENCE_MAX_FILE_BYTES: optionalInt(1),
-  /** Open connections the reference service holds at most (default 1000); more are closed at once. */
-  REFERENCE_MAX_CONNECTIONS: optionalInt(1),
-  /**
-   * What one document may cost to read, for the reference service's extraction and the review's page
-   * words alike (server/reference/extract/document-limits.ts has the defaults): pages per document,
-   * pixels of one rendered page (a larger page is rendered smaller, down to a floor, then refused), and
-   * pixels of one decoded picture.
-   */
-  DOCUMENT_MAX_PAGES: optionalInt(1),
-  DOCUMENT_MAX_RENDER_PIXELS: optionalInt(1),
-  DOCUMENT_MAX_IMAGE_PIXELS: optionalInt(1),
-  /** Per-key budgets per window (a minute unless the next setting says otherwise); 0 turns a budget off. */
-  REFERENCE_RATE_LIMIT_POST_PER_MINUTE: optionalInt(0),
-  REFERENCE_RATE_LIMIT_GET_PER_MINUTE: optionalInt(0),
-  /** The budgets' window in ms (default 60 000); end-to-end tests shorten it to meet 429s quickly. */
-  REFERENCE_RATE_LIMIT_WINDOW_MS: optionalInt(1),
-  /** Peers whose X-Forwarded-* / Forwarded headers are believed: `loopback`, addresses, CIDR ranges. */
-  REFERENCE_TRUST_PROXY: trustProxyList,
-  /** Other hosts the reference service answers to; its Host check is on when it listens on loopback or this is set. */
-  REFERENCE_ALLOWED_HOSTS: allowedHostList,
-  /** How long downloading a `url` input may take, in ms. */
-  REFERENCE_URL_TIMEOUT_MS: optionalInt(1),
-  /** Test only: hosts (names, addresses or CIDR ranges) a `url` input may reach although not public. */
-  REFERENCE_URL_ALLOW_HOSTS: list,
-  /** Test only: a PEM file of certificate authorities trusted, besides the usual ones, for `url` input. */
-  REFERENCE_URL_CA_FILE: optionalString,
-  /**
-   * PEM certificate and key files: the reference service then speaks HTTPS, as the hosted service does
-   * (the official clients only call `https://` hosts). Both or neither.
-   */
-  REFERENCE_TLS_CERT_FILE: optionalString,
-  REFERENCE_TLS_KEY_FILE: optionalString,
   /**
    * The signing secret of the v2 upstream's webhook that points at this app server's /hooks/v2. Unset:
    * the receiver is off (with the embedded reference service, one is made at each start instead).
@@ -260,13 +156,7 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
-const CheckedEnvSchema = EnvSchema.refine(
-  (env) => (env.REFERENCE_TLS_CERT_FILE === undefined) === (env.REFERENCE_TLS_KEY_FILE === undefined),
-  {
-    message: 'set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither',
-    path: ['REFERENCE_TLS_KEY_FILE'],
-  },
-)
+const CheckedEnvSchema = EnvSchema.superRefine(checkReferenceSettings)
   .refine((env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0, {
     message:
       'SSO_HEADER is set but SSO_TRUSTED_PROXIES is not: the header would be believed from anybody. List the ' +
@@ -285,12 +175,7 @@ const CheckedEnvSchema = EnvSchema.refine(
   });
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = CheckedEnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseSettings(CheckedEnvSchema, source, 'Invalid configuration');
 }
 
 /** FILE_STORAGE, or its default: in the database with DATABASE_URL (every copy reads it), else on disk. */

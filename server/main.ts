@@ -35,11 +35,10 @@ import {
   reviewSettingsFromEnv,
   type OpenedReview,
 } from './review/open-review';
-import type {
-  referenceOptionsFromEnv as ReferenceOptionsFromEnv,
-  startReferenceService as StartReferenceService,
-} from './reference/create-reference-service';
+import type * as ReferenceEntry from './reference/create-reference-service';
+import type { ReferenceServiceOptions } from './reference/create-reference-service';
 import type { ExtraWebhook } from './reference/models/model-catalog';
+import type { ReferenceSettings } from './reference/reference-settings';
 
 /** What main needs of the embedded reference service (server/reference/create-reference-service.ts). */
 interface ReferenceService {
@@ -352,12 +351,10 @@ function checkBuilt(staticDir: string): void {
 
 async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]): Promise<ReferenceService> {
   // Loaded only when needed: a configured upstream for both versions never loads its dependencies
-  // (SQLite, pdf.js).
-  let start: typeof StartReferenceService;
-  let referenceOptionsFromEnv: typeof ReferenceOptionsFromEnv;
+  // (SQLite, pdf.js, sharp).
+  let reference: typeof ReferenceEntry;
   try {
-    ({ startReferenceService: start, referenceOptionsFromEnv } =
-      await import('./reference/create-reference-service'));
+    reference = await import('./reference/create-reference-service');
   } catch (error) {
     throw new StartupError(
       `The embedded reference service could not be loaded (${error instanceof Error ? error.message : String(error)}). ` +
@@ -365,11 +362,9 @@ async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]):
     );
   }
   try {
-    return await start({
-      ...referenceOptionsFromEnv(env),
-      apiKey: env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
-      extraWebhooks,
-    });
+    return await reference.startReferenceService(
+      embeddedReferenceOptions(env, reference.referenceOptionsFromSettings, extraWebhooks),
+    );
   } catch (error) {
     throw listenError(
       error,
@@ -379,6 +374,24 @@ async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]):
       'The embedded reference service',
     );
   }
+}
+
+/**
+ * The embedded reference service's options from the app server's settings: its REFERENCE_* and
+ * DOCUMENT_MAX_* variables (the service's own, server/reference/reference-settings.ts, which the app's
+ * EnvSchema takes in), a key made at each start unless REFERENCE_API_KEY fixes one, and this server's
+ * webhook on every model.
+ */
+function embeddedReferenceOptions(
+  env: Env,
+  fromSettings: (settings: ReferenceSettings) => Omit<ReferenceServiceOptions, 'apiKey'>,
+  extraWebhooks: readonly ExtraWebhook[],
+): ReferenceServiceOptions {
+  return {
+    ...fromSettings(env),
+    apiKey: env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
+    extraWebhooks,
+  };
 }
 
 function listenError(

@@ -5,7 +5,8 @@
  *   embeds as the default upstream, and what `npm run reference` runs alone).
  * - `openReferenceService` wires the same service without a socket, for in-process use
  *   (`app.request()`); `createReferenceApp` is the bare Hono app factory.
- * - `referenceOptionsFromEnv` maps the REFERENCE_* settings (server/config.ts) to the options.
+ * - `referenceOptionsFromSettings` maps the service's own settings (reference-settings.ts: REFERENCE_*,
+ *   DOCUMENT_MAX_*) to the options; an embedder passes its own settings of the same names.
  *
  * Layers, each inner one behind a small interface: routes/ → jobs/ → store/ → extract/.
  */
@@ -17,12 +18,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { Env } from '../config';
 import { documentLimits, documentLimitsFromEnv, type DocumentLimits } from './extract/document-limits';
 import { warmUpDocumentInspection } from './extract/inspect-document';
 import { processExtractor } from './extract/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
 import type { Resolver } from './fetch/download-url';
+import { systemClock, type Clock } from './clock';
 import { DEFAULT_CONCURRENCY, JobService } from './jobs/job-service';
 import {
   loadModelCatalog,
@@ -50,10 +51,11 @@ import { V1JobService } from './v1/v1-job-service';
 import { V1Store } from './v1/v1-store';
 import { announceV1Job } from './v1/v1-webhooks';
 import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
+import { DEFAULT_MODELS_FILE, type ReferenceSettings } from './reference-settings';
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
 
-export const DEFAULT_MODELS_FILE = path.join(import.meta.dirname, 'models.json');
+export { DEFAULT_MODELS_FILE };
 /** Heap cap of each extraction thread: ample for a 100 MB PDF, short of exhausting the machine. */
 const EXTRACTION_HEAP_MB = 2048;
 
@@ -122,6 +124,11 @@ export interface ReferenceServiceOptions {
    * others by the model search (never the secret).
    */
   extraWebhooks?: readonly ExtraWebhook[];
+  /**
+   * The service's one clock (clock.ts): jobs' times and deadlines, webhook attempts, RAG timestamps.
+   * Default the system's; tests set the time with their own.
+   */
+  clock?: Clock;
 }
 
 export interface ReferenceService {
@@ -139,8 +146,10 @@ export interface OpenedReferenceService {
   close(): Promise<void>;
 }
 
-/** The REFERENCE_* settings as service options (everything but the key, which callers decide). */
-export function referenceOptionsFromEnv(env: Env): Omit<ReferenceServiceOptions, 'apiKey'> {
+/** The service's settings as its options (everything but the key, which callers decide). */
+export function referenceOptionsFromSettings(
+  env: ReferenceSettings,
+): Omit<ReferenceServiceOptions, 'apiKey'> {
   return {
     host: env.REFERENCE_HOST,
     port: env.REFERENCE_PORT,
@@ -185,8 +194,9 @@ export async function openReferenceService(
   await files.init();
   const store = new SqliteJobStore(path.join(options.dataDir, 'reference.sqlite'));
   // Before the jobs resume: a job failed at start is announced to the webhooks.
-  const webhooks = openWebhooks({ database: store.database, models }, options.webhooks);
-  const rag = openRag({ database: store.database, models });
+  const clock = options.clock ?? systemClock;
+  const webhooks = openWebhooks({ database: store.database, models, clock }, options.webhooks);
+  const rag = openRag({ database: store.database, models, clock });
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   // The process's threads, reading within this service's limits (each request carries them).
   const extractor = processExtractor(concurrency, EXTRACTION_HEAP_MB).within(
@@ -209,6 +219,7 @@ export async function openReferenceService(
     // "Delete extracted data once fetched" covers the document text kept for RAG too.
     onInferenceDeleted: (inference) => rag.store.forgetInference(inference.id),
     rag: rag.store,
+    clock,
   });
   const v1Jobs = new V1JobService({
     store: new V1Store(store.database),
@@ -217,6 +228,7 @@ export async function openReferenceService(
     reader: extractor,
     concurrency,
     processingTimeoutMs: options.processingTimeoutMs,
+    clock,
     // Endpoints read at the job's end: a product's webhooks as the models file has them then.
     onFinished: (job) =>
       announceV1Job(

@@ -1,15 +1,15 @@
 /**
- * `npm run reference`: the reference service on its own (REFERENCE_* settings, see
- * docs/reference-service.md).
+ * `npm run reference`: the reference service on its own, with its own settings (REFERENCE_* and
+ * DOCUMENT_MAX_*, reference-settings.ts; see docs/reference-service.md).
  */
 import { randomBytes } from 'node:crypto';
-import { readEnv } from '../config';
-import { referenceOptionsFromEnv, startReferenceService } from './create-reference-service';
+import { referenceOptionsFromSettings, startReferenceService } from './create-reference-service';
+import { readReferenceSettings, type ReferenceSettings } from './reference-settings';
 
-const env = readEnv();
+const env = readSettingsOrExit();
 const apiKey = env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url');
 
-const service = await startReferenceService({ ...referenceOptionsFromEnv(env), apiKey });
+const service = await startReferenceService({ ...referenceOptionsFromSettings(env), apiKey });
 
 console.log(`Reference service listening on ${service.url}`);
 if (env.REFERENCE_PUBLIC_URL) console.log(`Public URL: ${env.REFERENCE_PUBLIC_URL}`);
@@ -36,3 +36,15 @@ const shutdown = (signal: string): void => {
 };
 process.once('SIGINT', () => shutdown('SIGINT'));
 process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+/** A wrong setting stops the service with every wrong variable named, not a stack trace. */
+function readSettingsOrExit(): ReferenceSettings {
+  try {
+    return readReferenceSettings(process.env);
+  } catch (error) {
+    console.error(
+      `The reference service cannot start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  }
+}

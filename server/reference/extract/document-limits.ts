@@ -4,7 +4,8 @@
  * 22 222² pixels at the OCR resolution: 4.7 GB of canvas), so every size is checked from the
  * document's own description (the PDF's page box, the picture's header) before anything is drawn or
  * decoded. Shared by the reference service's extraction threads and the review's page words
- * (DOCUMENT_MAX_PAGES, DOCUMENT_MAX_RENDER_PIXELS, DOCUMENT_MAX_IMAGE_PIXELS in server/config.ts).
+ * (DOCUMENT_MAX_PAGES, DOCUMENT_MAX_RENDER_PIXELS, DOCUMENT_MAX_IMAGE_PIXELS in
+ * server/reference/reference-settings.ts).
  *
  * Everything over a limit is a `422-012` ("Document too large to process") whose detail says which
  * limit and by how much.
@@ -48,7 +49,7 @@ export function documentLimits(settings: Partial<DocumentLimits> = {}): Document
   });
 }
 
-/** The DOCUMENT_MAX_* settings (server/config.ts), unset ones left to the defaults. */
+/** The DOCUMENT_MAX_* settings (reference-settings.ts), unset ones left to the defaults. */
 export function documentLimitsFromEnv(env: {
   DOCUMENT_MAX_PAGES?: number | undefined;
   DOCUMENT_MAX_RENDER_PIXELS?: number | undefined;

@@ -12,6 +12,7 @@ import { loadModelCatalog, type Model, type ModelCatalog } from '../models/model
 import { FileStore } from '../store/file-store';
 import type { InferenceRecord, JobRecord } from '../store/job-store';
 import { SqliteJobStore } from '../store/sqlite-job-store';
+import { manualClock } from '../testing/manual-clock';
 import { INVOICE_MODEL_ID, makeDataDir } from '../testing/reference-harness';
 import { JobService } from './job-service';
 import { resolveJobOptions } from './job-options';
@@ -88,10 +89,23 @@ const until = async (check: () => boolean, ms = 5000): Promise<void> => {
   }
 };
 
+const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
+
 describe('JobService', () => {
   it('fails a running job at its deadline, counted from its creation', async () => {
-    const service = new JobService({ store, files, models: catalog, extractor, processingTimeoutMs: 150 });
+    const clock = manualClock(T0);
+    const service = new JobService({
+      store,
+      files,
+      models: catalog,
+      extractor,
+      processingTimeoutMs: 150,
+      clock,
+    });
     const stuck = await enqueue(service, 'stuck-1');
+    await until(() => extractor.started.length === 1);
+    // Running: the service's clock when its timer fires (the timer itself runs on real time).
+    clock.advance(150);
     await until(() => store.findJob(stuck.id)?.status !== 'Processing');
     const failed = store.findJob(stuck.id);
     expect(failed).toMatchObject({
@@ -102,13 +116,14 @@ describe('JobService', () => {
         detail: 'Processing did not finish within 150 ms.',
       },
     });
-    const elapsed = Date.parse(failed?.completedAt ?? '') - Date.parse(failed?.createdAt ?? '');
-    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(failed?.createdAt).toBe(new Date(T0).toISOString());
+    expect(failed?.completedAt).toBe(new Date(T0 + 150).toISOString());
     await service.close();
   });
 
   it('fails, without starting it, a job whose time ran out while the service was down', async () => {
-    const past = new Date(Date.now() - 10_000).toISOString();
+    // Created 10 s before the service's clock says it resumes, with 5 s to finish.
+    const past = new Date(T0 - 10_000).toISOString();
     await writeFile(files.pathOf('quick-old'), 'x');
     const base = {
       modelId: model.id,
@@ -125,7 +140,14 @@ describe('JobService', () => {
       error: null,
     };
     store.insertJob({ ...base, id: 'quick-old', filename: 'old.pdf' });
-    const service = new JobService({ store, files, models: catalog, extractor, processingTimeoutMs: 5000 });
+    const service = new JobService({
+      store,
+      files,
+      models: catalog,
+      extractor,
+      processingTimeoutMs: 5000,
+      clock: manualClock(T0),
+    });
     expect(service.resumeInterrupted()).toEqual({ resumed: 1, failed: 0 });
     await until(() => store.findJob('quick-old')?.status !== 'Processing');
     expect(store.findJob('quick-old')).toMatchObject({ status: 'Failed', error: { code: '500-003' } });

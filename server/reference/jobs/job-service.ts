@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ProblemError } from '../../shared/problem';
+import { dateOf, systemClock, type Clock } from '../clock';
 import type { ExtractionInference, WebhookResponse } from '../api-types';
 import type { Extractor } from '../extract/extractor';
 import { extractResult, type FieldReader } from '../extract/extract-result';
@@ -56,6 +57,8 @@ export interface JobServiceOptions {
   onInferenceDeleted?: (inference: InferenceRecord) => void;
   /** Validated documents for the `rag` option; each processed document's text is kept there too. */
   rag?: RagStore;
+  /** Jobs' times and deadlines; default the system's. */
+  clock?: Clock;
 }
 
 export interface NewJobInput {
@@ -85,6 +88,7 @@ class ServiceClosing extends Error {
 export class JobService {
   private readonly queue: WorkQueue;
   private readonly timeoutMs: number;
+  private readonly clock: Clock;
   private readonly deadlines = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, AbortController>();
   private closed = false;
@@ -95,6 +99,7 @@ export class JobService {
     // (the threads bound the heavy work; this only keeps them from idling between jobs).
     this.queue = new WorkQueue(2 * (deps.concurrency ?? DEFAULT_CONCURRENCY));
     this.timeoutMs = deps.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+    this.clock = deps.clock ?? systemClock;
   }
 
   /** The uploaded file must already be committed to the FileStore under `input.id`. */
@@ -105,7 +110,7 @@ export class JobService {
       modelId: model.id,
       options: options ?? resolveJobOptions(model),
       webhookIds,
-      at: new Date(),
+      at: dateOf(this.clock),
     });
     this.deps.store.insertJob(job);
     this.schedule(job);
@@ -135,7 +140,7 @@ export class JobService {
     if (!inference) return { found: false, deletedAt: this.deps.store.deletedInferenceAt(id) };
     const model = this.deps.models.find(inference.body.model.id);
     if (!model?.delete_after_fetch) return { found: true, inference };
-    const taken = this.deps.store.takeInference(id, new Date());
+    const taken = this.deps.store.takeInference(id, dateOf(this.clock));
     if (!taken) return { found: false, deletedAt: this.deps.store.deletedInferenceAt(id) };
     await this.deps.files.remove(taken.jobId);
     try {
@@ -170,7 +175,7 @@ export class JobService {
         this.finish(job, {
           type: 'failed',
           error: new ProblemError('500-004', reason).toBody(),
-          at: new Date(),
+          at: dateOf(this.clock),
         });
         failed++;
       }
@@ -192,7 +197,7 @@ export class JobService {
 
   private schedule(job: JobRecord): void {
     if (this.closed) return;
-    const remaining = Date.parse(job.createdAt) + this.timeoutMs - Date.now();
+    const remaining = Date.parse(job.createdAt) + this.timeoutMs - this.clock.now();
     const timer = setTimeout(() => this.onDeadline(job.id), Math.max(0, remaining));
     timer.unref();
     this.deadlines.set(job.id, timer);
@@ -213,16 +218,16 @@ export class JobService {
     }
     const job = this.deps.store.findJob(jobId);
     if (job?.status === 'Processing') {
-      this.finish(job, { type: 'failed', error: this.timeoutProblem().toBody(), at: new Date() });
+      this.finish(job, { type: 'failed', error: this.timeoutProblem().toBody(), at: dateOf(this.clock) });
     }
   }
 
   private async process(jobId: string): Promise<void> {
     const job = this.deps.store.findJob(jobId);
     if (job?.status !== 'Processing' || this.closed) return;
-    if (Date.now() >= Date.parse(job.createdAt) + this.timeoutMs) {
+    if (this.clock.now() >= Date.parse(job.createdAt) + this.timeoutMs) {
       // Its time ran out while it waited for a worker (its timer may not have fired yet).
-      this.finish(job, { type: 'failed', error: this.timeoutProblem().toBody(), at: new Date() });
+      this.finish(job, { type: 'failed', error: this.timeoutProblem().toBody(), at: dateOf(this.clock) });
       return;
     }
     const controller = new AbortController();
@@ -232,14 +237,14 @@ export class JobService {
     let inference: InferenceRecord | undefined;
     try {
       inference = await untilAborted(this.infer(job, controller.signal), controller.signal);
-      event = { type: 'processed', inferenceId: inference.id, at: new Date() };
+      event = { type: 'processed', inferenceId: inference.id, at: dateOf(this.clock) };
     } catch (error) {
       if (error instanceof ServiceClosing) {
         // A clean stop is not the job's fault: it resumes at the next start, with its attempts as they were.
         this.deps.store.releaseAttempt(jobId);
         return;
       }
-      event = { type: 'failed', error: asProblem(error).toBody(), at: new Date() };
+      event = { type: 'failed', error: asProblem(error).toBody(), at: dateOf(this.clock) };
       inference = undefined;
     } finally {
       this.running.delete(jobId);
@@ -302,7 +307,7 @@ export class JobService {
     };
     // Kept so that an operator can later turn this result, corrected, into a validated RAG document.
     rag?.rememberInference({ id, jobId: job.id, body }, pages);
-    return { id, jobId: job.id, createdAt: new Date().toISOString(), body };
+    return { id, jobId: job.id, createdAt: dateOf(this.clock).toISOString(), body };
   }
 }
 

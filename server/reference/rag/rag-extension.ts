@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Hono } from 'hono';
+import type { Clock } from '../clock';
 import { createRagRoutes, RAG_ROUTES_BASE } from './rag-routes';
 import { RagStore } from './rag-store';
 
@@ -16,8 +17,10 @@ export interface RagExtension {
 export function openRag(context: {
   database: Database.Database;
   models: { find(id: string): object | undefined };
+  /** Dates the texts and documents kept; default the system's. */
+  clock?: Clock;
 }): RagExtension {
-  const store = new RagStore(context.database);
+  const store = new RagStore(context.database, context.clock);
   const routes = createRagRoutes({ store, models: context.models });
   return { store, extendV2: (v2) => void v2.route(RAG_ROUTES_BASE, routes) };
 }

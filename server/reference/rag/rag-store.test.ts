@@ -14,7 +14,9 @@ import {
 } from '../testing/rag-fixtures';
 import { laidOut, unrelatedLetter } from '../testing/rag-layout';
 import type { PostProcess } from '../extract/extract-result';
+import { manualClock } from '../testing/manual-clock';
 import { applyRag, ragPostProcess } from './apply-rag';
+import { RagStore } from './rag-store';
 
 const corrected: FieldMap = {
   supplier_name: { value: 'ACME Industrial Supplies GmbH', locations: [], confidence: null },
@@ -44,6 +46,16 @@ describe('RagStore', () => {
 
     data.store.forgetInference(inference.id);
     expect(data.store.documentText(inference.id)).toBeUndefined();
+  });
+
+  it('dates texts and validated documents by its clock when no time is given', () => {
+    const store = new RagStore(data.db, manualClock(Date.UTC(2026, 2, 14, 10, 0, 0)));
+    const inference = processedInference(RAG_MODEL_ID, extractedFields());
+    store.rememberInference(inference, invoiceA);
+    const text = store.documentText(inference.id);
+    expect(text?.createdAt).toBe('2026-03-14T10:00:00.000Z');
+    if (!text) throw new Error('text not kept');
+    expect(store.addDocument(text, corrected).createdAt).toBe('2026-03-14T10:00:00.000Z');
   });
 
   it('prunes old texts, but validated documents keep their own copy', () => {

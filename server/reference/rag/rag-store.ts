@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { FieldMap } from '../../../src/api/v2/schemas';
+import { dateOf, systemClock, type Clock } from '../clock';
 import { applyMigrations } from '../store/migrations';
 import { pageTexts, termsOf, type LaidOutPage, type Terms } from './document-terms';
 import { DEFAULT_SIMILARITY_THRESHOLD, findSimilarDocument } from './retrieval';
@@ -104,8 +105,11 @@ const fromDocumentRow = (row: DocumentRow): ValidatedDocument => ({
 export class RagStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
 
-  /** Creates or upgrades the RAG tables on `db` (idempotent). */
-  constructor(db: Database.Database) {
+  /** Creates or upgrades the RAG tables on `db` (idempotent); `clock` dates texts and documents. */
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock = systemClock,
+  ) {
     applyMigrations(db, 'rag', MIGRATIONS);
     this.statements = prepareStatements(db);
   }
@@ -118,7 +122,7 @@ export class RagStore {
   rememberInference(
     inference: { id: string; jobId: string; body: { model: { id: string }; result: { fields: object } } },
     pages: readonly LaidOutPage[],
-    at = new Date(),
+    at = dateOf(this.clock),
   ): void {
     this.statements.insertText.run({
       inference_id: inference.id.toLowerCase(),
@@ -147,7 +151,7 @@ export class RagStore {
   }
 
   /** Stores a validated document made of an inference's text and the operator's `fields`. */
-  addDocument(text: DocumentTextRecord, fields: FieldMap, at = new Date()): ValidatedDocument {
+  addDocument(text: DocumentTextRecord, fields: FieldMap, at = dateOf(this.clock)): ValidatedDocument {
     const document: ValidatedDocument = {
       id: randomUUID(),
       modelId: text.modelId,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
 import { expectJobResponse, expectProblem } from '../testing/contract';
 import { generatePdf } from '../testing/generate-pdf';
+import { manualClock } from '../testing/manual-clock';
 import {
   enqueue,
   get,
@@ -13,13 +14,16 @@ import {
   TEST_API_KEY,
 } from '../testing/reference-harness';
 
+/** The service's clock stands at this time: its jobs are created then. */
+const T0 = Date.UTC(2026, 10, 25, 9, 0, 0, 123);
+
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let pdf: Uint8Array;
 
 beforeAll(async () => {
   data = await makeDataDir();
-  service = await startTestService(data.dir, { maxFileBytes: 4096 });
+  service = await startTestService(data.dir, { maxFileBytes: 4096, clock: manualClock(T0) });
   pdf = (await generatePdf([{ lines: [{ text: 'Invoice number: A-1', x: 72, y: 700 }] }])).bytes;
 });
 afterAll(async () => {
@@ -63,7 +67,8 @@ describe('POST /v2/products/extraction/enqueue', () => {
         error: null,
       },
     });
-    expect(Math.abs(Date.parse(`${body.job.created_at}Z`) - Date.now())).toBeLessThan(10_000);
+    // Created when the service's clock says (the hosted format: microseconds, no zone).
+    expect(body.job.created_at).toBe('2026-11-25T09:00:00.123000');
     // The upload is on disk, byte for byte, under the job's id.
     expect(new Uint8Array(await readFile(path.join(data.dir, 'files', body.job.id)))).toEqual(pdf);
   });

@@ -5,8 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { repoRoot } from '../../config';
 import { TEST_API_KEY } from './reference-harness';
+
+/** Where `npm run reference` runs (its data/reference default is relative to it). */
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 
 /**
  * glibc's malloc settings that the npm scripts start the service with (read at process start, so not

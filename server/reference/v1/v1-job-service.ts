@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import sharp from 'sharp';
 import { ProblemError } from '../../shared/problem';
+import { dateOf, systemClock, type Clock } from '../clock';
 import type { FieldQuery, FieldReader } from '../extract/extract-result';
 import type { StoredFile } from '../extract/extractor';
 import type { Orientation } from '../extract/ocr/orientation';
@@ -38,6 +39,8 @@ export interface V1JobServiceOptions {
   processingTimeoutMs?: number;
   /** Told once of each job that became final with `announce` set (v1 webhooks, v1-webhooks.ts). */
   onFinished?: (job: V1JobRecord) => void;
+  /** Jobs' times and deadlines; default the system's. */
+  clock?: Clock;
 }
 
 export interface NewV1Job {
@@ -54,6 +57,7 @@ class ServiceClosing extends Error {}
 export class V1JobService {
   private readonly queue: WorkQueue;
   private readonly timeoutMs: number;
+  private readonly clock: Clock;
   private readonly running = new Map<string, AbortController>();
   private readonly waiters = new Map<string, (() => void)[]>();
   private closed = false;
@@ -61,6 +65,7 @@ export class V1JobService {
   constructor(private readonly deps: V1JobServiceOptions) {
     this.queue = new WorkQueue(2 * deps.concurrency);
     this.timeoutMs = deps.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+    this.clock = deps.clock ?? systemClock;
   }
 
   /** The uploaded file must already be committed to the FileStore under `input.id`. */
@@ -73,7 +78,7 @@ export class V1JobService {
       documentId: randomUUID(),
       filename: input.filename,
       mimeType: input.mimeType,
-      issuedAt: new Date().toISOString(),
+      issuedAt: dateOf(this.clock).toISOString(),
       startedAt: null,
       availableAt: null,
       status: 'waiting',
@@ -101,7 +106,7 @@ export class V1JobService {
   }
 
   saveFeedback(documentId: string, feedback: StoredFeedback): void {
-    this.deps.store.saveFeedback(documentId, feedback, new Date());
+    this.deps.store.saveFeedback(documentId, feedback, dateOf(this.clock));
   }
 
   /** Resolves with the job once it is final (at once when it already is). */
@@ -151,8 +156,8 @@ export class V1JobService {
     if (this.closed) return;
     const waiting = this.deps.store.find(id);
     if (!waiting) return;
-    const remaining = Date.parse(waiting.issuedAt) + this.timeoutMs - Date.now();
-    const startedAt = new Date();
+    const remaining = Date.parse(waiting.issuedAt) + this.timeoutMs - this.clock.now();
+    const startedAt = dateOf(this.clock);
     const job = remaining > 0 ? this.deps.store.start(id, startedAt) : waiting;
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     // Already past its deadline when a worker takes it (a long queue): it timed out. Not `throw
@@ -168,7 +173,7 @@ export class V1JobService {
     this.running.set(id, controller);
     try {
       const document = await untilAborted(this.read(job, startedAt, signal), signal);
-      this.finish({ ...job, status: 'completed', availableAt: new Date().toISOString(), document });
+      this.finish({ ...job, status: 'completed', availableAt: dateOf(this.clock).toISOString(), document });
     } catch (error) {
       if (error instanceof ServiceClosing || controller.signal.reason instanceof ServiceClosing) {
         // A clean stop is not the job's fault: it resumes at the next start.
@@ -209,7 +214,7 @@ export class V1JobService {
           readUpright: orientations.map(() => upright !== null),
         },
         startedAt,
-        finishedAt: new Date(),
+        finishedAt: dateOf(this.clock),
       });
     } finally {
       if (upright) await rm(upright.path, { force: true });
@@ -237,7 +242,7 @@ export class V1JobService {
   }
 
   private fail(job: V1JobRecord, error: V1JobError): void {
-    this.finish({ ...job, status: 'failed', availableAt: new Date().toISOString(), error });
+    this.finish({ ...job, status: 'failed', availableAt: dateOf(this.clock).toISOString(), error });
   }
 
   private finish(job: V1JobRecord): void {

@@ -18,13 +18,17 @@ import { rotateGrey } from '../extract/ocr/grey-image';
 import { drawTextPicture } from '../testing/documents-images';
 import { generatePdf } from '../testing/generate-pdf';
 import { expectContract } from '../testing/contract';
+import { manualClock } from '../testing/manual-clock';
 import { makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+
+/** The service's clock stands at this time: its jobs are issued, started and finished then. */
+const T0 = Date.UTC(2026, 10, 25, 9, 0, 0, 500);
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 beforeAll(async () => {
   data = await makeDataDir();
-  service = await startTestService(data.dir);
+  service = await startTestService(data.dir, { clock: manualClock(T0) });
 });
 afterAll(async () => {
   await service.close();
@@ -112,10 +116,10 @@ describe('POST /v1/products/mindee/invoices/v4/predict', () => {
     expect(x0).toBeCloseTo(expected.x0, 1);
     expect(y0).toBeCloseTo(expected.y0, 1);
     expect(inference.prediction['total_amount']).toMatchObject({ value: 1234.5 });
-    // Recorded bodies carry timestamps with +00:00, never Z (API-FACTS v1).
-    expect(
-      (body as { document: { inference: { started_at: string } } }).document.inference.started_at,
-    ).toMatch(/\+00:00$/);
+    // Recorded bodies carry timestamps with +00:00, never Z (API-FACTS v1); the service's clock's.
+    expect((body as { document: { inference: { started_at: string } } }).document.inference.started_at).toBe(
+      '2026-11-25T09:00:00.500+00:00',
+    );
     // The page holds the fields found on it.
     expect(inference.pages[0]?.prediction['invoice_number']).toMatchObject({ value: 'INV-2041' });
   });

@@ -9,7 +9,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebhookResponse } from '../../../src/api/v2/schemas';
+import type { Clock } from '../clock';
 import { SqliteJobStore } from '../store/sqlite-job-store';
+import { manualClock } from '../testing/manual-clock';
 import { failedJob, MODEL_ID, processedJob } from '../testing/webhooks-fixtures';
 import { startReceiver, type AnswerScript, type TestReceiver } from '../testing/webhooks-receiver';
 import { WebhookDeliveryStore } from './delivery-store';
@@ -38,7 +40,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function open(endpoints: WebhookEndpoint[], retry: Partial<RetryPolicy> = FAST, random = () => 0.5) {
+function open(
+  endpoints: WebhookEndpoint[],
+  retry: Partial<RetryPolicy> = FAST,
+  random = () => 0.5,
+  clock?: Clock,
+) {
   const db = new Database(dbFile);
   const store = new WebhookDeliveryStore(db);
   const logs: string[] = [];
@@ -46,6 +53,7 @@ function open(endpoints: WebhookEndpoint[], retry: Partial<RetryPolicy> = FAST, 
     store,
     retry,
     random,
+    clock,
     log: (message) => logs.push(message),
     resolveEndpoint: (modelId, endpointId) =>
       modelId === MODEL_ID ? endpoints.find((e) => e.id === endpointId) : undefined,
@@ -76,15 +84,15 @@ describe('webhook delivery', () => {
   it('delivers on the first try: compact, signed JSON equal to the ExtractionResponse', async () => {
     const rx = await receiver(() => ({ status: 200 }));
     const hook = endpoint(`${rx.url}/hooks/v2`);
-    const { dispatcher } = open([hook]);
+    const { dispatcher } = open([hook], FAST, () => 0.5, manualClock(Date.UTC(2026, 10, 25, 9, 0, 0, 250)));
     const { job, inference } = processedJob([hook.id]);
 
     expect(dispatcher.deliveriesFor(job.id)).toEqual([]);
     dispatcher.jobFinished(job, inference);
-    // Listed at once, before any attempt has ended.
+    // Listed at once, before any attempt has ended; recorded when the dispatcher's clock says.
     const [pending] = dispatcher.deliveriesFor(job.id);
     expect(pending).toMatchObject({ id: hook.id, status: 'Processing', attempts_count: 0, error: null });
-    expect(pending?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
+    expect(pending?.created_at).toBe('2026-11-25T09:00:00.250000');
 
     await dispatcher.idle();
     const list = dispatcher.deliveriesFor(job.id);

@@ -14,6 +14,7 @@
  *   `resumeInterrupted` at the next start carries them on, so none stays `Processing` for good.
  */
 import type { ProblemBody } from '../../shared/problem';
+import { dateOf, systemClock, type Clock } from '../clock';
 import type { ExtractionInference, WebhookResponse } from '../api-types';
 import type { DeliveryRecord, NewDelivery, WebhookDeliveryStore } from './delivery-store';
 import { webhookPayload, type FinishedJob } from './payload';
@@ -56,17 +57,21 @@ export interface WebhookDispatcherOptions {
   random?: () => number;
   /** Where a delivery that finally failed is reported. Default console.warn. */
   log?: (message: string) => void;
+  /** When deliveries are recorded, attempted, retried and finished; default the system's. */
+  clock?: Clock;
 }
 
 export class WebhookDispatcher {
   private readonly store: WebhookDeliveryStore;
   private readonly policy: RetryPolicy;
+  private readonly clock: Clock;
   private readonly running = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.store = options.store;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.clock = options.clock ?? systemClock;
     if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
   }
 
@@ -99,7 +104,7 @@ export class WebhookDispatcher {
         : { endpointId, status: 'Processing', error: null };
     });
     // Told twice of one job (a repeated hook), the first call's deliveries stand.
-    if (!this.store.record(job, deliveries, payload, new Date())) return;
+    if (!this.store.record(job, deliveries, payload, dateOf(this.clock))) return;
     // Stopping: recorded all the same, for resumeInterrupted at the next start.
     if (this.stopping.signal.aborted) return;
     for (const delivery of deliveries) {
@@ -176,7 +181,7 @@ export class WebhookDispatcher {
       if ('refused' in target) return this.fail(delivery, target.refused);
       const { endpoint, url } = target;
 
-      const attempt = this.store.startAttempt(jobId, endpointId, new Date());
+      const attempt = this.store.startAttempt(jobId, endpointId, dateOf(this.clock));
       const signature = signPayload(endpoint.secret, payload);
       const signed = (endpoint.signatureHeaders ?? [SIGNATURE_HEADER]).map((name) => [name, signature]);
       const outcome = await postWebhook(url, Buffer.from(payload, 'utf8'), {
@@ -190,13 +195,13 @@ export class WebhookDispatcher {
       });
       if (outcome.kind === 'aborted') return;
       if (outcome.kind === 'delivered') {
-        this.store.finish(jobId, endpointId, { status: 'Processed' }, new Date());
+        this.store.finish(jobId, endpointId, { status: 'Processed' }, dateOf(this.clock));
         return;
       }
       const last = attempt >= maxAttempts;
       const error = this.attemptProblem(outcome, attempt, maxAttempts);
       if (last) return this.fail({ ...delivery, attemptsCount: attempt }, error);
-      this.store.recordRetry(jobId, endpointId, error, new Date());
+      this.store.recordRetry(jobId, endpointId, error, dateOf(this.clock));
       const wait = this.backoff(attempt, outcome.kind === 'status' ? outcome.retryAfterMs : null);
       if (!(await sleep(wait, signal))) return;
     }
@@ -223,7 +228,7 @@ export class WebhookDispatcher {
   }
 
   private fail(delivery: DeliveryRecord, error: ProblemBody): void {
-    this.store.finish(delivery.jobId, delivery.endpointId, { status: 'Failed', error }, new Date());
+    this.store.finish(delivery.jobId, delivery.endpointId, { status: 'Failed', error }, dateOf(this.clock));
     (this.options.log ?? console.warn)(
       `[reference] webhook ${delivery.endpointId} of job ${delivery.jobId} failed after ` +
         `${delivery.attemptsCount} attempt(s): ${error.detail}`,

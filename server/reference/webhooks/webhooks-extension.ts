@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ExtractionInference, WebhookResponse } from '../api-types';
+import type { Clock } from '../clock';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';
 import type { FinishedJob } from './payload';
@@ -56,12 +57,13 @@ export interface WebhooksExtension {
 }
 
 export function openWebhooks(
-  context: { database: Database.Database; models: WebhookCatalog },
+  context: { database: Database.Database; models: WebhookCatalog; clock?: Clock },
   options: WebhooksExtensionOptions = {},
 ): WebhooksExtension {
   const dispatcher = new WebhookDispatcher({
     store: new WebhookDeliveryStore(context.database),
     resolveEndpoint: catalogEndpoints(context.models),
+    clock: context.clock,
     ...options,
   });
   const { resumed } = dispatcher.resumeInterrupted();

@@ -24,7 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PageWordsResponse } from '../../../src/api/review/page-words-schemas';
 import { documentLimits, type DocumentLimits } from '../../reference/extract/document-limits';
 import type { PageText, Word } from '../../reference/extract/extractor';
-import { ThreadedExtractor } from '../../reference/extract/threads/threaded-extractor';
+import type { ThreadedExtractor } from '../../reference/extract/threads/threaded-extractor';
 import { ProblemError } from '../../shared/problem';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
@@ -47,14 +47,25 @@ export const PAGE_WORDS_TIMEOUT_MS = 60_000;
 /** Heap cap of the page-words thread: pdf.js on a 100 MB PDF stays well within it. */
 const PAGE_WORDS_HEAP_MB = 1024;
 
-let processThreads: ThreadedExtractor | undefined;
+let processThreads: Promise<ThreadedExtractor> | undefined;
 /**
  * The process's one page-words thread, started at the first read and kept (unref'd) for the next: a
  * pick is one page, and a second thread would double the memory of a cold engine for little.
  * Apart from the reference service's extraction threads, so that a click never waits behind a job.
+ *
+ * Its module is loaded at the first read too (dynamic import): an app server with hosted upstreams
+ * loads none of the reading code (the pool, its esbuild bundling; the thread's pdf.js, sharp and
+ * tesseract) until a page's words are asked for (app-server-modules.test.ts).
  */
-function pageWordsThreads(): ThreadedExtractor {
-  return (processThreads ??= new ThreadedExtractor({ threads: 1, maxHeapMb: PAGE_WORDS_HEAP_MB }));
+function pageWordsThreads(): Promise<ThreadedExtractor> {
+  processThreads ??= import('../../reference/extract/threads/threaded-extractor').then(
+    ({ ThreadedExtractor }) => new ThreadedExtractor({ threads: 1, maxHeapMb: PAGE_WORDS_HEAP_MB }),
+    (error: unknown) => {
+      processThreads = undefined; // tried again at the next read
+      throw error;
+    },
+  );
+  return processThreads;
 }
 
 export interface PageWordsOptions {
@@ -154,7 +165,7 @@ export class PageWordsReader {
     );
     try {
       await pipeline(opened.stream, createWriteStream(copy), { signal: timeout.signal });
-      const threads = this.options.threads ?? pageWordsThreads();
+      const threads = this.options.threads ?? (await pageWordsThreads());
       const read = await threads.readPage(
         { path: copy, mimeType: doc.mimeType },
         page,

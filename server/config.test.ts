@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EnvSchema, readEnv, repoRoot } from './config';
-import { ReferenceSettingsShape } from './reference/reference-settings';
+import { readReferenceSettings, ReferenceSettingsShape } from './reference/reference-settings';
 
 const ID_A = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const ID_B = '1e4d3c2b-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
@@ -60,8 +60,8 @@ describe('host settings', () => {
     expect(readEnv({})).toMatchObject({
       TRUST_PROXY: [],
       ALLOWED_HOSTS: [],
-      REFERENCE_ALLOWED_HOSTS: [],
     });
+    expect(readReferenceSettings({}).REFERENCE_ALLOWED_HOSTS).toEqual([]);
   });
 
   it('read hosts, proxies and the public URL', () => {
@@ -70,21 +70,24 @@ describe('host settings', () => {
         PUBLIC_URL: 'https://review.example.com',
         TRUST_PROXY: 'loopback, 10.0.0.0/8',
         ALLOWED_HOSTS: 'review.internal, box.lan:8443, .corp.example, [fd00::1], *',
-        REFERENCE_ALLOWED_HOSTS: 'reference.internal',
       }),
     ).toMatchObject({
       PUBLIC_URL: 'https://review.example.com',
       TRUST_PROXY: ['loopback', '10.0.0.0/8'],
       ALLOWED_HOSTS: ['review.internal', 'box.lan:8443', '.corp.example', '[fd00::1]', '*'],
-      REFERENCE_ALLOWED_HOSTS: ['reference.internal'],
     });
+    expect(
+      readReferenceSettings({ REFERENCE_ALLOWED_HOSTS: 'reference.internal' }).REFERENCE_ALLOWED_HOSTS,
+    ).toEqual(['reference.internal']);
   });
 
   it('refuse what they cannot use, saying which entry', () => {
     expect(() => readEnv({ ALLOWED_HOSTS: 'review.internal, https://x.example/' })).toThrow(
       /ALLOWED_HOSTS: "https:\/\/x.example\/" is not a host/,
     );
-    expect(() => readEnv({ REFERENCE_ALLOWED_HOSTS: 'a b' })).toThrow(/REFERENCE_ALLOWED_HOSTS/);
+    expect(() => readReferenceSettings({ REFERENCE_ALLOWED_HOSTS: 'a b' })).toThrow(
+      /REFERENCE_ALLOWED_HOSTS/,
+    );
     expect(() => readEnv({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
     expect(() => readEnv({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/PUBLIC_URL/);
   });
@@ -130,7 +133,10 @@ describe('every setting is documented', () => {
   const internal = new Set(['DEV']);
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const example = readFileSync(path.join(repoRoot, '.env.example'), 'utf8');
-  const names = Object.keys(EnvSchema.shape).filter((name) => !internal.has(name));
+  // `npm start`'s settings: the app server's and the embedded reference service's.
+  const names = [
+    ...new Set([...Object.keys(EnvSchema.shape), ...Object.keys(ReferenceSettingsShape)]),
+  ].filter((name) => !internal.has(name));
 
   it.each(names)('%s in the README table and .env.example', (name) => {
     // A family documented as one row: `REFERENCE_RATE_LIMIT_*`.
@@ -139,7 +145,7 @@ describe('every setting is documented', () => {
     expect(readme.includes(`\`${name}\``) || wildcard).toBe(true);
     expect(example).toMatch(new RegExp(`^(?:# )?${name}=`, 'm'));
   });
-  // The reference service's own settings (which the app's include) in its own guide too.
+  // The reference service's own settings in its own guide too.
   const guide = readFileSync(path.join(repoRoot, 'docs', 'reference-service.md'), 'utf8');
   it.each(Object.keys(ReferenceSettingsShape))(
     '%s in the reference service guide and .env.example',

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfidenceThresholds } from '../src/api/v2/app-event-schemas';
-import { checkReferenceSettings, ReferenceSettingsShape } from './reference/reference-settings';
+import { DocumentLimitsSettings } from './reference/extract/document-limits';
 import {
   allowedHostList,
   flag,
@@ -42,11 +42,10 @@ export const EnvSchema = z.object({
   /** How long an upstream may take to start answering once the request body is sent, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /**
-   * The embedded reference service's settings: the service's own (server/reference/reference-settings.ts),
-   * with its data in the repository's data/ whatever the working directory, as always.
+   * What the page words may read of one document (over them a `422-012`). The embedded reference
+   * service's own settings (REFERENCE_*, these too) are read by server/main.ts, which starts it.
    */
-  ...ReferenceSettingsShape,
-  REFERENCE_DATA_DIR: z.string().default(path.join(repoRoot, 'data', 'reference')),
+  ...DocumentLimitsSettings,
   /**
    * The signing secret of the v2 upstream's webhook that points at this app server's /hooks/v2. Unset:
    * the receiver is off (with the embedded reference service, one is made at each start instead).
@@ -156,13 +155,15 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
-const CheckedEnvSchema = EnvSchema.superRefine(checkReferenceSettings)
-  .refine((env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0, {
+const CheckedEnvSchema = EnvSchema.refine(
+  (env) => env.SSO_HEADER === undefined || env.SSO_TRUSTED_PROXIES.length > 0,
+  {
     message:
       'SSO_HEADER is set but SSO_TRUSTED_PROXIES is not: the header would be believed from anybody. List the ' +
       "proxy's addresses",
     path: ['SSO_TRUSTED_PROXIES'],
-  })
+  },
+)
   .refine((env) => (env.FILE_STORAGE ?? 'disk') !== 's3' || env.S3_BUCKET !== undefined, {
     message: 'FILE_STORAGE is s3 but S3_BUCKET is not set: name the bucket the files go to',
     path: ['S3_BUCKET'],

@@ -38,7 +38,7 @@ import {
 import type * as ReferenceEntry from './reference/create-reference-service';
 import type { ReferenceServiceOptions } from './reference/create-reference-service';
 import type { ExtraWebhook } from './reference/models/model-catalog';
-import type { ReferenceSettings } from './reference/reference-settings';
+import { readReferenceSettings, type ReferenceSettings } from './reference/reference-settings';
 
 /** What main needs of the embedded reference service (server/reference/create-reference-service.ts). */
 interface ReferenceService {
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   if (!env.DEV) checkBuilt(env.STATIC_DIR);
 
   const needsReference = env.UPSTREAM_V2_URL === undefined || env.UPSTREAM_V1_URL === undefined;
+  // The embedded service's own settings (REFERENCE_*, DOCUMENT_MAX_*), read only when it is started.
+  const referenceSettings = needsReference ? readReferenceSettingsOrExplain() : undefined;
   const embeddedV2 = env.UPSTREAM_V2_URL === undefined;
   if (embeddedV2 && (env.WEBHOOK_V2_SECRET !== undefined || env.WEBHOOK_V2_IDS.length > 0)) {
     console.warn(
@@ -81,9 +83,9 @@ async function main(): Promise<void> {
     : env.WEBHOOK_V2_SECRET !== undefined
       ? { secret: env.WEBHOOK_V2_SECRET, ids: env.WEBHOOK_V2_IDS }
       : undefined;
-  const reference = needsReference
+  const reference = referenceSettings
     ? await startReference(
-        env,
+        referenceSettings,
         embeddedV2 && hookV2
           ? [
               {
@@ -96,14 +98,16 @@ async function main(): Promise<void> {
           : [],
       )
     : undefined;
-  const embedded: UpstreamTarget | undefined = reference && {
-    url: reference.url,
-    apiKey: reference.apiKey,
-    embedded: true,
-    identity: EMBEDDED_REFERENCE_IDENTITY,
-    // The reference service writes its URLs with REFERENCE_PUBLIC_URL when that is set.
-    aliases: env.REFERENCE_PUBLIC_URL !== undefined ? [env.REFERENCE_PUBLIC_URL] : [],
-  };
+  const embedded: UpstreamTarget | undefined = reference &&
+    referenceSettings && {
+      url: reference.url,
+      apiKey: reference.apiKey,
+      embedded: true,
+      identity: EMBEDDED_REFERENCE_IDENTITY,
+      // The reference service writes its URLs with REFERENCE_PUBLIC_URL when that is set.
+      aliases:
+        referenceSettings.REFERENCE_PUBLIC_URL !== undefined ? [referenceSettings.REFERENCE_PUBLIC_URL] : [],
+    };
   const configured = (url: string | undefined, apiKey: string | undefined): UpstreamTarget | undefined =>
     url !== undefined && apiKey !== undefined ? { url, apiKey } : undefined;
 
@@ -153,6 +157,9 @@ async function main(): Promise<void> {
     }),
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
+  if (referenceSettings?.REFERENCE_ALLOWED_HOSTS.includes('*')) {
+    console.warn("REFERENCE_ALLOWED_HOSTS contains *: the reference service's Host check is off.");
+  }
 
   let server: RunningServer;
   try {
@@ -275,15 +282,27 @@ function readEnvOrExplain(): Env {
   }
 }
 
+/**
+ * The embedded reference service's settings, with its data under the repository's data/ whatever the
+ * working directory (run alone, the service keeps it under its own working directory).
+ */
+function readReferenceSettingsOrExplain(): ReferenceSettings {
+  try {
+    return readReferenceSettings({
+      REFERENCE_DATA_DIR: path.join(repoRoot, 'data', 'reference'),
+      ...process.env,
+    });
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function warnAboutHosts(env: Env, upstreamWebhook: boolean): void {
   if (env.ALLOWED_HOSTS.includes('*')) {
     console.warn(
       'ALLOWED_HOSTS contains *: the Host check is off, so a web page can reach this server through DNS ' +
         'rebinding and read its answers. List the names the server is reached at instead.',
     );
-  }
-  if (env.REFERENCE_ALLOWED_HOSTS.includes('*')) {
-    console.warn("REFERENCE_ALLOWED_HOSTS contains *: the reference service's Host check is off.");
   }
   if (upstreamWebhook && env.PUBLIC_URL === undefined && env.ALLOWED_HOSTS.length === 0) {
     console.warn(
@@ -349,7 +368,10 @@ function checkBuilt(staticDir: string): void {
   }
 }
 
-async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]): Promise<ReferenceService> {
+async function startReference(
+  settings: ReferenceSettings,
+  extraWebhooks: readonly ExtraWebhook[],
+): Promise<ReferenceService> {
   // Loaded only when needed: a configured upstream for both versions never loads its dependencies
   // (SQLite, pdf.js, sharp).
   let reference: typeof ReferenceEntry;
@@ -363,33 +385,32 @@ async function startReference(env: Env, extraWebhooks: readonly ExtraWebhook[]):
   }
   try {
     return await reference.startReferenceService(
-      embeddedReferenceOptions(env, reference.referenceOptionsFromSettings, extraWebhooks),
+      embeddedReferenceOptions(settings, reference.referenceOptionsFromSettings, extraWebhooks),
     );
   } catch (error) {
     throw listenError(
       error,
       'REFERENCE_PORT',
-      env.REFERENCE_HOST,
-      env.REFERENCE_PORT,
+      settings.REFERENCE_HOST,
+      settings.REFERENCE_PORT,
       'The embedded reference service',
     );
   }
 }
 
 /**
- * The embedded reference service's options from the app server's settings: its REFERENCE_* and
- * DOCUMENT_MAX_* variables (the service's own, server/reference/reference-settings.ts, which the app's
- * EnvSchema takes in), a key made at each start unless REFERENCE_API_KEY fixes one, and this server's
- * webhook on every model.
+ * The embedded reference service's options: its own settings (REFERENCE_*, DOCUMENT_MAX_*,
+ * server/reference/reference-settings.ts), a key made at each start unless REFERENCE_API_KEY fixes one,
+ * and this server's webhook on every model.
  */
 function embeddedReferenceOptions(
-  env: Env,
+  settings: ReferenceSettings,
   fromSettings: (settings: ReferenceSettings) => Omit<ReferenceServiceOptions, 'apiKey'>,
   extraWebhooks: readonly ExtraWebhook[],
 ): ReferenceServiceOptions {
   return {
-    ...fromSettings(env),
-    apiKey: env.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
+    ...fromSettings(settings),
+    apiKey: settings.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
     extraWebhooks,
   };
 }

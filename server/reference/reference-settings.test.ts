@@ -4,9 +4,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvSchema, readEnv, repoRoot } from '../config';
 import { referenceOptionsFromSettings } from './create-reference-service';
-import { DEFAULT_MODELS_FILE, readReferenceSettings, ReferenceSettingsShape } from './reference-settings';
+import { DEFAULT_MODELS_FILE, readReferenceSettings } from './reference-settings';
 
 describe('reference settings', () => {
   it('leaves everything to the service defaults when unset or empty', () => {
@@ -31,9 +30,8 @@ describe('reference settings', () => {
     });
   });
 
-  it('keeps its data under the working directory alone, under the repository when embedded', () => {
+  it('keeps its data under the working directory (embedded, server/main.ts puts it under the repository)', () => {
     expect(readReferenceSettings({}).REFERENCE_DATA_DIR).toBe(path.resolve('data', 'reference'));
-    expect(readEnv({}).REFERENCE_DATA_DIR).toBe(path.join(repoRoot, 'data', 'reference'));
   });
 
   it('reads every setting', () => {
@@ -94,26 +92,5 @@ describe('reference settings', () => {
     expect(() => readReferenceSettings({ REFERENCE_TLS_CERT_FILE: '/tmp/cert.pem' })).toThrow(
       /REFERENCE_TLS_KEY_FILE: set both REFERENCE_TLS_CERT_FILE and REFERENCE_TLS_KEY_FILE, or neither/,
     );
-    // The app server checks them alike for the service it embeds.
-    expect(() => readEnv(wrong)).toThrow(named);
-    expect(() => readEnv({ REFERENCE_TLS_CERT_FILE: '/tmp/cert.pem' })).toThrow(/REFERENCE_TLS_KEY_FILE/);
-  });
-
-  it('are the app server’s settings of the same names, for the service it embeds', () => {
-    expect(Object.keys(EnvSchema.shape)).toEqual(expect.arrayContaining(Object.keys(ReferenceSettingsShape)));
-    const source = {
-      REFERENCE_CONCURRENCY: '2',
-      REFERENCE_ALLOWED_HOSTS: 'a.example',
-      DOCUMENT_MAX_PAGES: '9',
-    };
-    // Alike but for the data directory's default (see above).
-    const fromApp = { ...referenceOptionsFromSettings(readEnv(source)), dataDir: '' };
-    const fromService = { ...referenceOptionsFromSettings(readReferenceSettings(source)), dataDir: '' };
-    expect(fromApp).toEqual(fromService);
-    expect(fromApp).toMatchObject({
-      concurrency: 2,
-      allowedHosts: ['a.example'],
-      documentLimits: { maxPages: 9 },
-    });
   });
 });

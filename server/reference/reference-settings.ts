@@ -18,6 +18,7 @@ import {
   port,
   trustProxyList,
 } from '../shared/settings-schema';
+import { DocumentLimitsSettings } from './extract/document-limits';
 
 /** The models shipped beside the service. */
 export const DEFAULT_MODELS_FILE = path.join(import.meta.dirname, 'models.json');
@@ -41,15 +42,8 @@ export const ReferenceSettingsShape = {
   REFERENCE_MAX_FILE_BYTES: optionalInt(1),
   /** Open connections the reference service holds at most (default 1000); more are closed at once. */
   REFERENCE_MAX_CONNECTIONS: optionalInt(1),
-  /**
-   * What one document may cost to read, for the reference service's extraction and (in the app
-   * server) the review's page words alike (extract/document-limits.ts has the defaults): pages per
-   * document, pixels of one rendered page (a larger page is rendered smaller, down to a floor, then
-   * refused), and pixels of one decoded picture.
-   */
-  DOCUMENT_MAX_PAGES: optionalInt(1),
-  DOCUMENT_MAX_RENDER_PIXELS: optionalInt(1),
-  DOCUMENT_MAX_IMAGE_PIXELS: optionalInt(1),
+  /** What one document may cost to read (extract/document-limits.ts): the app server's page words take the same. */
+  ...DocumentLimitsSettings,
   /** Per-key budgets per window (a minute unless the next setting says otherwise); 0 turns a budget off. */
   REFERENCE_RATE_LIMIT_POST_PER_MINUTE: optionalInt(0),
   REFERENCE_RATE_LIMIT_GET_PER_MINUTE: optionalInt(0),

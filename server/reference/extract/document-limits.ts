@@ -4,14 +4,27 @@
  * 22 222² pixels at the OCR resolution: 4.7 GB of canvas), so every size is checked from the
  * document's own description (the PDF's page box, the picture's header) before anything is drawn or
  * decoded. Shared by the reference service's extraction threads and the review's page words
- * (DOCUMENT_MAX_PAGES, DOCUMENT_MAX_RENDER_PIXELS, DOCUMENT_MAX_IMAGE_PIXELS in
- * server/reference/reference-settings.ts).
+ * (DOCUMENT_MAX_PAGES, DOCUMENT_MAX_RENDER_PIXELS, DOCUMENT_MAX_IMAGE_PIXELS: `DocumentLimitsSettings`
+ * below, taken in by both servers' settings).
  *
  * Everything over a limit is a `422-012` ("Document too large to process") whose detail says which
  * limit and by how much.
  */
 import { z } from 'zod';
 import { ProblemError } from '../../shared/problem';
+import { optionalInt } from '../../shared/settings-schema';
+
+/**
+ * The settings of what one document may cost to read, the same variables for the reference service's
+ * extraction and the app server's page words (the defaults are `documentLimits()`'s): pages per
+ * document, pixels of one rendered page (a larger page is rendered smaller, down to a floor, then
+ * refused), and pixels of one decoded picture.
+ */
+export const DocumentLimitsSettings = {
+  DOCUMENT_MAX_PAGES: optionalInt(1),
+  DOCUMENT_MAX_RENDER_PIXELS: optionalInt(1),
+  DOCUMENT_MAX_IMAGE_PIXELS: optionalInt(1),
+};
 
 export const DocumentLimits = z.object({
   /** Pages of one PDF or TIFF. */
@@ -49,7 +62,7 @@ export function documentLimits(settings: Partial<DocumentLimits> = {}): Document
   });
 }
 
-/** The DOCUMENT_MAX_* settings (reference-settings.ts), unset ones left to the defaults. */
+/** The DOCUMENT_MAX_* settings (`DocumentLimitsSettings`), unset ones left to the defaults. */
 export function documentLimitsFromEnv(env: {
   DOCUMENT_MAX_PAGES?: number | undefined;
   DOCUMENT_MAX_RENDER_PIXELS?: number | undefined;

@@ -10,7 +10,8 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixturesDir } from '../../../src/api/testing/fixtures-dir';
 import { closedPort, startUpstream, type TestUpstream } from '../test-support/upstream';
-import { UpstreamFailure } from './exchange';
+import { errorCode, UpstreamFailure } from './exchange';
+import { probeUpstream } from './probe';
 import { UpstreamSchemaMismatch, UpstreamStatusError } from './upstream-client';
 import { V1Upstream } from './v1-upstream';
 import { V2Upstream } from './v2-upstream';
@@ -208,6 +209,19 @@ describe('the upstream client', () => {
         code: '502-001',
         message: `Could not reach the v1 upstream at ${v1.origin} (ECONNREFUSED).`,
       });
+    });
+  });
+
+  describe('the readiness probe', () => {
+    it('is answered with any status, sends no key and reads no body; a closed port is its error code', async () => {
+      answers.set('/', json(404, 'x'.repeat(1_000_000)));
+      expect(await probeUpstream(upstream.url, new AbortController().signal)).toBe(404);
+      expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
+      const refused = await probeUpstream(
+        `http://127.0.0.1:${await closedPort()}`,
+        new AbortController().signal,
+      ).catch((error: unknown) => error);
+      expect(errorCode(refused)).toBe('ECONNREFUSED');
     });
   });
 });

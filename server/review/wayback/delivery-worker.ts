@@ -12,7 +12,8 @@
  *   resolve is a failed attempt, retried like any other;
  * - an attempt is one request through the upstream client (app/upstream/deliver-once.ts: no redirect
  *   followed, a fresh connection, the same bytes each time, a webhook's connection pinned to the
- *   address checked; feedback and RAG with the upstream's key, v1-upstream.ts, v2-upstream.ts); anything but a 2xx is retried after the backoff, which is a time in the row
+ *   address checked; feedback and RAG with the upstream's key, v1-upstream.ts, v2-upstream.ts);
+ *   anything but a 2xx is retried after the backoff, which is a time in the row
  *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
  * - after the last attempt the delivery is `failed`, shown to admins, who may retry it.
  *

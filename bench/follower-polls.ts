@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { v2JobBody } from '../server/app/test-support/upstream';
 import { JobFollower } from '../server/review/intake/job-follower';
 import { upstreamIdentity } from '../server/review/intake/upstream-identity';
 import { openReviewDatabase, type ReviewDatabase } from '../server/review/db/open-database';
@@ -34,7 +35,8 @@ async function countingUpstream(): Promise<{ url: string; polls: () => number; c
   const server = http.createServer((req, res) => {
     if ((req.url ?? '').startsWith('/v2/jobs/')) polls++;
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ job: { status: 'Processing' } }));
+    const job = (req.url ?? '').split('?')[0]?.split('/').at(-1) ?? '';
+    res.end(JSON.stringify(v2JobBody(decodeURIComponent(job))));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -7,26 +7,15 @@
  * A fresh connection per attempt (`agent: false`): a retry never reuses a socket the receiver may have
  * left in a bad state, and nothing is pooled across jobs.
  *
- * Shared by the reference service's webhook dispatcher (reference/webhooks/dispatcher.ts) and the app
- * server's way back (review/wayback/delivery-worker.ts).
+ * The reference service's webhook dispatcher's (reference/webhooks/dispatcher.ts). The app server sends
+ * through its upstream client instead (app/upstream/deliver-once.ts), with the same rules.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { retryAfterMs, type AttemptOutcome } from './retry-policy';
 
-export type AttemptOutcome =
-  | { kind: 'delivered'; status: number }
-  | {
-      kind: 'status';
-      status: number;
-      statusText: string;
-      location: string | null;
-      retryAfterMs: number | null;
-    }
-  | { kind: 'timeout' }
-  | { kind: 'network'; message: string }
-  /** The dispatcher is shutting down; the attempt's outcome is unknown. */
-  | { kind: 'aborted' };
+export type { AttemptOutcome } from './retry-policy';
 
 export interface PostOptions {
   /** Default POST. */
@@ -117,11 +106,3 @@ export function postWebhook(url: URL, body: Buffer, options: PostOptions): Promi
 
 const headerValue = (value: string | string[] | undefined): string | null =>
   (Array.isArray(value) ? value[0] : value) ?? null;
-
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
-function retryAfterMs(value: string | null): number | null {
-  if (value === null) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}

@@ -4,6 +4,21 @@
  * (review/wayback/delivery-worker.ts), so both retry alike.
  */
 
+/** What one delivery attempt came to (post-webhook.ts for the reference, upstream/deliver-once.ts for the app). */
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | {
+      kind: 'status';
+      status: number;
+      statusText: string;
+      location: string | null;
+      retryAfterMs: number | null;
+    }
+  | { kind: 'timeout' }
+  | { kind: 'network'; message: string }
+  /** The dispatcher is shutting down; the attempt's outcome is unknown. */
+  | { kind: 'aborted' };
+
 export interface RetryPolicy {
   /** Attempts per delivery, the first included. Default 5. */
   maxAttempts: number;
@@ -66,4 +81,12 @@ export function describeFailedAttempt(
       return `${answered}; a 2xx status is expected.`;
     }
   }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
+export function retryAfterMs(value: string | null): number | null {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }

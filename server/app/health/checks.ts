@@ -7,6 +7,8 @@
 import { sql } from 'kysely';
 import type { ReviewDatabase } from '../../review/db/open-database';
 import type { UpstreamTarget } from '../create-app';
+import { errorCode } from '../upstream/exchange';
+import { probeUpstream } from '../upstream/probe';
 import type { CheckOutcome, ReadinessCheck } from './readiness';
 
 /** The review store answers a `select 1` (through the pool: a pool exhausted or a database away fails). */
@@ -82,16 +84,15 @@ export function upstreamCheck(name: string, target: Pick<UpstreamTarget, 'url'>)
     name,
     required: false,
     run: async (signal) => {
-      let response: Response;
+      let status: number;
       try {
-        response = await fetch(target.url, { method: 'GET', redirect: 'manual', signal });
+        status = await probeUpstream(target.url, signal);
       } catch (error) {
         if (signal.aborted) throw new Error('no answer in time', { cause: error });
-        const code = (error as { cause?: { code?: unknown } }).cause?.code;
-        throw new Error(`unreachable${typeof code === 'string' ? ` (${code})` : ''}`, { cause: error });
+        const code = errorCode(error);
+        throw new Error(`unreachable${code === undefined ? '' : ` (${code})`}`, { cause: error });
       }
-      await response.body?.cancel();
-      return { ok: true, detail: `answered HTTP ${response.status}` };
+      return { ok: true, detail: `answered HTTP ${status}` };
     },
   };
 }

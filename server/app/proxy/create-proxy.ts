@@ -1,7 +1,7 @@
 /**
  * The proxy from `/api/<version>/*` to `<upstream url>/<version>/*`.
  *
- * - Bodies stream both ways, with back-pressure (upstream-request.ts says why this is node:http and
+ * - Bodies stream both ways, with back-pressure (upstream/send-upstream.ts says why this is node:http and
  *   not fetch). Only JSON answers are read whole, up to a limit, to rewrite the upstream's absolute
  *   URLs; everything else passes through untouched, still content-encoded.
  * - The browser's `Authorization` and cookies are dropped; the server's key is set (headers.ts).
@@ -29,9 +29,9 @@ import { ProblemError } from '../../shared/problem';
 import { decodingFor } from './decode';
 import { clientResponseHeaders, isJsonContentType, upstreamRequestHeaders } from './headers';
 import type { UrlRewriter } from './rewrite-urls';
-import { sendUpstream } from './upstream-request';
-
-export type ApiVersion = 'v2' | 'v1';
+import { errorCode } from '../upstream/exchange';
+import { sendUpstream } from '../upstream/send-upstream';
+import { UpstreamClient, type ApiVersion, type Upstream } from '../upstream/upstream-client';
 
 const MiB = 1024 * 1024;
 
@@ -42,18 +42,6 @@ const MiB = 1024 * 1024;
  * what the app server lets through before it does, so that no body is unbounded.
  */
 export const DEFAULT_MAX_UPLOAD_BYTES = Math.ceil((100 * MiB * 4) / 3) + MiB;
-
-export interface Upstream {
-  /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */
-  url: string;
-  apiKey: string;
-  /**
-   * Who this upstream is, recorded with each document it takes (`documents.upstream_id`), when its
-   * URL does not say it for good: the embedded reference service listens where it is told, a random
-   * port in tests (REFERENCE_PORT=0), but it is the same service, with the same jobs, at every start.
-   */
-  identity?: string | undefined;
-}
 
 export interface ProxyOptions {
   version: ApiVersion;
@@ -286,16 +274,10 @@ function declaredLength(request: Request): number {
   return Number.isFinite(length) ? length : 0;
 }
 
-/** `Authorization` as each API version expects it (spec §5, API-FACTS). */
-export function authorizationFor(version: ApiVersion, apiKey: string): string {
-  return version === 'v1' ? `Token ${apiKey}` : apiKey;
-}
-
-/** `/api/v2/jobs/1?x=1` on our side → `<base>/v2/jobs/1?x=1` upstream (path prefix of the base kept). */
-export function upstreamUrlFor(baseUrl: string, requestUrl: string): string {
+/** `/api/v2/jobs/1?x=1` on our side → `/v2/jobs/1?x=1` upstream, under the client's base URL. */
+function upstreamPathFor(requestUrl: string): string {
   const incoming = new URL(requestUrl);
-  const path = incoming.pathname.replace(/^\/api(?=\/)/, '');
-  return `${baseUrl.replace(/\/+$/, '')}${path}${incoming.search}`;
+  return `${incoming.pathname.replace(/^\/api(?=\/)/, '')}${incoming.search}`;
 }
 
 class UpstreamTimeout extends Error {
@@ -309,16 +291,18 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
   const envPrefix = `UPSTREAM_${version.toUpperCase()}`;
 
   const rewriterFor = typeof rewriter === 'function' ? rewriter : () => rewriter;
+  // The base URL and the key, added as on every other call to this upstream (upstream-client.ts).
+  const client = upstream === undefined ? undefined : new UpstreamClient(version, upstream, headersTimeoutMs);
 
   return async (c) => {
-    if (upstream === undefined) {
+    if (upstream === undefined || client === undefined) {
       throw new ProblemError(
         '502-002',
         `No ${version} upstream is configured. Set ${envPrefix}_URL and ${envPrefix}_API_KEY, ` +
           'or leave both unset to use the embedded reference service.',
       );
     }
-    const target = upstreamUrlFor(upstream.url, c.req.url);
+    const target = client.url(upstreamPathFor(c.req.url)).href;
     const incoming = c.req.raw;
     const clientSignal = incoming.signal;
 
@@ -393,7 +377,7 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
     try {
       response = await sendUpstream(target, {
         method: incoming.method,
-        headers: upstreamRequestHeaders(incoming.headers, authorizationFor(version, upstream.apiKey)),
+        headers: upstreamRequestHeaders(incoming.headers, client.authorization()),
         body: hasBody ? (requestBody ?? null) : null,
         signal: controller.signal,
         onRequestSent: startHeadersTimer,
@@ -550,17 +534,6 @@ function toProblem(
       : `The ${version} upstream at ${origin} broke off its answer${code ? ` (${code})` : ''}.`;
   console.warn(`[proxy] ${detail}`);
   return new ProblemError('502-001', detail, { cause: error, headers });
-}
-
-/** The system error code behind a failure (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND` ...). */
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 interface Buffered {

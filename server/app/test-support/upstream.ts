@@ -96,3 +96,23 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * A v2 job's body as the contract describes it (`JobResponse`, src/api/v2/schemas.ts), for test
+ * upstreams that only answer polls: the app server's upstream client reads nothing less.
+ */
+export function v2JobBody(
+  id: string,
+  status: 'Processing' | 'Processed' | 'Failed' = 'Processing',
+): { job: Record<string, unknown> } {
+  return {
+    job: {
+      id,
+      model_id: 'model-a',
+      filename: `${id}.pdf`,
+      created_at: '2026-01-01T00:00:00',
+      status,
+      polling_url: `http://127.0.0.1/v2/jobs/${id}`,
+    },
+  };
+}

@@ -26,7 +26,7 @@ import { forwardQueueEvents } from '../../app/events/forward-queue-events';
 import { listen, type RunningServer } from '../../app/listen';
 import { openSse, type SseBlock } from '../../app/test-support/sse-client';
 import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
-import type { Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
 import { JobFollower } from '../intake/job-follower';
 import { DeliveryWorker } from '../wayback/delivery-worker';
 import { mountReview } from '../http/mount-review';

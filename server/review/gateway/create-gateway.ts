@@ -5,7 +5,7 @@
  * known routes), then the app server's proxy.
  */
 import type { ErrorHandler, Hono, MiddlewareHandler } from 'hono';
-import type { Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
 import type { ReviewContext } from '../http/review-context';
 import type { ApiVersion } from '../review-types';
 import { renderV1GatewayError } from './gateway-routes';

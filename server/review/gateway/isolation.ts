@@ -14,7 +14,7 @@
  *    a RAG list keeps only the integration's own documents.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
 import { ProblemError } from '../../shared/problem';
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';

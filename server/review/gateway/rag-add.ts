@@ -8,7 +8,9 @@
  * timeline says so, as the proxy's recorder does for the app's own sends (intake/sent-back-recorder.ts).
  */
 import type { Context } from 'hono';
-import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
+import { UpstreamFailure } from '../../app/upstream/exchange';
+import { V2Upstream } from '../../app/upstream/v2-upstream';
 import { readBodyText } from '../../shared/body-limit';
 import { checkJsonDepth } from '../../shared/json-depth';
 import { ProblemError } from '../../shared/problem';
@@ -69,29 +71,28 @@ export async function addRagDocument(
   }
 
   const url = new URL(c.req.url);
-  let answer: Response;
+  const client = new V2Upstream(upstream, deps.timeoutMs);
+  let answer;
   try {
-    answer = await fetch(`${upstream.url.replace(/\/+$/, '')}${url.pathname}${url.search}`, {
-      method: 'POST',
-      headers: {
-        Authorization: authorizationFor('v2', upstream.apiKey),
-        'Content-Type': c.req.header('content-type') ?? 'application/octet-stream',
-        Accept: 'application/json',
-      },
+    answer = await client.addRagDocument(
+      `${url.pathname}${url.search}`,
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(deps.timeoutMs),
-    });
+      c.req.header('content-type') ?? 'application/octet-stream',
+      { maxAnswerBytes: MAX_ANSWER_BYTES },
+    );
   } catch (error) {
-    const origin = new URL(upstream.url).origin;
-    throw error instanceof DOMException && error.name === 'TimeoutError'
-      ? new ProblemError('504-001', `The v2 upstream at ${origin} timed out.`, { cause: error })
-      : new ProblemError('502-001', `Could not reach the v2 upstream at ${origin}.`, { cause: error });
+    if (error instanceof UpstreamFailure && error.kind === 'too-large') {
+      throw new ProblemError(
+        '502-001',
+        'The v2 upstream’s answer to a RAG document was too large to pass on.',
+        {
+          cause: error,
+        },
+      );
+    }
+    throw client.problemFor(error);
   }
-  const bytes = new Uint8Array(await answer.arrayBuffer());
-  if (bytes.byteLength > MAX_ANSWER_BYTES) {
-    throw new ProblemError('502-001', 'The v2 upstream’s answer to a RAG document was too large to pass on.');
-  }
+  const bytes = new Uint8Array(answer.body);
   if (answer.status === 201) await madeByIntegration(deps, integration, inferenceId, sent, bytes);
 
   const headers = new Headers();

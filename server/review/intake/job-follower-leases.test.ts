@@ -11,7 +11,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
+import { startUpstream, v2JobBody, type TestUpstream } from '../../app/test-support/upstream';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { QueueStore } from '../store/queue-store';
 import { FIRST_CHECK_MS, FOLLOW_LEASE_MS, GIVE_UP_MS, JobFollower, type FollowerDeps } from './job-follower';
@@ -32,7 +32,7 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
     upstream = await startUpstream((req, res) => {
       const job = decodeURIComponent((req.url ?? '').split('?')[0]?.split('/').at(-1) ?? '');
       if (job.startsWith('gone-')) answer(res, 404, { status: 404, title: 'Not found' });
-      else answer(res, 200, { job: { id: job, status: 'Processing' } });
+      else answer(res, 200, v2JobBody(job));
     });
   });
   afterAll(async () => {
@@ -134,22 +134,18 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
   });
 
   it('hands a job over at once when its follower stops, after the lease when it dies', async () => {
-    // A follower whose request never gets an answer, until it is cut short (stop()).
-    const asked: string[] = [];
-    let wasAsked: () => void = () => undefined;
-    const hanging: typeof fetch = (input, init) => {
-      asked.push(String(input as string));
-      wasAsked();
-      return new Promise((_, reject) => {
-        init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-      });
+    // A follower whose upstream never answers, until its request is cut short (stop()). It is the
+    // same upstream to the store (the identity of the one that took the jobs), at another address.
+    const stalled = await startUpstream(() => undefined);
+    const stalledDeps: Partial<FollowerDeps> = {
+      upstream: { v2: { url: stalled.url, apiKey: 'test-key', identity: upstreamIdentity(upstream.url) } },
     };
-    const whenAsked = () => new Promise<void>((resolve) => (wasAsked = resolve));
+    const whenAsked = () => stalled.nextRequest('/v2/jobs/');
 
     // Dies: holds job-a, mid-check, forever.
     const a = await addJob('job-a');
     clock = T0 + FIRST_CHECK_MS;
-    const dying = follower({ fetch: hanging });
+    const dying = follower(stalledDeps);
     const asking = whenAsked();
     const dyingTick = dying.tick();
     await asking;
@@ -181,7 +177,7 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
       { apiVersion: 'v2', modelKey: 'model-a', fileName: 'b.pdf', upstreamJobId: 'job-b', upstreamId: null },
       clock - FIRST_CHECK_MS,
     );
-    const stopping = follower({ fetch: hanging });
+    const stopping = follower(stalledDeps);
     const askedB = whenAsked();
     const stoppingTick = stopping.tick();
     await askedB;
@@ -191,7 +187,10 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
     expect((await row(b.id)).follow_holder).toBeNull();
     await other.tick();
     expect(polls()['job-b']).toBe(1);
-    expect(asked).toHaveLength(2);
+    expect(stalled.requests).toHaveLength(2);
+    // Both cut short (their connections closed, never answered): at stop(), the dead one's at last.
+    await Promise.all(stalled.requests.map((r) => r.closed));
+    await stalled.close();
   });
 
   it('fails a document on a 404 only from the upstream that took it', async () => {

@@ -13,7 +13,7 @@ import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
+import { startUpstream, v2JobBody, type TestUpstream } from '../../app/test-support/upstream';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
 import { QueueStore } from '../store/queue-store';
 import { startPostgresCluster } from '../testing/postgres-cluster';
@@ -60,7 +60,7 @@ describe('the background loops through a PostgreSQL restart', () => {
     database = await openReviewDatabase({ databaseUrl: cluster.url, dataDir, connectTimeoutMs: 2_000 });
     upstream = await startUpstream((req, res) =>
       (req.url ?? '').startsWith('/v2/jobs/')
-        ? answer(res, 200, { job: { status: 'Processing' } })
+        ? answer(res, 200, v2JobBody('job-restart'))
         : answer(res, 201, { ok: true }),
     );
     process.on('unhandledRejection', onUnhandled);

@@ -11,7 +11,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startUpstream, type TestUpstream } from '../../app/test-support/upstream';
+import { startUpstream, v2JobBody, type TestUpstream } from '../../app/test-support/upstream';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { QueueStore } from '../store/queue-store';
 import { flakyDatabase } from '../testing/flaky-database';
@@ -28,7 +28,7 @@ describe.each(ENGINES)('the job follower while the database is away, on %s', (en
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    upstream = await startUpstream((req, res) => answer(res, 200, { job: { status: 'Processing' } }));
+    upstream = await startUpstream((req, res) => answer(res, 200, v2JobBody('job-x')));
     process.on('unhandledRejection', onUnhandled);
   });
   afterAll(async () => {

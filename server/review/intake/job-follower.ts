@@ -25,8 +25,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
-import { z } from 'zod';
-import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
+import { V1Upstream } from '../../app/upstream/v1-upstream';
+import { V2Upstream } from '../../app/upstream/v2-upstream';
 import { BackgroundLoop, FailureLog } from '../background/background-loop';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
@@ -48,22 +49,9 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** A check is at most two requests and a write: the lease outlasts them. */
 export const FOLLOW_LEASE_MS = 2 * REQUEST_TIMEOUT_MS + 60_000;
 
-const V2Job = z.object({
-  job: z.object({
-    status: z.string(),
-    result_url: z.string().nullish(),
-    error: z.unknown().optional(),
-  }),
-});
-const V1Queue = z.object({
-  job: z.object({ status: z.string(), error: z.unknown().optional() }).loose(),
-  document: z.object({ id: z.string() }).loose().optional(),
-});
-
 export interface FollowerDeps {
   review: Pick<ReviewContext, 'queue' | 'database' | 'now'>;
   upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
-  fetch?: typeof fetch;
   /** How long a job taken stays this copy's. Default 2 min. */
   leaseMs?: number;
   /** The pause between passes. Default 1 s. */
@@ -269,36 +257,20 @@ export class JobFollower {
     return document.api_version === 'v2' ? this.checkV2(document) : this.checkV1(document);
   }
 
-  private async get(
-    version: 'v2' | 'v1',
-    path: string,
-  ): Promise<{ status: number; json: unknown; text: string; location: string | null }> {
+  private upstream(version: 'v2' | 'v1'): Upstream {
     const upstream = this.deps.upstream[version];
     if (upstream === undefined) throw new Error(`no ${version} upstream`);
-    const response = await (this.deps.fetch ?? fetch)(`${upstream.url.replace(/\/+$/, '')}${path}`, {
-      headers: { Authorization: authorizationFor(version, upstream.apiKey), Accept: 'application/json' },
-      redirect: 'manual',
-      signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.stopping.signal]),
-    });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, json, text, location: response.headers.get('location') };
+    return upstream;
   }
 
   private async checkV2(document: DocumentRow): Promise<boolean> {
     const { review } = this.deps;
-    const polled = await this.get(
-      'v2',
-      `/v2/jobs/${encodeURIComponent(document.upstream_job_id ?? '')}?redirect=false`,
-    );
+    const v2 = new V2Upstream(this.upstream('v2'), REQUEST_TIMEOUT_MS);
+    const signal = this.stopping.signal;
+    const job = await v2.getJob(document.upstream_job_id ?? '', { signal });
     // Only the upstream that took the job can say it has none (a document kept before upstreams were
     // recorded is given its 15 minutes instead: the 404 may come from an upstream that never had it).
-    if (polled.status === 404 && document.upstream_id !== null) {
+    if (job === undefined && document.upstream_id !== null) {
       await review.queue.setFailed(
         document.id,
         JSON.stringify({ title: 'Job not found upstream' }),
@@ -306,11 +278,9 @@ export class JobFollower {
       );
       return true;
     }
-    if (polled.status === 404) return false;
-    // Anything but a job (a 422 for an id the upstream cannot read, a 5xx, a proxy's page): said as
-    // the status, not as the schema's complaint about a missing `job`; looked at again later.
-    if (polled.status < 200 || polled.status >= 300) throw new Error(`the job answered ${polled.status}`);
-    const { job } = V2Job.parse(polled.json);
+    // Anything but a job or a 404 (a 422 for an id the upstream cannot read, a 5xx, a proxy's page)
+    // was thrown by getJob, said as the status; looked at again later.
+    if (job === undefined) return false;
     if (job.status === 'Failed') {
       await review.queue.setFailed(
         document.id,
@@ -320,15 +290,11 @@ export class JobFollower {
       return true;
     }
     if (job.status !== 'Processed' || !job.result_url) return false;
-    // The result's path on the upstream we call (its own URL may name another base).
-    const resultPath = new URL(job.result_url).pathname.replace(/^.*?(?=\/v2\/)/, '');
-    const result = await this.get('v2', resultPath);
-    if (result.status !== 200) throw new Error(`result answered ${result.status}`);
-    const inferenceId = resultPath.split('/').at(-1) ?? null;
+    const result = await v2.getResult(job.result_url, { signal });
     await setRoutedResult(
       review,
       document.id,
-      { json: result.text, resultId: inferenceId, ...countFields('v2', result.json) },
+      { json: result.text, resultId: result.inferenceId, ...countFields('v2', result.result) },
       review.now(),
     );
     return true;
@@ -336,29 +302,21 @@ export class JobFollower {
 
   private async checkV1(document: DocumentRow): Promise<boolean> {
     const { review } = this.deps;
-    const base = `/v1/products/${document.model_key.replace(/\/v(\d+)$/, '/v$1')}`;
-    const polled = await this.get(
-      'v1',
-      `${base}/documents/queue/${encodeURIComponent(document.upstream_job_id ?? '')}`,
-    );
-    const queue = V1Queue.safeParse(polled.json);
-    const documentId = queue.success ? queue.data.document?.id : undefined;
-    if (polled.status === 302 || documentId !== undefined) {
-      // A completed job redirects to its document: the id is the Location's last segment.
-      const id = documentId ?? polled.location?.split(/[?#]/)[0]?.split('/').filter(Boolean).at(-1);
-      if (id === undefined) return false;
-      const fetched = await this.get('v1', `${base}/documents/${encodeURIComponent(id)}`);
-      if (fetched.status !== 200) throw new Error(`document answered ${fetched.status}`);
+    const v1 = new V1Upstream(this.upstream('v1'), REQUEST_TIMEOUT_MS);
+    const signal = this.stopping.signal;
+    const polled = await v1.getQueuedJob(document.model_key, document.upstream_job_id ?? '', { signal });
+    if (polled.kind === 'document') {
+      const fetched = await v1.getDocument(document.model_key, polled.documentId, { signal });
       await setRoutedResult(
         review,
         document.id,
-        { json: fetched.text, resultId: id, ...countFields('v1', fetched.json) },
+        { json: fetched.text, resultId: polled.documentId, ...countFields('v1', fetched.result) },
         review.now(),
       );
       return true;
     }
-    if (queue.success && queue.data.job.status === 'failed') {
-      await review.queue.setFailed(document.id, JSON.stringify(queue.data.job.error ?? {}), review.now());
+    if (polled.kind === 'job' && polled.job.status === 'failed') {
+      await review.queue.setFailed(document.id, JSON.stringify(polled.job.error), review.now());
       return true;
     }
     return false;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SessionResponse } from '../../../src/api/review/schemas';
 import { createApp } from '../../app/create-app';
 import { listen, type RunningServer } from '../../app/listen';
-import type { Upstream } from '../../app/proxy/create-proxy';
+import type { Upstream } from '../../app/upstream/upstream-client';
 import { mountReview } from '../http/mount-review';
 import { JobFollower } from '../intake/job-follower';
 import type { OpenedReview } from '../open-review';

@@ -10,8 +10,10 @@
  *   ALLOW_PRIVATE_WEBHOOKS names it; the name resolved once and the connection pinned to the address
  *   checked): a refused address fails the delivery at once with the reason, a name that does not
  *   resolve is a failed attempt, retried like any other;
- * - an attempt is one request (shared/post-webhook.ts: no redirect followed, a fresh connection, the
- *   same bytes each time); anything but a 2xx is retried after the backoff, which is a time in the row
+ * - an attempt is one request through the upstream client (app/upstream/deliver-once.ts: no redirect
+ *   followed, a fresh connection, the same bytes each time, a webhook's connection pinned to the
+ *   address checked; feedback and RAG with the upstream's key, v1-upstream.ts, v2-upstream.ts);
+ *   anything but a 2xx is retried after the backoff, which is a time in the row
  *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
  * - after the last attempt the delivery is `failed`, shown to admins, who may retry it.
  *
@@ -20,16 +22,19 @@
  * told once per kind of failure, and the next waits longer (up to 30 s). On stop() it gives back the
  * deliveries it holds, so another copy sends them at once rather than when their leases run out.
  */
-import type { LookupFunction } from 'node:net';
-import { authorizationFor, type Upstream } from '../../app/proxy/create-proxy';
-import { endpointUrl, postWebhook, type AttemptOutcome } from '../../shared/post-webhook';
+import { deliverOnce } from '../../app/upstream/deliver-once';
+import type { Upstream } from '../../app/upstream/upstream-client';
+import { V1Upstream } from '../../app/upstream/v1-upstream';
+import { V2Upstream } from '../../app/upstream/v2-upstream';
+import { endpointUrl } from '../../shared/post-webhook';
 import {
   DEFAULT_RETRY_POLICY,
   describeFailedAttempt,
   retryDelay,
+  type AttemptOutcome,
   type RetryPolicy,
 } from '../../shared/retry-policy';
-import { pinnedLookup, WebhookAddressGuard } from '../../shared/webhook-address';
+import { WebhookAddressGuard } from '../../shared/webhook-address';
 import { BackgroundLoop, describe } from '../background/background-loop';
 import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import type { ReviewDatabase } from '../db/open-database';
@@ -71,15 +76,11 @@ export interface DeliveryWorkerDeps {
   webhooks?: WebhookAddressGuard;
 }
 
+/** One attempt's sending, with the attempt's time-out and the worker's stop signal. */
+type Send = (body: Buffer, init: { timeoutMs: number; signal: AbortSignal }) => Promise<AttemptOutcome>;
+
 type Target =
-  | {
-      url: URL;
-      method: 'POST' | 'PATCH';
-      headers: Record<string, string>;
-      who: string;
-      /** The address checked, for a webhook: the connection goes there and nowhere else. */
-      lookup?: LookupFunction;
-    }
+  | { send: Send; who: string }
   /** Never to be sent: the delivery fails now. */
   | { refused: string }
   /** Not sendable now (the webhook's host does not resolve): a failed attempt, retried. */
@@ -186,12 +187,9 @@ export class DeliveryWorker {
     const outcome: AttemptOutcome =
       'unreachable' in target
         ? { kind: 'network', message: target.unreachable }
-        : await postWebhook(target.url, Buffer.from(delivery.payload_json, 'utf8'), {
-            method: target.method,
-            headers: target.headers,
+        : await target.send(Buffer.from(delivery.payload_json, 'utf8'), {
             timeoutMs: this.policy.attemptTimeoutMs,
             signal,
-            lookup: target.lookup,
           });
     const durationMs = performance.now() - started;
     if (outcome.kind === 'aborted') {
@@ -277,7 +275,12 @@ export class DeliveryWorker {
       };
       if (integration.webhook_secret !== null && integration.webhook_secret !== '')
         headers[SIGNATURE_HEADER] = signPayload(integration.webhook_secret, delivery.payload_json);
-      return { url, method: 'POST', headers, who: 'the webhook URL', lookup: pinnedLookup(vetted.pinned) };
+      // The connection goes to the address checked now, and nowhere else.
+      const { pinned } = vetted;
+      return {
+        send: (body, init) => deliverOnce(url, body, { ...init, method: 'POST', headers, pinned }),
+        who: 'the webhook URL',
+      };
     }
 
     const document = await db
@@ -289,22 +292,18 @@ export class DeliveryWorker {
     const upstream = this.deps.upstream[version];
     if (upstream === undefined) return { refused: `There is no ${version} upstream to send to.` };
     if (document === undefined) return { refused: 'The document was removed.' };
-    const base = upstream.url.replace(/\/+$/, '');
-    const headers = { ...json, Authorization: authorizationFor(version, upstream.apiKey) };
     if (delivery.kind === 'v1_feedback') {
-      if (document.upstream_result_id === null)
-        return { refused: 'The document has no v1 document id to send feedback for.' };
+      const documentId = document.upstream_result_id;
+      if (documentId === null) return { refused: 'The document has no v1 document id to send feedback for.' };
+      const v1 = new V1Upstream(upstream);
       return {
-        url: new URL(`${base}/v1/documents/${encodeURIComponent(document.upstream_result_id)}/feedback`),
-        method: 'PATCH',
-        headers,
+        send: (body, init) => v1.deliverFeedback(documentId, body, { ...init, headers: json }),
         who: 'the v1 upstream',
       };
     }
+    const v2 = new V2Upstream(upstream);
     return {
-      url: new URL(`${base}/v2/extensions/rag/${encodeURIComponent(document.model_key)}/documents`),
-      method: 'POST',
-      headers,
+      send: (body, init) => v2.deliverRagDocument(document.model_key, body, { ...init, headers: json }),
       who: 'the v2 upstream',
     };
   }

@@ -1,5 +1,7 @@
 /**
- * One request to the upstream over node:http / node:https, body streamed with back-pressure.
+ * One request over node:http / node:https, body streamed with back-pressure: the proxy's pass-through
+ * and, under the upstream client (upstream-client.ts, exchange.ts), every other call the app server
+ * makes to an upstream or a pipeline's webhook.
  *
  * Why not fetch: Node's fetch (undici 6, Node 20) clones a request whose redirect mode is not
  * 'error', and cloning tees a streamed body; the branch nobody reads then keeps every chunk. A
@@ -8,20 +10,28 @@
  * `redirect: 'error'` the memory stays flat, but then a 302 cannot be passed on. node:http has
  * neither problem, never follows redirects, and hands over the body exactly as sent (encoded or not).
  */
-import http, { type IncomingMessage } from 'node:http';
+import http, { type Agent, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface UpstreamRequest {
   method: string;
   headers: Headers;
-  /** A Node stream (the incoming request itself) or a web stream; null for no body. */
-  body: Readable | ReadableStream<Uint8Array> | null;
+  /** A Node stream (the incoming request itself), a web stream, or bytes written once; null for none. */
+  body: Readable | ReadableStream<Uint8Array> | Buffer | null;
   /** Aborting it destroys the request and, once it has arrived, the response. */
   signal: AbortSignal;
   /** Called once the whole request (headers and body) has been handed to the OS. */
   onRequestSent?: () => void;
+  /** `false` for a fresh connection (a delivery attempt); default: the keep-alive global agent. */
+  agent?: Agent | false | undefined;
+  /**
+   * How the host name becomes an address: a pipeline's webhook is pinned to the address its check
+   * allowed (shared/webhook-address.ts). Default: the system resolver.
+   */
+  lookup?: LookupFunction | undefined;
 }
 
 export interface UpstreamResponse {
@@ -41,7 +51,13 @@ export function sendUpstream(url: string, init: UpstreamRequest): Promise<Upstre
     const headers: Record<string, string> = {};
     for (const [name, value] of init.headers) headers[name] = value;
     // The default agents keep connections alive (Node ≥ 19) and unref idle sockets.
-    const req = transport.request(target, { method: init.method, headers, signal: init.signal });
+    const req = transport.request(target, {
+      method: init.method,
+      headers,
+      signal: init.signal,
+      ...(init.agent === undefined ? {} : { agent: init.agent }),
+      ...(init.lookup === undefined ? {} : { lookup: init.lookup }),
+    });
     req.once('finish', () => init.onRequestSent?.());
     // After 'response' a request error (an upload cut short) is a no-op here: the answer stands.
     req.on('error', reject);
@@ -62,6 +78,8 @@ export function sendUpstream(url: string, init: UpstreamRequest): Promise<Upstre
 
     if (init.body === null) {
       req.end();
+    } else if (Buffer.isBuffer(init.body)) {
+      req.end(init.body);
     } else {
       // Errors here (the browser went away, or the upstream answered early and closed) surface
       // through 'error' on req or the abort signal; nothing more to do with them.

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWordsResponse } from '../../src/api/review/page-words';
+import { PageWordsResponse } from '../../src/api/review/page-words-schemas';
 import { seedKeptDocument, signIn } from './test-support/kept-document';
 import { startMainProcess, type MainProcess } from './test-support/main-process';
 

@@ -17,10 +17,9 @@ import {
   port,
   trustProxyList,
 } from './shared/settings-schema';
+import { isUuid } from '../src/api/common-schemas';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -52,7 +51,7 @@ export const EnvSchema = z.object({
    */
   WEBHOOK_V2_SECRET: optionalString,
   /** That webhook's ids on the upstream (one per model on the hosted platform), for `webhook_ids`. */
-  WEBHOOK_V2_IDS: list.refine((ids) => ids.every((id) => UUID.test(id)), {
+  WEBHOOK_V2_IDS: list.refine((ids) => ids.every((id) => isUuid(id)), {
     message: 'expected a comma-separated list of webhook ids (UUIDs)',
   }),
   /**

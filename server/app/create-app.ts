@@ -40,7 +40,7 @@ import { healthRoutes } from './health/health-routes';
 import { Readiness } from './health/readiness';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler } from './proxy/create-proxy';
-import type { ApiVersion } from './upstream/upstream-client';
+import type { ApiVersion } from '../../src/api/review/schemas';
 import { gatewayRewriter } from './proxy/gateway-urls';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { hostGuard } from '../shared/host-guard';

@@ -14,6 +14,13 @@ import { z } from 'zod';
 export const Id = z.string().min(1);
 
 /** A UUID in the 8-4-4-4-12 form, any version: what the hosted service checks on input (v2/job/fail_422.json). */
+/**
+ * A UUID's text, any version, either case (the hosted service's recorded ids are not all RFC 4122,
+ * fixtures v2/job/*.json): for checks outside zod, e.g. a path segment.
+ */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (text: string): boolean => UUID_PATTERN.test(text);
+
 export const Uuid = z.guid({ error: 'Expected a UUID such as 12345678-1234-1234-1234-123456789abc' });
 
 const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;

@@ -31,7 +31,8 @@ import { clientResponseHeaders, isJsonContentType, upstreamRequestHeaders } from
 import type { UrlRewriter } from './rewrite-urls';
 import { errorCode } from '../upstream/exchange';
 import { sendUpstream } from '../upstream/send-upstream';
-import { UpstreamClient, type ApiVersion, type Upstream } from '../upstream/upstream-client';
+import type { ApiVersion } from '../../../src/api/review/schemas';
+import { UpstreamClient, type Upstream } from '../upstream/upstream-client';
 
 const MiB = 1024 * 1024;
 

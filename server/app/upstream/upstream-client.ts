@@ -18,8 +18,7 @@ import type { AttemptOutcome } from '../../shared/retry-policy';
 import { ProblemError } from '../../shared/problem';
 import { deliverOnce } from './deliver-once';
 import { exchange, UpstreamFailure, type ExchangeReply } from './exchange';
-
-export type ApiVersion = 'v2' | 'v1';
+import type { ApiVersion } from '../../../src/api/review/schemas';
 
 export interface Upstream {
   /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */

@@ -1,12 +1,9 @@
 import { ProblemError } from '../../shared/problem';
+import { isUuid } from '../../../src/api/common-schemas';
 
-/**
- * Any 8-4-4-4-12 hexadecimal id, in either case: the hosted service's recorded ids are not all RFC 4122
- * (fixtures v2/job/*.json), so the version and variant digits are not checked.
- */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string): boolean => UUID.test(value);
+// Any 8-4-4-4-12 hexadecimal id, in either case (isUuid): the hosted service's recorded ids are not all
+// RFC 4122 (fixtures v2/job/*.json), so the version and variant digits are not checked.
+export { isUuid };
 
 /** The path parameter as a lower-case id, or a 422 problem. */
 export function uuidParam(name: string, value: string): string {

@@ -19,6 +19,7 @@ import { apiRequest, v1ErrorBody } from './v1-api-request';
 import { calledUrl, jobJson } from './v1-envelope';
 import type { V1JobService } from './v1-job-service';
 import type { V1JobRecord } from './v1-store';
+import { isUuid } from '../../../src/api/common-schemas';
 
 export interface V1RoutesDeps extends V1InputDeps {
   apiKey: string;
@@ -29,7 +30,6 @@ export interface V1RoutesDeps extends V1InputDeps {
 }
 
 const PRODUCT = '/products/:account/:name/:version';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createV1App(deps: V1RoutesDeps): Hono {
   const v1 = new Hono();
@@ -146,7 +146,7 @@ export function createV1App(deps: V1RoutesDeps): Hono {
   v1.get(`${PRODUCT}/documents/:document_id`, (c) => {
     const product = productOf(c, deps.models);
     const documentId = c.req.param('document_id') ?? '';
-    const job = UUID.test(documentId) ? deps.v1Jobs.findByDocument(documentId) : undefined;
+    const job = isUuid(documentId) ? deps.v1Jobs.findByDocument(documentId) : undefined;
     if (!job || job.status !== 'completed') {
       throw new ProblemError('404-009', `No document ${documentId} is available.`);
     }
@@ -163,7 +163,7 @@ export function createV1App(deps: V1RoutesDeps): Hono {
   const FEEDBACK = '/documents/:document_id/feedback';
   const feedbackTarget = (c: Context): { job: V1JobRecord; product: V1Product } => {
     const documentId = c.req.param('document_id') ?? '';
-    const job = UUID.test(documentId) ? deps.v1Jobs.findByDocument(documentId) : undefined;
+    const job = isUuid(documentId) ? deps.v1Jobs.findByDocument(documentId) : undefined;
     const product = job && deps.models.findProduct(job.account, job.name, job.version);
     if (!job || job.status !== 'completed' || !product) {
       throw new ProblemError('404-009', `No document ${documentId} is available.`);
@@ -220,7 +220,7 @@ function productOf(c: Context, models: ModelCatalog): V1Product {
 
 function jobOf(c: Context, jobs: V1JobService): V1JobRecord {
   const id = c.req.param('job_id') ?? '';
-  const job = UUID.test(id) ? jobs.find(id) : undefined;
+  const job = isUuid(id) ? jobs.find(id) : undefined;
   if (!job) throw new ProblemError('404-001', `No job has the id ${id}.`);
   return job;
 }

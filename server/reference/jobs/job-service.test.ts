@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookResponse } from '../api-types';
 import { DEFAULT_MODELS_FILE } from '../create-reference-service';
 import type { DocumentText, Extractor } from '../extract/extractor';
@@ -88,23 +88,41 @@ const until = async (check: () => boolean, ms = 5000): Promise<void> => {
   }
 };
 
+/** Turns of the event loop (real, unlike a faked setTimeout) until `check` holds; at least one. */
+const turnsUntil = async (check: () => boolean): Promise<void> => {
+  do await new Promise((resolve) => setImmediate(resolve));
+  while (!check());
+};
+
 describe('JobService', () => {
   it('fails a running job at its deadline, counted from its creation', async () => {
-    const service = new JobService({ store, files, models: catalog, extractor, processingTimeoutMs: 150 });
-    const stuck = await enqueue(service, 'stuck-1');
-    await until(() => store.findJob(stuck.id)?.status !== 'Processing');
-    const failed = store.findJob(stuck.id);
-    expect(failed).toMatchObject({
-      status: 'Failed',
-      error: {
-        code: '500-003',
-        title: 'Processing timed out',
-        detail: 'Processing did not finish within 150 ms.',
-      },
-    });
-    const elapsed = Date.parse(failed?.completedAt ?? '') - Date.parse(failed?.createdAt ?? '');
-    expect(elapsed).toBeGreaterThanOrEqual(140);
-    await service.close();
+    // On a fake clock (the deadline's timer and `Date`, which stamps the job's times) moved by the test
+    // alone: the deadline is exactly 150 ms after the creation, however loaded the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const service = new JobService({ store, files, models: catalog, extractor, processingTimeoutMs: 150 });
+      const stuck = await enqueue(service, 'stuck-1');
+      await turnsUntil(() => extractor.started.includes('stuck-1'));
+      // What a deadline's timer sets off (the abort, the job failed and stored) is done in one turn.
+      vi.advanceTimersByTime(149);
+      await turnsUntil(() => true);
+      expect(store.findJob(stuck.id)?.status).toBe('Processing');
+      vi.advanceTimersByTime(1);
+      await turnsUntil(() => true);
+      const failed = store.findJob(stuck.id);
+      expect(failed).toMatchObject({
+        status: 'Failed',
+        error: {
+          code: '500-003',
+          title: 'Processing timed out',
+          detail: 'Processing did not finish within 150 ms.',
+        },
+      });
+      expect(Date.parse(failed?.completedAt ?? '') - Date.parse(failed?.createdAt ?? '')).toBe(150);
+      await service.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails, without starting it, a job whose time ran out while the service was down', async () => {

@@ -15,6 +15,7 @@ import {
   V1ApiError,
 } from './errors';
 import { createApiClient, excerpt, type ApiClientOptions, type RetryWait } from './http';
+import { onFakeClocks, nextTurn } from './testing/fake-clocks';
 import { fixturesDir } from './testing/fixtures-dir';
 import { sendJson, serveEach } from './testing/test-server';
 import { JobResponse } from './v2/schemas';
@@ -62,27 +63,55 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  /**
+   * The call on fake clocks: told of the wait, the test moves the clocks to the next timer only (the
+   * wait's: a GET's 30 s read time-out comes later), so the requests' gap is the wait the client took.
+   */
+  async function gapOfOneWait(
+    handler: Parameters<typeof serve>[0],
+  ): Promise<{ gapMs: number; waits: RetryWait[]; requests: number }> {
+    return onFakeClocks(async () => {
+      const waits: RetryWait[] = [];
+      let told!: () => void;
+      const waiting = new Promise<void>((resolve) => (told = resolve));
+      const { server, client } = await serve(handler, {
+        onRetryWait: (wait) => {
+          waits.push(wait);
+          told();
+        },
+      });
+      const call = client.request({ method: 'GET', path: '/x', schema: Ok });
+      await waiting;
+      // The wait's timer is set in the same run of promise callbacks that announced it.
+      await nextTurn();
+      vi.advanceTimersToNextTimer();
+      await expect(call).resolves.toEqual({ ok: true });
+      const [first, second] = server.requests;
+      return { gapMs: (second?.at ?? 0) - (first?.at ?? 0), waits, requests: server.requests.length };
+    });
+  }
+
   it('waits for Retry-After in seconds', async () => {
-    const { server, client } = await serve((_req, res, i) =>
+    const { gapMs, waits, requests } = await gapOfOneWait((_req, res, i) =>
       i === 0
         ? sendJson(res, 429, { title: 'Too many requests' }, { 'retry-after': '1' })
         : sendJson(res, 200, { ok: true }),
     );
-    await client.request({ method: 'GET', path: '/x', schema: Ok });
-    const [first, second] = server.requests;
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(waits).toMatchObject([{ status: 429, waitMs: 1_000, retry: 1 }]);
+    expect(requests).toBe(2);
+    expect(gapMs).toBe(1_000);
   });
 
   it('waits for Retry-After given as an HTTP date', async () => {
-    const { server, client } = await serve((_req, res, i) =>
+    const { gapMs, waits, requests } = await gapOfOneWait((_req, res, i) =>
       i === 0
         ? sendJson(res, 429, {}, { 'retry-after': new Date(Date.now() + 2_000).toUTCString() })
         : sendJson(res, 200, { ok: true }),
     );
-    await client.request({ method: 'GET', path: '/x', schema: Ok });
-    const [first, second] = server.requests;
-    // The date has whole seconds, so the wait is between 1 and 2 s.
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    // The fake clock stands on a whole second, so the date is exactly 2 s ahead.
+    expect(waits).toMatchObject([{ status: 429, waitMs: 2_000, retry: 1 }]);
+    expect(requests).toBe(2);
+    expect(gapMs).toBe(2_000);
   });
 
   it('retries a POST on 429 only: the request was not processed', async () => {

@@ -460,7 +460,8 @@ describe('cancellation', () => {
     client.end();
     const request = await seen;
     client.destroy();
-    await expect(withTimeout(request.closed, 3000)).resolves.toBeDefined();
+    // No bound of our own: the test's time-out is the guard against a hang, not a speed check.
+    await expect(request.closed).resolves.toBeDefined();
   });
 
   it('closes the upstream request when the browser goes away during an upload', async () => {
@@ -473,7 +474,7 @@ describe('cancellation', () => {
     client.write(Buffer.alloc(256 * 1024, 1));
     const request = await seen;
     client.destroy();
-    await expect(withTimeout(request.closed, 3000)).resolves.toEqual({ complete: false });
+    await expect(request.closed).resolves.toEqual({ complete: false });
   });
 });
 
@@ -493,12 +494,3 @@ describe('the API surface', () => {
     }
   });
 });
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms).unref(),
-    ),
-  ]);
-}

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebhookResponse } from '../../../src/api/v2/schemas';
 import type { Clock } from '../clock';
 import { SqliteJobStore } from '../store/sqlite-job-store';
@@ -136,49 +136,71 @@ describe('webhook delivery', () => {
   it('shows the last error while retrying, between attempts', async () => {
     const rx = await receiver((n) => ({ status: n === 1 ? 500 : 200 }));
     const hook = endpoint(rx.url);
-    const { dispatcher } = open([hook], { ...FAST, initialDelayMs: 400, maxDelayMs: 400 });
-    const { job, inference } = processedJob([hook.id]);
-    dispatcher.jobFinished(job, inference);
-    const deadline = Date.now() + 2_000;
-    while (rx.calls.length < 1 || dispatcher.deliveriesFor(job.id)[0]?.error == null) {
-      if (Date.now() > deadline) throw new Error('no first attempt');
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    // The wait before the retry on a fake clock: it lasts until the test moves the clock, so the state
+    // between the attempts is there to be seen however slowly the machine polls.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // The backoff is decided (random() called) once the failed attempt is recorded.
+      let backoffs = 0;
+      const { dispatcher } = open([hook], { ...FAST, initialDelayMs: 400, maxDelayMs: 400 }, () => {
+        backoffs++;
+        return 0.5;
+      });
+      const { job, inference } = processedJob([hook.id]);
+      dispatcher.jobFinished(job, inference);
+      while (backoffs < 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(dispatcher.deliveriesFor(job.id)).toMatchObject([
+        {
+          status: 'Processing',
+          attempts_count: 1,
+          error: { status: 502, detail: expect.stringMatching(/500/) },
+        },
+      ]);
+      vi.advanceTimersToNextTimer();
+      await dispatcher.idle();
+      expect(dispatcher.deliveriesFor(job.id)).toMatchObject([
+        { status: 'Processed', attempts_count: 2, error: null },
+      ]);
+    } finally {
+      vi.useRealTimers();
     }
-    expect(dispatcher.deliveriesFor(job.id)).toMatchObject([
-      {
-        status: 'Processing',
-        attempts_count: 1,
-        error: { status: 502, detail: expect.stringMatching(/500/) },
-      },
-    ]);
-    await dispatcher.idle();
-    expect(dispatcher.deliveriesFor(job.id)).toMatchObject([
-      { status: 'Processed', attempts_count: 2, error: null },
-    ]);
   });
 
   it('waits longer before each retry (exponential backoff, bounded)', async () => {
-    const times: number[] = [];
-    const timed = await receiver(() => {
-      times.push(performance.now());
-      return { status: 500 };
-    });
+    const timed = await receiver(() => ({ status: 500 }));
     const hook = endpoint(timed.url);
     // random() = 0: the lowest jitter, exactly half of 40 ms, then of 80 ms, then the 100 ms cap halved.
-    const { dispatcher } = open(
-      [hook],
-      { ...FAST, maxAttempts: 4, initialDelayMs: 40, maxDelayMs: 100 },
-      () => 0,
-    );
-    const { job, inference } = processedJob([hook.id]);
-    dispatcher.jobFinished(job, inference);
-    await dispatcher.idle();
-    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
-    expect(gaps).toHaveLength(3);
-    expect(gaps[0]).toBeGreaterThanOrEqual(18);
-    expect(gaps[1]).toBeGreaterThanOrEqual(38);
-    expect(gaps[2]).toBeGreaterThanOrEqual(48);
-    expect(gaps[2]).toBeLessThan(1_000);
+    // Each call is a backoff being decided; its wait's timer is set in the same synchronous run.
+    let backoffs = 0;
+    const random = (): number => {
+      backoffs++;
+      return 0;
+    };
+    const waits: number[] = [];
+    // The waits on a fake clock, moved by the test from one wait's timer to the next (the pending
+    // 2 s attempt time-outs come later): each move is exactly the wait the dispatcher chose.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { dispatcher } = open(
+        [hook],
+        { ...FAST, maxAttempts: 4, initialDelayMs: 40, maxDelayMs: 100 },
+        random,
+      );
+      const { job, inference } = processedJob([hook.id]);
+      dispatcher.jobFinished(job, inference);
+      for (let retry = 1; retry <= 3; retry++) {
+        while (backoffs < retry) await new Promise((resolve) => setImmediate(resolve));
+        const before = performance.now();
+        vi.advanceTimersToNextTimer();
+        waits.push(performance.now() - before);
+      }
+      await dispatcher.idle();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(waits).toEqual([20, 40, 50]);
+    expect(backoffs).toBe(3);
+    expect(timed.calls).toHaveLength(4);
   });
 
   it('fails after the last attempt, with the last problem', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { InvalidRequestError, NetworkError, ProblemDetailsError } from '../errors';
 import { createApiClient, onRetryWait, type RetryWait } from '../http';
+import { onFakeClocks } from '../testing/fake-clocks';
 import { sendJson, serveEach } from '../testing/test-server';
 import {
   parseHeaderLines,
@@ -106,18 +107,33 @@ describe('uploadExtraction', () => {
     const global: RetryWait[] = [];
     const stop = onRetryWait((w) => global.push(w));
     try {
-      await uploadExtraction(
-        { model_id: MODEL, file: pdf() },
-        { client, transport: fetchTransport, onRetryWait: (w) => waits.push(w.waitMs) },
-      );
+      // On fake clocks, moved to the next timer (the wait's, set as it was announced) and no further:
+      // the requests' gap is the wait the upload took.
+      await onFakeClocks(async () => {
+        let told!: () => void;
+        const waiting = new Promise<void>((resolve) => (told = resolve));
+        const upload = uploadExtraction(
+          { model_id: MODEL, file: pdf() },
+          {
+            client,
+            transport: fetchTransport,
+            onRetryWait: (w) => {
+              waits.push(w.waitMs);
+              told();
+            },
+          },
+        );
+        await waiting;
+        vi.advanceTimersToNextTimer();
+        await upload;
+      });
     } finally {
       stop();
     }
     expect(waits).toEqual([1000]);
     expect(global).toMatchObject([{ status: 429, waitMs: 1000, retry: 1 }]);
     expect(server.requests).toHaveLength(2);
-    const gap = (server.requests[1]?.at ?? 0) - (server.requests[0]?.at ?? 0);
-    expect(gap).toBeGreaterThanOrEqual(950);
+    expect((server.requests[1]?.at ?? 0) - (server.requests[0]?.at ?? 0)).toBe(1000);
   });
 
   it('gives up at once on a Retry-After longer than allowed, saying how long it was', async () => {

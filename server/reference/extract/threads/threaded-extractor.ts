@@ -20,10 +20,22 @@ import type { PageReading } from '../read-page';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 import { threadStart, workerEntriesReady } from './worker-entries';
 
+/**
+ * Each thread's young generation, in MB: set, not left to V8. Node 24's V8 makes it 192 MB (64 MB
+ * semi-spaces; 48 MB on Node 20 and 22), and then the heap cap no longer protects the process: when
+ * a document fills the old generation, V8 may need a whole semi-space's survivors promoted beyond the
+ * cap, more than the 16 MB of leeway Node grants a thread at its limit while stopping it, and V8 ends
+ * the whole process ("FATAL ERROR: Reached heap limit"; measured: 6 of 15 runs of the test's 24 MB
+ * junk PDF under a 192 MB cap on Node 24.11, none with 48 MB). 48 MB is Node 20's and 22's own
+ * value: 16 MB semi-spaces, within that leeway, and the sizing every figure here was measured with.
+ * A `--max-semi-space-size` flag (the npm scripts give 4) still overrides it, for every thread.
+ */
+export const THREAD_YOUNG_GENERATION_MB = 48;
+
 export interface ThreadedExtractorOptions {
   /** Threads at most; jobs beyond wait for one. */
   threads: number;
-  /** Heap cap of each thread, in MB. */
+  /** Heap cap of each thread (its old generation; the young one is THREAD_YOUNG_GENERATION_MB), in MB. */
   maxHeapMb: number;
   /**
    * What the threads run: `extraction` (default) answers every task; `inspection` only `inspect` and
@@ -236,7 +248,10 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     const worker = new Worker(start.url, {
       // The TypeScript fallback needs the process's flags (tsx) after all.
       ...(start.workerData ? { workerData: start.workerData } : { execArgv: [] }),
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.maxHeapMb,
+        maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB,
+      },
     });
     // Idle threads must not keep the process alive; close() stops them.
     worker.unref();

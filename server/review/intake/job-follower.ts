@@ -217,7 +217,9 @@ export class JobFollower {
                   .whereRef('background_jobs.key', '=', 'documents.id'),
               ),
             ),
-          ),
+          )
+          // One order for every copy: concurrent adoptions wait for each other, never deadlock.
+          .orderBy('id'),
       )
       .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
       .execute();

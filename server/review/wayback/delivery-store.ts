@@ -128,7 +128,9 @@ export class DeliveryStore {
                   .where('background_jobs.key', '=', sql<string>`cast(deliveries.id as text)`),
               ),
             ),
-          ),
+          )
+          // One order for every copy: concurrent adoptions wait for each other, never deadlock.
+          .orderBy('id'),
       )
       .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
       .execute();

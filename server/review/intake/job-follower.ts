@@ -87,6 +87,8 @@ const dueAt = sql<number>`coalesce(next_check_at, created_at + ${FIRST_CHECK_MS}
 const scopeOf = sql<string>`api_version || coalesce(' ' || upstream_id, '')`;
 
 export class JobFollower {
+  /** The follower as a kind of background work, for a runner shared with other kinds. */
+  readonly handler: JobHandler<unknown>;
   private readonly runner: BackgroundRunner;
   private readonly jobs: JobsUpstream;
   private readonly checks: FailureLog;
@@ -102,11 +104,12 @@ export class JobFollower {
     this.jobs = deps.jobs ?? fetchJobsUpstream(deps.upstream, deps.fetch);
     const log = deps.log ?? console.warn;
     this.checks = new FailureLog('[review intake] checking a job upstream', log);
+    this.handler = this.followHandler();
     this.runner = new BackgroundRunner({
       name: '[review intake] the job follower',
       database: deps.review.database,
       now: deps.review.now,
-      handlers: this.scopes.length === 0 ? [] : [this.handler()],
+      handlers: this.scopes.length === 0 ? [] : [this.handler],
       intervalMs: deps.tickMs ?? TICK_MS,
       log,
     });
@@ -155,7 +158,7 @@ export class JobFollower {
     await this.runner.pass();
   }
 
-  private handler(): JobHandler<unknown> {
+  private followHandler(): JobHandler<unknown> {
     return {
       kind: FOLLOW_KIND,
       leaseMs: this.leaseMs,

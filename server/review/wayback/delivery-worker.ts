@@ -93,6 +93,8 @@ export class DeliveryWorker {
   private readonly store: DeliveryStore;
   private readonly policy: RetryPolicy;
   private readonly webhooks: WebhookAddressGuard;
+  /** The worker as a kind of background work, for a runner shared with other kinds. */
+  readonly handler: JobHandler<unknown>;
   private readonly runner: BackgroundRunner;
   /** The deliveries this worker holds now, with their leases: given back at stop(). */
   private readonly held = new Map<number, { delivery: DeliveryRow; leaseUntil: number }>();
@@ -102,11 +104,12 @@ export class DeliveryWorker {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
     this.webhooks = deps.webhooks ?? new WebhookAddressGuard();
     if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
+    this.handler = this.deliveryHandler();
     this.runner = new BackgroundRunner({
       name: '[way back] the delivery worker',
       database: deps.database,
       now: deps.now,
-      handlers: [this.handler()],
+      handlers: [this.handler],
       intervalMs: deps.pollMs ?? POLL_MS,
       log: deps.log,
     });
@@ -137,7 +140,7 @@ export class DeliveryWorker {
     await this.runner.runOnce();
   }
 
-  private handler(): JobHandler<unknown> {
+  private deliveryHandler(): JobHandler<unknown> {
     return {
       kind: DELIVERY_KIND,
       // A lease outlasts an attempt by the time to record it.

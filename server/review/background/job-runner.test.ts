@@ -11,6 +11,7 @@
  * - the store away: passes fail, are told once, nothing rejects, and work resumes when it is back.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../db/store-unavailable';
 import { ENGINES, openTestStore, type TestStore } from '../db/test-stores';
 import { flakyDatabase } from '../testing/flaky-database';
 import { again, BackgroundRunner, done, type JobHandler, type RunnerOptions } from './job-runner';
@@ -168,6 +169,28 @@ describe.each(ENGINES)('the background work on %s', (engine) => {
     // Enqueued again (an admin's retry): pending, its failures forgotten.
     await scheduleJob(store.database.db, { kind: 'test', key: 'a', runAt: clock }, clock);
     expect(await job('a')).toMatchObject({ state: 'pending', attempts: 0 });
+  });
+
+  it('spends no attempt when the store is away inside a handler: the pass fails instead', async () => {
+    const logs: string[] = [];
+    const copy = runner(
+      [
+        {
+          kind: 'test',
+          leaseMs: LEASE_MS,
+          maxAttempts: 1,
+          run: async () => {
+            throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+          },
+        },
+      ],
+      { log: (line) => logs.push(line) },
+    );
+    await enqueue('a');
+    expect(await copy.runOnce()).toBe(false);
+    expect(await job('a')).toMatchObject({ state: 'pending', attempts: 0, lease_owner: copy.owner });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toContain('[test] the runner failed');
   });
 
   it('hands a dead runner’s job over when its lease runs out; its late outcome changes nothing', async () => {

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ReviewDatabase } from '../db/open-database';
+import { isStoreUnavailable } from '../db/store-unavailable';
 import { BackgroundLoop, describe, FailureLog } from './background-loop';
 import { JobTable, type LeasedJob } from './job-table';
 
@@ -213,6 +214,9 @@ export class BackgroundRunner {
         signal,
       });
     } catch (error) {
+      // The store away is the pass's failure, not the job's: no attempt spent, the lease left to run
+      // out (or given back at stop), the loop backing off.
+      if (isStoreUnavailable(error)) throw error;
       const at = this.options.now();
       const giveUp = job.attempts + 1 >= (handler.maxAttempts ?? Infinity);
       await this.table.fail(

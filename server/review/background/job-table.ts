@@ -10,7 +10,7 @@
  * copy takes the job; every later write of the job is conditional on the lease still being the
  * writer's, so a copy that comes back late changes nothing.
  */
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { BackgroundJobRow, ReviewDatabaseSchema } from '../db/schema';
 
@@ -177,6 +177,29 @@ export async function scheduleJob(db: Db, job: JobToSchedule, now: number): Prom
       })),
     )
     .execute();
+}
+
+/**
+ * Adoption (a kind's `adopt`): a job of `kind` for each of `candidates` (`key`, `scope`, `run_at`:
+ * the work a domain table says is pending) that has none. Idempotent, and safe with copies adopting
+ * at once: a job already there is left as it is, and the rows go in one order (by key), so concurrent
+ * adoptions wait for each other rather than deadlock.
+ */
+export async function adoptJobs(
+  db: Db,
+  kind: string,
+  now: number,
+  candidates: Expression<{ key: string; scope: string | null; run_at: number }>,
+): Promise<void> {
+  // `cast(… as bigint)`: PostgreSQL types a bare parameter in a select list as text.
+  await sql`
+    insert into background_jobs
+      (kind, "key", scope, payload_json, state, run_at, attempts, created_at, updated_at)
+    select ${kind}, c."key", c.scope, '{}', 'pending', c.run_at, 0, cast(${now} as bigint), cast(${now} as bigint)
+    from (${candidates}) as c
+    where not exists (select 1 from background_jobs j where j.kind = ${kind} and j."key" = c."key")
+    order by c."key"
+    on conflict (kind, "key") do nothing`.execute(db);
 }
 
 /** The row is still held under `job`'s lease. */

@@ -32,6 +32,7 @@ import { z } from 'zod';
 import type { Upstream } from '../../app/proxy/create-proxy';
 import { FailureLog } from '../background/background-loop';
 import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from '../background/job-runner';
+import { adoptJobs } from '../background/job-table';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
 import { setRoutedResult } from '../routing/route-result';
@@ -182,50 +183,16 @@ export class JobFollower {
 
   /** A job for every processing document that has none (kept by an older copy, or before 0006). */
   private async adopt(now: number): Promise<void> {
-    await this.db
-      .insertInto('background_jobs')
-      .columns([
-        'kind',
-        'key',
-        'scope',
-        'payload_json',
-        'state',
-        'run_at',
-        'attempts',
-        'created_at',
-        'updated_at',
-      ])
-      .expression((eb) =>
-        eb
-          .selectFrom('documents')
-          .select([
-            sql.lit(FOLLOW_KIND).as('kind'),
-            'id',
-            scopeOf.as('scope'),
-            sql.lit('{}').as('payload_json'),
-            sql.lit('pending').as('state'),
-            dueAt.as('run_at'),
-            sql.lit(0).as('attempts'),
-            sql.lit(now).as('created_at'),
-            sql.lit(now).as('updated_at'),
-          ])
-          .where('state', '=', 'processing')
-          .where('upstream_job_id', 'is not', null)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('background_jobs')
-                  .select('background_jobs.id')
-                  .where('background_jobs.kind', '=', FOLLOW_KIND)
-                  .whereRef('background_jobs.key', '=', 'documents.id'),
-              ),
-            ),
-          )
-          // One order for every copy: concurrent adoptions wait for each other, never deadlock.
-          .orderBy('id'),
-      )
-      .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
-      .execute();
+    await adoptJobs(
+      this.db,
+      FOLLOW_KIND,
+      now,
+      this.db
+        .selectFrom('documents')
+        .select([sql<string>`id`.as('key'), scopeOf.as('scope'), dueAt.as('run_at')])
+        .where('state', '=', 'processing')
+        .where('upstream_job_id', 'is not', null),
+    );
   }
 
   /**

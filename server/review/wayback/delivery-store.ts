@@ -10,7 +10,7 @@
  * mid-attempt leaves them to expire, and any copy carries on after that.
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
-import { scheduleJob } from '../background/job-table';
+import { adoptJobs, scheduleJob } from '../background/job-table';
 import type { ReviewDatabase } from '../db/open-database';
 import type {
   DeliveryAttemptRow,
@@ -102,38 +102,19 @@ export class DeliveryStore {
 
   /** A job for every pending delivery that has none (written by an older copy, or before 0006). */
   async adopt(now: number): Promise<void> {
-    await this.db
-      .insertInto('background_jobs')
-      .columns(['kind', 'key', 'payload_json', 'state', 'run_at', 'attempts', 'created_at', 'updated_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('deliveries')
-          .select([
-            sql.lit(DELIVERY_KIND).as('kind'),
-            sql<string>`cast(id as text)`.as('key'),
-            sql.lit('{}').as('payload_json'),
-            sql.lit('pending').as('state'),
-            'next_attempt_at',
-            sql.lit(0).as('attempts'),
-            sql.lit(now).as('created_at'),
-            sql.lit(now).as('updated_at'),
-          ])
-          .where('state', '=', 'pending')
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('background_jobs')
-                  .select('background_jobs.id')
-                  .where('background_jobs.kind', '=', DELIVERY_KIND)
-                  .where('background_jobs.key', '=', sql<string>`cast(deliveries.id as text)`),
-              ),
-            ),
-          )
-          // One order for every copy: concurrent adoptions wait for each other, never deadlock.
-          .orderBy('id'),
-      )
-      .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
-      .execute();
+    await adoptJobs(
+      this.db,
+      DELIVERY_KIND,
+      now,
+      this.db
+        .selectFrom('deliveries')
+        .select([
+          sql<string>`cast(id as text)`.as('key'),
+          sql<string | null>`null`.as('scope'),
+          'next_attempt_at as run_at',
+        ])
+        .where('state', '=', 'pending'),
+    );
   }
 
   /**

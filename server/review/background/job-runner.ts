@@ -94,6 +94,12 @@ export class BackgroundRunner {
   private readonly loop: BackgroundLoop;
   private readonly runs: FailureLog;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /**
+   * Jobs whose run or outcome failed with the store away: still leased to this runner. Given back at
+   * the start of the next pass that reaches the store, so the work resumes at once when the store
+   * returns rather than when the lease runs out (a copy killed meanwhile leaves them to run out).
+   */
+  private readonly unsettled = new Map<number, LeasedJob>();
   private stopping = new AbortController();
 
   constructor(private readonly options: RunnerOptions) {
@@ -162,6 +168,15 @@ export class BackgroundRunner {
 
   private async passOnce(): Promise<void> {
     const failures: unknown[] = [];
+    for (const job of [...this.unsettled.values()]) {
+      try {
+        await this.table.release(job);
+        this.unsettled.delete(job.id);
+      } catch (error) {
+        failures.push(error);
+        break;
+      }
+    }
     for (const handler of this.options.handlers) {
       if (this.stopping.signal.aborted) break;
       try {
@@ -191,7 +206,12 @@ export class BackgroundRunner {
           leaseMs: handler.leaseMs,
         });
         if (job === undefined) return undefined;
-        await this.runJob(handler, job, now, signal);
+        try {
+          await this.runJob(handler, job, now, signal);
+        } catch (error) {
+          this.unsettled.set(job.id, job);
+          throw error;
+        }
       }
     } catch (error) {
       // The store away: the job stays held until its lease runs out (or stop() gives it back).

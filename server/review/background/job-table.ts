@@ -134,6 +134,15 @@ export class JobTable {
       .execute();
   }
 
+  /** Gives one job back (its outcome could not be written): due again when it was due. */
+  async release(job: LeasedJob): Promise<void> {
+    await this.store.db
+      .updateTable('background_jobs')
+      .set({ lease_owner: null, lease_until: null })
+      .where(held(job))
+      .execute();
+  }
+
   /** Gives back every job `owner` holds (a runner stopping): each due again when it was due. */
   async releaseAll(owner: string): Promise<number> {
     const released = await this.store.db

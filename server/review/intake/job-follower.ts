@@ -18,14 +18,14 @@
  * copy that stops gives its leases back at once. Documents that have no job yet (kept by an older
  * copy, or before migration 0006) get one at the start of each pass (`adopt`).
  *
- * A copy follows only documents its own upstream took (the job's scope) (`upstream_id`, upstream-identity.ts) and the
- * documents kept before upstreams were recorded (`upstream_id` null). A 404 fails a document only
+ * A copy follows only documents its own upstream took (`upstream_id`, upstream-identity.ts: the job's
+ * scope) and the documents kept before upstreams were recorded (`upstream_id` null). A 404 fails a document only
  * when it comes from the upstream that took it; for an old document it may come from another upstream
  * (each copy with its own embedded reference service), so it is retried until the 15 minutes are up.
  *
  * The upstream is called through `JobsUpstream` (jobs-upstream.ts). The loop never ends the process
- * (background/background-loop.ts): a pass that fails (the database away) is told
- * once per kind of failure and retried with back-off.
+ * (background/background-loop.ts): a pass that fails (the database away) is told once per kind of
+ * failure and retried with back-off.
  */
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';

@@ -27,6 +27,10 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   '0004-kept-files': '0003-gateway-ownership',
   '0005-job-follow-leases': '0003-gateway-ownership',
   '0006-intake-intents': '0003-gateway-ownership',
+  // Issue 20. Expand-only: a new table older code never reads. Older copies keep following jobs and
+  // sending deliveries with the leases of 0005 and 0002, which the newer code takes too before it acts
+  // (background/README.md), so copies of 0005 or later upgrade without a double record.
+  '0006-background-work': '0003-gateway-ownership',
 };
 
 /**

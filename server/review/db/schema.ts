@@ -192,6 +192,32 @@ export interface AuditEventsTable {
   data_json: string | null;
 }
 
+/**
+ * The copies' background work (migration 0006, background/job-table.ts): one row per thing to do,
+ * taken under a lease by one copy at a time.
+ */
+export interface BackgroundJobsTable {
+  id: Generated<number>;
+  /** The handler that runs it (`follow-job`, `delivery`). */
+  kind: string;
+  /** What it is about, unique per kind (a document's id, a delivery's id). */
+  key: string;
+  /** Which copies may run it (the job follower: the upstream that took the job); null: any. */
+  scope: string | null;
+  payload_json: string;
+  /** `failed`: its handler threw as often as its kind allows; kept, not run again. */
+  state: 'pending' | 'failed';
+  run_at: number;
+  /** Failed runs in a row. */
+  attempts: number;
+  /** The runner (one per process run) holding it, until `lease_until`; expired → anyone takes it. */
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** What kind of upstream id the gateway handed an integration (gateway/ownership.ts). */
 export type GatewayIdKind = 'job' | 'inference' | 'document' | 'rag_document';
 
@@ -218,6 +244,7 @@ export interface ReviewDatabaseSchema {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   gateway_ids: GatewayIdsTable;
+  background_jobs: BackgroundJobsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -230,3 +257,4 @@ export type IntegrationRow = Selectable<IntegrationsTable>;
 export type ModelSettingsRow = Selectable<ModelSettingsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type BackgroundJobRow = Selectable<BackgroundJobsTable>;

@@ -7,50 +7,55 @@
  *
  * It polls as the official clients do (first after ~1.5 s, then backing off ×1.5 to 30 s, given up
  * after 15 min), and that schedule lives in the document's row (`next_check_at`,
- * `check_interval_ms`), not in memory. App-server copies sharing one PostgreSQL follow each job from
- * one copy at a time (issue 19): a copy takes a due job under a lease in its row (`follow_holder`,
- * `follow_until`) with one conditional `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1)
- * RETURNING`, as the queue's take-next and the way back's claim do, checks it, writes the next due
- * time and gives the lease back. So each processing job is polled about as often with three copies as
- * with one; a copy that dies mid-check leaves its lease to run out (2 min) and another carries on; a
- * copy that stops gives its leases back at once.
+ * `check_interval_ms`), not in memory. It runs as one kind of the copies' background work
+ * (background/README.md, issue 20): each processing document has a `follow-job` job, taken under a
+ * lease by one copy at a time with the table's one claim statement; the copy also takes the lease in
+ * the document's row (`follow_holder`, `follow_until`, issue 19) before it checks, which is what
+ * copies of the release before follow, so a job is never followed by an old and a new copy at once
+ * during a rolling upgrade. Then it checks the job, writes the next due time in the row and in the job,
+ * and gives both leases back. So each processing job is polled about as often with three copies as
+ * with one; a copy that dies mid-check leaves its leases to run out (2 min) and another carries on; a
+ * copy that stops gives its leases back at once. Documents that have no job yet (kept by an older
+ * copy, or before migration 0006) get one at the start of each pass (`adopt`).
  *
- * A copy follows only documents its own upstream took (`upstream_id`, upstream-identity.ts) and the
- * documents kept before upstreams were recorded (`upstream_id` null). A 404 fails a document only
+ * A copy follows only documents its own upstream took (`upstream_id`, upstream-identity.ts: the job's
+ * scope) and the documents kept before upstreams were recorded (`upstream_id` null). A 404 fails a document only
  * when it comes from the upstream that took it; for an old document it may come from another upstream
  * (each copy with its own embedded reference service), so it is retried until the 15 minutes are up.
  *
- * The loop never ends the process (background-loop.ts): a pass that fails (the database away) is told
- * once per kind of failure and retried with back-off.
+ * The upstream is called through the app server's upstream client (app/upstream/: the contract's
+ * schemas on what it reads, 30 s per request, cut short by stop()). The loop never ends the process
+ * (background/background-loop.ts): a pass that fails (the database away) is told once per kind of
+ * failure and retried with back-off.
  */
-import { randomUUID } from 'node:crypto';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Upstream } from '../../app/upstream/upstream-client';
 import { V1Upstream } from '../../app/upstream/v1-upstream';
 import { V2Upstream } from '../../app/upstream/v2-upstream';
-import { BackgroundLoop, FailureLog } from '../background/background-loop';
+import { FailureLog } from '../background/background-loop';
+import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from '../background/job-runner';
+import { adoptJobs } from '../background/job-table';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
 import { setRoutedResult } from '../routing/route-result';
 import { countFields } from './count-fields';
 import { upstreamIdentity } from './upstream-identity';
 
-type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
-
 export const FIRST_CHECK_MS = 1_500;
 export const MAX_INTERVAL_MS = 30_000;
 const BACKOFF = 1.5;
 const TICK_MS = 1_000;
-/** Jobs checked in one pass at most: a pass ends, and the next begins, within a bounded time. */
-const BATCH = 50;
 /** A job still unfinished this long after its document was received is given up as failed. */
 export const GIVE_UP_MS = 15 * 60 * 1000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** A check is at most two requests and a write: the lease outlasts them. */
 export const FOLLOW_LEASE_MS = 2 * REQUEST_TIMEOUT_MS + 60_000;
+/** The job follower's kind of background work; its key is the document's id. */
+export const FOLLOW_KIND = 'follow-job';
 
 export interface FollowerDeps {
   review: Pick<ReviewContext, 'queue' | 'database' | 'now'>;
+  /** The upstreams this copy sends jobs to: which documents it follows (their identities). */
   upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
   /** How long a job taken stays this copy's. Default 2 min. */
   leaseMs?: number;
@@ -63,38 +68,59 @@ export interface FollowerDeps {
 /** When a document's job is due: its row's time, or 1.5 s after it was received. */
 const dueAt = sql<number>`coalesce(next_check_at, created_at + ${FIRST_CHECK_MS})`;
 
+/**
+ * Which copies follow a document's job: those with an upstream of its API version that took it
+ * (`v2 <identity>`), or, kept before upstreams were recorded, any with its API version (`v2`).
+ */
+const scopeOf = sql<string>`api_version || coalesce(' ' || upstream_id, '')`;
+
 export class JobFollower {
-  /** This follower's name in the leases it takes: one per process run, never reused. */
-  readonly holder = randomUUID();
-  private readonly identities: { version: 'v2' | 'v1'; identity: string }[];
-  private readonly loop: BackgroundLoop;
+  /** The follower as a kind of background work, for a runner shared with other kinds. */
+  readonly handler: JobHandler<unknown>;
+  private readonly runner: BackgroundRunner;
+  /** How they are called: the upstream client, with the follower's time-out. */
+  private readonly v2: V2Upstream | undefined;
+  private readonly v1: V1Upstream | undefined;
   private readonly checks: FailureLog;
-  private stopping = new AbortController();
+  private readonly scopes: string[];
 
   constructor(private readonly deps: FollowerDeps) {
-    this.identities = (['v2', 'v1'] as const).flatMap((version) => {
+    this.scopes = (['v2', 'v1'] as const).flatMap((version) => {
       const upstream = deps.upstream[version];
       return upstream === undefined
         ? []
-        : [{ version, identity: upstream.identity ?? upstreamIdentity(upstream.url) }];
+        : [version, `${version} ${upstream.identity ?? upstreamIdentity(upstream.url)}`];
     });
+    this.v2 = deps.upstream.v2 && new V2Upstream(deps.upstream.v2, REQUEST_TIMEOUT_MS);
+    this.v1 = deps.upstream.v1 && new V1Upstream(deps.upstream.v1, REQUEST_TIMEOUT_MS);
     const log = deps.log ?? console.warn;
-    this.loop = new BackgroundLoop({
+    this.checks = new FailureLog('[review intake] checking a job upstream', log);
+    this.handler = this.followHandler();
+    this.runner = new BackgroundRunner({
       name: '[review intake] the job follower',
-      run: () => this.tick(),
+      database: deps.review.database,
+      now: deps.review.now,
+      handlers: this.scopes.length === 0 ? [] : [this.handler],
       intervalMs: deps.tickMs ?? TICK_MS,
       log,
     });
-    this.checks = new FailureLog('[review intake] checking a job upstream', log);
+  }
+
+  /** This follower's name in the leases it takes: one per process run, never reused. */
+  get holder(): string {
+    return this.runner.owner;
   }
 
   private get leaseMs(): number {
     return this.deps.leaseMs ?? FOLLOW_LEASE_MS;
   }
 
+  private get db(): Kysely<ReviewDatabaseSchema> {
+    return this.deps.review.database.db;
+  }
+
   start(): void {
-    this.stopping = new AbortController();
-    this.loop.start();
+    this.runner.start();
   }
 
   /**
@@ -102,14 +128,12 @@ export class JobFollower {
    * once for another copy. Before closing the store.
    */
   async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.loop.stop();
-    await this.release();
+    await this.runner.stop();
   }
 
   /**
-   * A new document. Its row already says when its job is first due (1.5 s after it was received), so
-   * nothing more is needed; kept for the intake's hook.
+   * A new document. Its row already says when its job is first due (1.5 s after it was received), and
+   * the next pass gives it its job, so nothing more is needed; kept for the intake's hook.
    */
   follow(documentId: string): void {
     void documentId;
@@ -117,81 +141,113 @@ export class JobFollower {
 
   /** One pass, never rejecting (its failure told as the loop's would be). Exposed for tests. */
   async runOnce(): Promise<boolean> {
-    return this.loop.runOnce();
+    return this.runner.runOnce();
   }
 
   /** One pass: every job due now that no other copy holds, one at a time. Exposed for tests. */
   async tick(): Promise<void> {
-    if (this.identities.length === 0) return;
-    for (let n = 0; n < BATCH && !this.stopping.signal.aborted; n++) {
-      const now = this.deps.review.now();
-      const document = await this.claim(now);
-      if (document === undefined) return;
-      await this.handle(document, now + this.leaseMs);
-    }
+    await this.runner.pass();
   }
 
-  /** The documents this copy follows: its upstreams' (per API version) and those of no recorded upstream. */
-  private ours(eb: Eb) {
-    return eb.or(
-      this.identities.map(({ version, identity }) =>
-        eb.and([
-          eb('api_version', '=', version),
-          eb.or([eb('upstream_id', 'is', null), eb('upstream_id', '=', identity)]),
+  private followHandler(): JobHandler<unknown> {
+    return {
+      kind: FOLLOW_KIND,
+      leaseMs: this.leaseMs,
+      scopes: this.scopes,
+      adopt: (now) => this.adopt(now),
+      // The documents' own leases (what older copies read), given back with the jobs.
+      release: async (owner) => {
+        await this.db
+          .updateTable('documents')
+          .set({ follow_holder: null, follow_until: null })
+          .where('follow_holder', '=', owner)
+          .execute();
+      },
+      run: async ({ key, owner, leaseUntil, now, signal }) => {
+        const document = await this.take(key, owner, leaseUntil, now);
+        if ('outcome' in document) return document.outcome;
+        return this.handle(document.row, owner, leaseUntil, signal);
+      },
+    };
+  }
+
+  /** A job for every processing document that has none (kept by an older copy, or before 0006). */
+  private async adopt(now: number): Promise<void> {
+    await adoptJobs(
+      this.db,
+      FOLLOW_KIND,
+      now,
+      this.db
+        .selectFrom('documents')
+        .select([sql<string>`id`.as('key'), scopeOf.as('scope'), dueAt.as('run_at')])
+        .where('state', '=', 'processing')
+        .where('upstream_job_id', 'is not', null),
+    );
+  }
+
+  /**
+   * The document's own lease, taken for the job's: processing, due, and held by no copy (an older
+   * copy follows with this lease alone) or by this runner. Otherwise what becomes of the job.
+   */
+  private async take(
+    id: string,
+    owner: string,
+    leaseUntil: number,
+    now: number,
+  ): Promise<{ row: DocumentRow } | { outcome: JobOutcome }> {
+    const row = await this.db
+      .updateTable('documents')
+      .set({ follow_holder: owner, follow_until: leaseUntil })
+      .where('id', '=', id)
+      .where('state', '=', 'processing')
+      .where('upstream_job_id', 'is not', null)
+      .where(dueAt, '<=', now)
+      .where((eb) =>
+        eb.or([
+          eb('follow_holder', 'is', null),
+          eb('follow_until', '<=', now),
+          eb('follow_holder', '=', owner),
         ]),
-      ),
-    );
-  }
-
-  /** Processing, due, ours, and held by no copy (or its lease ran out). */
-  private due(now: number) {
-    return (eb: Eb) =>
-      eb.and([
-        eb('state', '=', 'processing'),
-        eb('upstream_job_id', 'is not', null),
-        eb(dueAt, '<=', now),
-        eb.or([eb('follow_holder', 'is', null), eb('follow_until', '<=', now)]),
-        this.ours(eb),
-      ]);
-  }
-
-  /** Takes the job due longest, under a lease; undefined when none is due. */
-  private async claim(now: number): Promise<DocumentRow | undefined> {
-    const { database } = this.deps.review;
-    const postgres = database.engine === 'postgres';
-    return (
-      database.db
-        .updateTable('documents')
-        .set({ follow_holder: this.holder, follow_until: now + this.leaseMs })
-        .where('id', '=', (eb) => {
-          const next = eb
-            .selectFrom('documents')
-            .select('id')
-            .where(this.due(now))
-            .orderBy(dueAt)
-            .orderBy('id')
-            .limit(1);
-          return postgres ? next.forUpdate().skipLocked() : next;
-        })
-        // Checked again on the row itself (PostgreSQL re-evaluates a row changed since the subquery).
-        .where(this.due(now))
-        .returningAll()
-        .executeTakeFirst()
-    );
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (row !== undefined) return { row };
+    const current = await this.db
+      .selectFrom('documents')
+      .select(['state', 'upstream_job_id', 'follow_holder', 'follow_until', dueAt.as('due_at')])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (current === undefined || current.state !== 'processing' || current.upstream_job_id === null)
+      return { outcome: done };
+    // Held by another copy (an older release's follower): looked at again soon, since it writes the
+    // next due time when it lets go, and at the latest when its lease runs out.
+    if (current.follow_holder !== null && current.follow_until !== null && current.follow_until > now)
+      return {
+        outcome: again(
+          Math.min(current.follow_until, Math.max(Number(current.due_at), now + FIRST_CHECK_MS)),
+        ),
+      };
+    // Checked meanwhile by another copy, which wrote the next due time.
+    return { outcome: again(Number(current.due_at)) };
   }
 
   /** Checks one job taken under the lease `followUntil`, then schedules it or lets it go. */
-  private async handle(document: DocumentRow, followUntil: number): Promise<void> {
+  private async handle(
+    document: DocumentRow,
+    owner: string,
+    followUntil: number,
+    signal: AbortSignal,
+  ): Promise<JobOutcome> {
     const { review } = this.deps;
     let settled = false;
     try {
-      settled = await this.check(document);
+      settled = await this.check(document, signal);
       this.checks.recovered();
     } catch (error) {
-      if (this.stopping.signal.aborted) {
+      if (signal.aborted) {
         // Cut short by stop(): due again at once, for whichever copy looks next.
-        await this.letGo(document, followUntil, {});
-        return;
+        await this.letGo(document, owner, followUntil, {});
+        return again(review.now());
       }
       this.checks.report(error, `job ${document.upstream_job_id ?? ''}`);
     }
@@ -208,66 +264,48 @@ export class JobFollower {
       settled = true;
     }
     if (settled) {
-      await this.letGo(document, followUntil, {});
-      return;
+      await this.letGo(document, owner, followUntil, {});
+      return done;
     }
     // Whole milliseconds: the row's columns are integers.
     const interval = Math.round(
       Math.min((document.check_interval_ms ?? FIRST_CHECK_MS) * BACKOFF, MAX_INTERVAL_MS),
     );
-    await this.letGo(document, followUntil, { next_check_at: now + interval, check_interval_ms: interval });
+    await this.letGo(document, owner, followUntil, {
+      next_check_at: now + interval,
+      check_interval_ms: interval,
+    });
+    return again(now + interval);
   }
 
   /**
-   * Gives a job's lease back, with its next due time. Only while the lease is still ours: a copy
+   * Gives a document's lease back, with its next due time. Only while the lease is still ours: a copy
    * that took it over after our lease ran out keeps its own schedule.
    */
   private async letGo(
     document: DocumentRow,
+    owner: string,
     followUntil: number,
     schedule: { next_check_at?: number; check_interval_ms?: number },
   ): Promise<void> {
-    await this.deps.review.database.db
+    await this.db
       .updateTable('documents')
       .set({ ...schedule, follow_holder: null, follow_until: null })
       .where('id', '=', document.id)
-      .where('follow_holder', '=', this.holder)
+      .where('follow_holder', '=', owner)
       .where('follow_until', '=', followUntil)
       .execute();
   }
 
-  /** Every lease this follower holds, given back (stop()). A failure is told, not thrown. */
-  private async release(): Promise<void> {
-    try {
-      await this.deps.review.database.db
-        .updateTable('documents')
-        .set({ follow_holder: null, follow_until: null })
-        .where('follow_holder', '=', this.holder)
-        .execute();
-    } catch (error) {
-      (this.deps.log ?? console.warn)(
-        `[review intake] the job follower could not give its jobs back (they pass to another copy when ` +
-          `their leases run out): ${describe(error)}`,
-      );
-    }
-  }
-
   /** Whether the document left `processing` (its result stored, or its failure). */
-  private async check(document: DocumentRow): Promise<boolean> {
-    return document.api_version === 'v2' ? this.checkV2(document) : this.checkV1(document);
+  private async check(document: DocumentRow, signal: AbortSignal): Promise<boolean> {
+    return document.api_version === 'v2' ? this.checkV2(document, signal) : this.checkV1(document, signal);
   }
 
-  private upstream(version: 'v2' | 'v1'): Upstream {
-    const upstream = this.deps.upstream[version];
-    if (upstream === undefined) throw new Error(`no ${version} upstream`);
-    return upstream;
-  }
-
-  private async checkV2(document: DocumentRow): Promise<boolean> {
+  private async checkV2(document: DocumentRow, signal: AbortSignal): Promise<boolean> {
     const { review } = this.deps;
-    const v2 = new V2Upstream(this.upstream('v2'), REQUEST_TIMEOUT_MS);
-    const signal = this.stopping.signal;
-    const job = await v2.getJob(document.upstream_job_id ?? '', { signal });
+    if (this.v2 === undefined) throw new Error('no v2 upstream');
+    const job = await this.v2.getJob(document.upstream_job_id ?? '', { signal });
     // Only the upstream that took the job can say it has none (a document kept before upstreams were
     // recorded is given its 15 minutes instead: the 404 may come from an upstream that never had it).
     if (job === undefined && document.upstream_id !== null) {
@@ -290,7 +328,7 @@ export class JobFollower {
       return true;
     }
     if (job.status !== 'Processed' || !job.result_url) return false;
-    const result = await v2.getResult(job.result_url, { signal });
+    const result = await this.v2.getResult(job.result_url, { signal });
     await setRoutedResult(
       review,
       document.id,
@@ -300,13 +338,12 @@ export class JobFollower {
     return true;
   }
 
-  private async checkV1(document: DocumentRow): Promise<boolean> {
+  private async checkV1(document: DocumentRow, signal: AbortSignal): Promise<boolean> {
     const { review } = this.deps;
-    const v1 = new V1Upstream(this.upstream('v1'), REQUEST_TIMEOUT_MS);
-    const signal = this.stopping.signal;
-    const polled = await v1.getQueuedJob(document.model_key, document.upstream_job_id ?? '', { signal });
+    if (this.v1 === undefined) throw new Error('no v1 upstream');
+    const polled = await this.v1.getQueuedJob(document.model_key, document.upstream_job_id ?? '', { signal });
     if (polled.kind === 'document') {
-      const fetched = await v1.getDocument(document.model_key, polled.documentId, { signal });
+      const fetched = await this.v1.getDocument(document.model_key, polled.documentId, { signal });
       await setRoutedResult(
         review,
         document.id,
@@ -321,8 +358,4 @@ export class JobFollower {
     }
     return false;
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

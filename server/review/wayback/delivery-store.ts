@@ -1,14 +1,16 @@
 /**
  * The way back's deliveries in the review store (`deliveries`, `delivery_attempts`, written by the
- * outbox at confirmation, outbox.ts): taken by a worker under a lease, their attempts recorded,
- * listed and retried by admins.
+ * outbox at confirmation, outbox.ts): sent as jobs of the copies' background work (kind `delivery`,
+ * background/README.md), their attempts recorded, listed and retried by admins.
  *
- * Taking one is one `UPDATE … WHERE id = (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING` on
- * PostgreSQL (SQLite's single writer does the same), as the queue's "next" is: two app-server copies
- * never hold one delivery at once. The lease (`lease_until`) is a time in the row: a copy that stops
- * mid-attempt leaves it to expire, and any copy carries on after that.
+ * A job of the background work is taken with the table of leased jobs' one claim statement; before an
+ * attempt the worker also takes the delivery's own lease (`lease_until`, `take`), which is what copies
+ * of the release before send with: during a rolling upgrade an old and a new copy never attempt one
+ * delivery at once, as two copies never did. The leases are times in the rows: a copy that stops
+ * mid-attempt leaves them to expire, and any copy carries on after that.
  */
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { adoptJobs, scheduleJob } from '../background/job-table';
 import type { ReviewDatabase } from '../db/open-database';
 import type {
   DeliveryAttemptRow,
@@ -19,6 +21,19 @@ import type {
 } from '../db/schema';
 
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'deliveries'>;
+
+/** The way back's kind of background work; its key is the delivery's id. */
+export const DELIVERY_KIND = 'delivery';
+
+/** A delivery's job, due at `runAt` (rescheduled there if it has one); in `db`'s transaction if any. */
+export async function scheduleDelivery(
+  db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>,
+  id: number,
+  runAt: number,
+  now: number,
+): Promise<void> {
+  await scheduleJob(db, { kind: DELIVERY_KIND, key: String(id), runAt }, now);
+}
 
 /** Pending, due, and held by no worker (or its lease ran out). */
 const due = (now: number) => (eb: Eb) =>
@@ -58,27 +73,47 @@ export class DeliveryStore {
     return this.store.db;
   }
 
-  /** Takes the next due delivery for `leaseMs`; undefined when none is due. */
-  async claim(now: number, leaseMs: number): Promise<DeliveryRow | undefined> {
-    const postgres = this.store.engine === 'postgres';
-    return (
+  /**
+   * Takes delivery `id` until `leaseUntil` when it is pending, due and held by nobody (its job was
+   * claimed); otherwise says when it is worth looking again, or that there is nothing to send.
+   */
+  async take(
+    id: number,
+    now: number,
+    leaseUntil: number,
+  ): Promise<{ delivery: DeliveryRow } | { later: number } | { gone: true }> {
+    const delivery = await this.db
+      .updateTable('deliveries')
+      .set({ lease_until: leaseUntil, updated_at: now })
+      .where('id', '=', id)
+      .where(due(now))
+      .returningAll()
+      .executeTakeFirst();
+    if (delivery !== undefined) return { delivery };
+    const current = await this.db
+      .selectFrom('deliveries')
+      .select(['state', 'next_attempt_at', 'lease_until'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (current === undefined || current.state !== 'pending') return { gone: true };
+    // Not due yet, or held by another copy (an older release's worker) until its lease runs out.
+    return { later: Math.max(current.next_attempt_at, current.lease_until ?? 0) };
+  }
+
+  /** A job for every pending delivery that has none (written by an older copy, or before 0006). */
+  async adopt(now: number): Promise<void> {
+    await adoptJobs(
+      this.db,
+      DELIVERY_KIND,
+      now,
       this.db
-        .updateTable('deliveries')
-        .set({ lease_until: now + leaseMs, updated_at: now })
-        .where('id', '=', (eb) => {
-          const next = eb
-            .selectFrom('deliveries')
-            .select('id')
-            .where(due(now))
-            .orderBy('next_attempt_at')
-            .orderBy('id')
-            .limit(1);
-          return postgres ? next.forUpdate().skipLocked() : next;
-        })
-        // Checked again on the row itself (PostgreSQL re-evaluates a row changed since the subquery).
-        .where(due(now))
-        .returningAll()
-        .executeTakeFirst()
+        .selectFrom('deliveries')
+        .select([
+          sql<string>`cast(id as text)`.as('key'),
+          sql<string | null>`null`.as('scope'),
+          'next_attempt_at as run_at',
+        ])
+        .where('state', '=', 'pending'),
     );
   }
 
@@ -147,18 +182,23 @@ export class DeliveryStore {
     id: number,
     now: number,
   ): Promise<{ ok: true; delivery: DeliveryRow } | { ok: false; reason: 'not_found' | 'delivered' }> {
-    const delivery = await this.db
-      .updateTable('deliveries')
-      .set({
-        state: 'pending',
-        attempts: sql<number>`case when state = 'failed' then 0 else attempts end`,
-        next_attempt_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('state', 'in', ['failed', 'pending'])
-      .returningAll()
-      .executeTakeFirst();
+    const delivery = await this.db.transaction().execute(async (trx) => {
+      const retried = await trx
+        .updateTable('deliveries')
+        .set({
+          state: 'pending',
+          attempts: sql<number>`case when state = 'failed' then 0 else attempts end`,
+          next_attempt_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('state', 'in', ['failed', 'pending'])
+        .returningAll()
+        .executeTakeFirst();
+      // Its job, due now (a failed delivery's job had gone; a pending one's may wait for later).
+      if (retried !== undefined) await scheduleDelivery(trx, retried.id, now, now);
+      return retried;
+    });
     if (delivery !== undefined) return { ok: true, delivery };
     const current = await this.find(id);
     return { ok: false, reason: current === undefined ? 'not_found' : 'delivered' };

@@ -3,8 +3,10 @@
  * delivered, with the reference service's retry policy (shared/retry-policy.ts: 5 attempts, 1 s
  * doubling to 60 s with jitter, `Retry-After` honoured, 10 s per attempt; docs/gateway.md):
  *
- * - a due delivery is taken under a lease (delivery-store.ts), so app-server copies sharing one
- *   PostgreSQL never send one at the same time; each attempt is recorded with its outcome;
+ * - each delivery is a job of the copies' background work (kind `delivery`, background/README.md),
+ *   taken under a lease with the table of leased jobs' one claim statement; the delivery's own lease
+ *   is taken too (delivery-store.ts `take`, what older releases send with), so app-server copies
+ *   sharing one PostgreSQL never send one at the same time; each attempt is recorded with its outcome;
  * - the webhook's URL and secret are read again before each attempt (an admin may have fixed them),
  *   and its address checked again (shared/webhook-address.ts: public addresses only unless
  *   ALLOW_PRIVATE_WEBHOOKS names it; the name resolved once and the connection pinned to the address
@@ -13,12 +15,14 @@
  * - an attempt is one request through the upstream client (app/upstream/deliver-once.ts: no redirect
  *   followed, a fresh connection, the same bytes each time, a webhook's connection pinned to the
  *   address checked; feedback and RAG with the upstream's key, v1-upstream.ts, v2-upstream.ts);
- *   anything but a 2xx is retried after the backoff, which is a time in the row
- *   (`next_attempt_at`), not a timer, so a restart or another copy carries on where this one stopped;
+ *   anything but a 2xx is retried after the backoff, which is a time in the row (`next_attempt_at`,
+ *   and its job's `run_at`), not a timer, so a restart or another copy carries on where this one
+ *   stopped;
  * - after the last attempt the delivery is `failed`, shown to admins, who may retry it.
  *
- * The worker looks for due deliveries every second, and at once when woken (a confirmation). Its loop
- * never ends the process (background/background-loop.ts): while the database is away a pass fails, is
+ * The worker looks for due deliveries every second, and at once when woken (a confirmation); a
+ * pending delivery without a job (written by an older copy, or before migration 0006) gets one at the
+ * start of each pass. Its loop never ends the process (background/background-loop.ts): while the database is away a pass fails, is
  * told once per kind of failure, and the next waits longer (up to 30 s). On stop() it gives back the
  * deliveries it holds, so another copy sends them at once rather than when their leases run out.
  */
@@ -35,11 +39,11 @@ import {
   type RetryPolicy,
 } from '../../shared/retry-policy';
 import { WebhookAddressGuard } from '../../shared/webhook-address';
-import { BackgroundLoop, describe } from '../background/background-loop';
+import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from '../background/job-runner';
 import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DeliveryRow } from '../db/schema';
-import { DeliveryStore } from './delivery-store';
+import { DELIVERY_KIND, DeliveryStore } from './delivery-store';
 import { WEBHOOK_EVENT } from './build-payloads';
 
 export const WAYBACK_USER_AGENT = 'extraction-review/0.1 (way back)';
@@ -90,27 +94,30 @@ export class DeliveryWorker {
   private readonly store: DeliveryStore;
   private readonly policy: RetryPolicy;
   private readonly webhooks: WebhookAddressGuard;
-  private readonly loop: BackgroundLoop;
+  /** The worker as a kind of background work, for a runner shared with other kinds. */
+  readonly handler: JobHandler<unknown>;
+  private readonly runner: BackgroundRunner;
   /** The deliveries this worker holds now, with their leases: given back at stop(). */
   private readonly held = new Map<number, { delivery: DeliveryRow; leaseUntil: number }>();
-  private stopping = new AbortController();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.store = new DeliveryStore(deps.database);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
     this.webhooks = deps.webhooks ?? new WebhookAddressGuard();
     if (this.policy.maxAttempts < 1) throw new Error('maxAttempts must be at least 1');
-    this.loop = new BackgroundLoop({
+    this.handler = this.deliveryHandler();
+    this.runner = new BackgroundRunner({
       name: '[way back] the delivery worker',
-      run: () => this.sweep(),
+      database: deps.database,
+      now: deps.now,
+      handlers: [this.handler],
       intervalMs: deps.pollMs ?? POLL_MS,
       log: deps.log,
     });
   }
 
   start(): void {
-    this.stopping = new AbortController();
-    this.loop.start();
+    this.runner.start();
   }
 
   /**
@@ -118,25 +125,12 @@ export class DeliveryWorker {
    * again at once for another copy. Before closing the store.
    */
   async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.loop.stop();
-    for (const { delivery, leaseUntil } of [...this.held.values()]) {
-      try {
-        await this.store.release(delivery, leaseUntil);
-        this.held.delete(delivery.id);
-      } catch (error) {
-        (this.deps.log ?? console.warn)(
-          `[way back] delivery ${delivery.id} could not be given back (another copy sends it when its ` +
-            `lease runs out): ${describe(error)}`,
-        );
-        break;
-      }
-    }
+    await this.runner.stop();
   }
 
   /** Looks for due deliveries now (a document was just confirmed). */
   wake(): void {
-    this.loop.wake();
+    this.runner.wake();
   }
 
   /**
@@ -144,45 +138,44 @@ export class DeliveryWorker {
    * background. A failure (the database away) is told as the loop tells it, never thrown.
    */
   async drain(): Promise<void> {
-    await this.loop.runOnce();
+    await this.runner.runOnce();
   }
 
-  /** Every lane until none finds a due delivery; the first failure, thrown once all lanes are done. */
-  private async sweep(): Promise<void> {
-    const failures = (
-      await Promise.all(Array.from({ length: this.deps.lanes ?? LANES }, () => this.lane()))
-    ).filter((failure) => failure !== undefined);
-    if (failures.length > 0) throw failures[0]?.error;
-  }
-
-  /** Sends deliveries one after another; a failure ends the lane and is handed back. */
-  private async lane(): Promise<{ error: unknown } | undefined> {
-    const signal = this.stopping.signal;
-    while (!signal.aborted) {
-      try {
-        const now = this.deps.now();
-        const leaseUntil = now + this.policy.attemptTimeoutMs + LEASE_MARGIN_MS;
-        const delivery = await this.store.claim(now, leaseUntil - now);
-        if (delivery === undefined) return undefined;
+  private deliveryHandler(): JobHandler<unknown> {
+    return {
+      kind: DELIVERY_KIND,
+      // A lease outlasts an attempt by the time to record it.
+      leaseMs: this.policy.attemptTimeoutMs + LEASE_MARGIN_MS,
+      concurrency: this.deps.lanes ?? LANES,
+      adopt: (now) => this.store.adopt(now),
+      // The deliveries' own leases, for one a stop found mid-way (normally given back by the attempt).
+      release: async () => {
+        for (const { delivery, leaseUntil } of [...this.held.values()]) {
+          await this.store.release(delivery, leaseUntil);
+          this.held.delete(delivery.id);
+        }
+      },
+      run: async ({ key, now, leaseUntil, signal }) => {
+        const taken = await this.store.take(Number(key), now, leaseUntil);
+        if ('gone' in taken) return done;
+        if ('later' in taken) return again(taken.later);
+        const { delivery } = taken;
         this.held.set(delivery.id, { delivery, leaseUntil });
-        await this.attempt(delivery, leaseUntil, signal);
+        const outcome = await this.attempt(delivery, leaseUntil, signal);
         this.held.delete(delivery.id);
-      } catch (error) {
-        // A broken database: the delivery stays pending and held until its lease runs out (or stop()
-        // gives it back); the loop retries after a back-off.
-        return { error };
-      }
-    }
-    return undefined;
+        return outcome;
+      },
+    };
   }
 
-  private async attempt(delivery: DeliveryRow, leaseUntil: number, signal: AbortSignal): Promise<void> {
+  /** One attempt, recorded; what becomes of the delivery's job. */
+  private async attempt(delivery: DeliveryRow, leaseUntil: number, signal: AbortSignal): Promise<JobOutcome> {
     const started = performance.now();
     const target = await this.target(delivery);
     if ('refused' in target) {
       await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.now());
       this.report(delivery, target.refused);
-      return;
+      return done;
     }
     const outcome: AttemptOutcome =
       'unreachable' in target
@@ -193,8 +186,9 @@ export class DeliveryWorker {
           });
     const durationMs = performance.now() - started;
     if (outcome.kind === 'aborted') {
+      // Stopping: given back, due again at once for another copy.
       await this.store.release(delivery, leaseUntil);
-      return;
+      return again(this.deps.now());
     }
     const at = this.deps.now();
     const attempt = delivery.attempts + 1;
@@ -207,7 +201,7 @@ export class DeliveryWorker {
         durationMs,
         next: { state: 'delivered' },
       });
-      return;
+      return done;
     }
     const error = describeFailedAttempt(
       outcome,
@@ -217,17 +211,20 @@ export class DeliveryWorker {
       target.who,
     );
     const last = attempt >= this.policy.maxAttempts;
+    const nextAt = at + Math.round(this.backoff(attempt, outcome));
     await this.store.recordAttempt(delivery, leaseUntil, {
       at,
       outcome: outcome.kind,
       status: outcome.kind === 'status' ? outcome.status : null,
       error,
       durationMs,
-      next: last
-        ? { state: 'failed' }
-        : { state: 'pending', at: at + Math.round(this.backoff(attempt, outcome)) },
+      next: last ? { state: 'failed' } : { state: 'pending', at: nextAt },
     });
-    if (last) this.report(delivery, error);
+    if (last) {
+      this.report(delivery, error);
+      return done;
+    }
+    return again(nextAt);
   }
 
   private backoff(

@@ -2,8 +2,8 @@
  * The way back's outbox: the confirmation hook of the queue store (QueueStore's `onConfirmed`), run
  * inside the transaction that confirms a document, by an operator or automatically. It writes the
  * deliveries that confirmation calls for, with what each will send built now, so a confirmation and
- * its deliveries are committed together or not at all; the delivery worker (delivery-worker.ts) sends
- * them afterwards, from the table, whatever happens to this process meanwhile.
+ * its deliveries (each with its job of the background work) are committed together or not at all; the
+ * delivery worker (delivery-worker.ts) sends them afterwards, whatever happens to this process meanwhile.
  *
  * - `webhook`: the document came through an integration (`documents.integration_id`) whose webhook URL
  *   is set and whose key is not revoked. The body: webhookBody (build-payloads.ts).
@@ -20,6 +20,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DeliveryKind, DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ConfirmationHook } from '../store/queue-store';
 import { buildPayloads, webhookBody, type ReviewOutcome } from './build-payloads';
+import { scheduleDelivery } from './delivery-store';
 
 type Trx = Transaction<ReviewDatabaseSchema>;
 
@@ -53,7 +54,7 @@ export function wayBackOutbox(options: OutboxOptions): ConfirmationHook {
       deliveries.push({ kind: 'v2_rag', payload: payloads.v2Rag });
     if (deliveries.length === 0) return;
 
-    await trx
+    const written = await trx
       .insertInto('deliveries')
       .values(
         deliveries.map(({ kind, payload }) => ({
@@ -75,7 +76,10 @@ export function wayBackOutbox(options: OutboxOptions): ConfirmationHook {
         })),
       )
       .onConflict((conflict) => conflict.columns(['document_id', 'kind', 'decided_at']).doNothing())
+      .returning('id')
       .execute();
+    // Each delivery's job of the background work, committed with it (the worker sends it).
+    for (const { id } of written) await scheduleDelivery(trx, id, now, now);
   };
 }
 

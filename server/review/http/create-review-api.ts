@@ -15,6 +15,7 @@ import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from './review-context';
 import { reviewRoutes } from './review-routes';
+import { requireSession } from './session-auth';
 import { sessionRoutes } from './session-routes';
 
 export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
@@ -34,5 +35,8 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(api, review, getOpenApi, (c) =>
     c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }),
   );
+  // Last, for what no route answers: a request under these prefixes meets the session check first
+  // (401-011 without one), as their catch-all checks always made it, before "no such route".
+  for (const prefix of ['/review/*', '/operators/*', '/exports/*']) api.all(prefix, requireSession(review));
   return api;
 }

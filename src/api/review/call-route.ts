@@ -1,19 +1,12 @@
 /**
  * The browser's call of a declared review route (routes/declare.ts): the path from its template, the
- * query and the JSON body the declaration takes, the session's CSRF token where the route needs it,
- * and the answer checked by the schemas of its declared answers. Through the one HTTP doorway
- * (../http.ts): its base path, retry policy and problem-details errors.
+ * query and the JSON body the declaration takes, and the answer checked by the schemas of its
+ * declared answers. Through the one HTTP doorway (../http.ts): its base path, retry policy,
+ * problem-details errors, and the session's CSRF token on every change.
  */
 import { z } from 'zod';
 import { api, segment, type ApiClient, type HttpMethod, type QueryValue } from '../http';
-import { csrfHeaders } from './csrf';
-import {
-  isOpaqueBody,
-  needsCsrf,
-  type CallInput,
-  type CallOutput,
-  type RouteDeclaration,
-} from './routes/declare';
+import { isOpaqueBody, type CallInput, type CallOutput, type RouteDeclaration } from './routes/declare';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -77,6 +70,5 @@ export function callRoute<R extends RouteDeclaration>(
     ...(route.body === undefined ? {} : { body: { json: body } }),
     schema: answerSchema(route),
     signal,
-    ...(needsCsrf(route) ? { headers: csrfHeaders() } : {}),
   }) as Promise<CallOutput<R>>;
 }

@@ -1,26 +1,22 @@
 /**
  * "Where time goes" over HTTP, for admins (docs/review-store.md; shapes in
- * src/api/review/analytics.ts). The route checks the session itself: a `use('*')` here would run for
- * every /api/review route.
- *
- *   GET /api/review/analytics?model&from&to&bucket                  → AnalyticsResponse (JSON)
- *   GET /api/review/analytics?model&from&to&bucket&format=csv&table → one table as CSV (an attachment)
+ * src/api/review/analytics.ts): the handler of `getAnalytics` (src/api/review/routes/analytics.ts),
+ * JSON, or with `format=csv&table` one table as CSV (an attachment).
  *
  * A query that does not fit is 422 `422-008`, its `errors[]` pointing at the parameters (`#/from`).
  */
 import { Hono } from 'hono';
-import { analyticsPeriod, AnalyticsQuery } from '../../../src/api/review/analytics';
-import { readQuery } from '../http/read-body';
+import { analyticsPeriod } from '../../../src/api/review/analytics';
+import { getAnalytics } from '../../../src/api/review/routes/analytics';
+import { mountRoute } from '../http/mount-route';
 import type { ReviewContext, ReviewEnv } from '../http/review-context';
-import { requireAdmin, requireSession } from '../http/session-auth';
 import { analyticsCsv } from './analytics-csv';
 import { analyticsFigures } from './figures';
 
 export function analyticsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
-  routes.get('/analytics', requireSession(review), requireAdmin(), async (c) => {
-    const query = readQuery(c, AnalyticsQuery);
+  mountRoute(routes, review, getAnalytics, async (c, { query }) => {
     const now = review.now();
     const figures = await analyticsFigures(
       review.database,

@@ -13,16 +13,16 @@
  * that goes away stops the reading.
  */
 import { Hono } from 'hono';
-import { ExportQuery, rangeEnd, rangeStart } from '../../../src/api/review/exports';
+import { rangeEnd, rangeStart } from '../../../src/api/review/exports';
+import { exportConfirmed } from '../../../src/api/review/routes/exports';
 import {
   csvLine,
   csvRecords,
   safeCellText,
   type CsvRecord,
 } from '../../../src/features/review/corrections/to-csv';
-import { readQuery } from '../http/read-body';
+import { mountRoute } from '../http/mount-route';
 import type { ReviewContext, ReviewEnv } from '../http/review-context';
-import { requireAdmin, requireSession } from '../http/session-auth';
 import { confirmedDocuments, type ConfirmedDocument, type ConfirmedRange } from './confirmed-documents';
 
 const DOCUMENT_COLUMNS = [
@@ -37,11 +37,8 @@ const DOCUMENT_COLUMNS = [
 
 export function exportRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
-  routes.use('*', requireSession(review));
-  routes.use('*', requireAdmin());
 
-  routes.get('/confirmed', (c) => {
-    const query = readQuery(c, ExportQuery);
+  mountRoute(routes, review, exportConfirmed, (c, { query }) => {
     const range: ConfirmedRange = {
       model: query.model,
       from: query.from === undefined ? undefined : rangeStart(query.from),

@@ -1,31 +1,42 @@
 /**
- * The review API, mounted by the app server under /api (server/app/create-app.ts). Its routes and
- * their contract are listed in each module, and in /api/openapi.json.
+ * The review API, mounted by the app server under /api (server/app/create-app.ts). Each route is
+ * declared once in src/api/review/routes/ and mounted by its module here (mount-route.ts); the
+ * OpenAPI document at /api/openapi.json is generated from the same declarations (openapi.ts).
  */
 import { Hono } from 'hono';
+import { getOpenApi } from '../../../src/api/review/routes';
 import { analyticsRoutes } from '../analytics/analytics-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { exportRoutes } from '../exports/export-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
 import { reviewOpenApiDocument } from './openapi';
+import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from './review-context';
 import { reviewRoutes } from './review-routes';
+import { requireSession } from './session-auth';
 import { sessionRoutes } from './session-routes';
 
 export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
   const api = new Hono<ReviewEnv>();
-  api.route('/', sessionRoutes(review));
-  // Before the review routes: the import answers with its own session check (import-routes.ts).
-  api.route('/review', importRoutes(review));
-  api.route('/review', modelSettingsRoutes(review));
-  // Before the review routes too (each route checks the session itself): the way back's deliveries.
-  api.route('/review', deliveryRoutes(review));
-  api.route('/review', analyticsRoutes(review));
-  api.route('/review', reviewRoutes(review));
-  api.route('/operators', operatorRoutes(review));
-  api.route('/exports', exportRoutes(review));
-  api.get('/openapi.json', (c) => c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }));
+  // Each module's routes carry their whole path (under /api) and their own access checks.
+  for (const routes of [
+    sessionRoutes(review),
+    importRoutes(review),
+    modelSettingsRoutes(review),
+    deliveryRoutes(review),
+    analyticsRoutes(review),
+    reviewRoutes(review),
+    operatorRoutes(review),
+    exportRoutes(review),
+  ])
+    api.route('/', routes);
+  mountRoute(api, review, getOpenApi, (c) =>
+    c.json(reviewOpenApiDocument(), 200, { 'Cache-Control': 'no-cache' }),
+  );
+  // Last, for what no route answers: a request under these prefixes meets the session check first
+  // (401-011 without one), as their catch-all checks always made it, before "no such route".
+  for (const prefix of ['/review/*', '/operators/*', '/exports/*']) api.all(prefix, requireSession(review));
   return api;
 }

@@ -1,19 +1,13 @@
 /**
  * The way back's deliveries over HTTP (docs/gateway.md, "The way back"; shapes in
- * src/api/review/deliveries.ts). Each route checks the session itself: a `use('*')` here would run
- * for every /api/review route.
- *
- *   GET  /api/review/deliveries?state&kind&document&integration&cursor&limit → DeliveryPage (admins)
- *   GET  /api/review/deliveries/{id}                → { delivery } with its attempts and payload (admins)
- *   POST /api/review/deliveries/{id}/retry          → { delivery } due now (admins): a failed one gets a
- *                                                     new round of attempts; 409 `409-004` if delivered
- *   GET  /api/review/documents/{id}/deliveries      → { deliveries } of one document (signed in)
+ * src/api/review/deliveries.ts): the handlers of the routes declared in
+ * src/api/review/routes/deliveries.ts. A failed delivery retried gets a new round of attempts; a
+ * delivered one is 409 `409-004`.
  *
  * An unknown delivery is 404 `404-014`; an unknown document 404 `404-010`.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import {
-  DeliveryQuery,
   type DeliveryAttempt,
   type DeliveryDetailResponse,
   type DeliveryList,
@@ -21,33 +15,25 @@ import {
   type DeliveryResponse,
   type DeliveryView,
 } from '../../../src/api/review/deliveries';
+import * as declared from '../../../src/api/review/routes/deliveries';
 import { ProblemError } from '../../shared/problem';
 import type { DeliveryAttemptRow } from '../db/schema';
 import { DeliveryStore, type ListedDelivery } from '../wayback/delivery-store';
-import { readQuery } from './read-body';
+import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from './review-context';
-import { requireAdmin, requireSession } from './session-auth';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
   const store = new DeliveryStore(review.database);
-  const signedIn = requireSession(review);
-  const admin = requireAdmin();
-
-  const found = async (c: Context): Promise<ListedDelivery> => {
-    const raw = c.req.param('id') ?? '';
-    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-    const delivery = id === undefined ? undefined : await store.find(id);
-    if (delivery === undefined)
-      throw new ProblemError('404-014', `No delivery ${JSON.stringify(raw.slice(0, 100))} of the way back.`);
+  /** The delivery of a path's id (digits, checked by the declaration). */
+  const found = async (raw: string): Promise<ListedDelivery> => {
+    const delivery = await store.find(Number(raw));
+    if (delivery === undefined) throw new ProblemError('404-014', `No delivery ${raw} of the way back.`);
     return delivery;
   };
 
-  routes.get('/deliveries', signedIn, admin, async (c) => {
-    const query = readQuery(c, DeliveryQuery);
+  mountRoute(routes, review, declared.listDeliveries, async (c, { query }) => {
     const { rows, next } = await store.list({
       state: query.state,
       kind: query.kind,
@@ -64,8 +50,8 @@ export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(page, 200, NO_STORE);
   });
 
-  routes.get('/deliveries/:id', signedIn, admin, async (c) => {
-    const delivery = await found(c);
+  mountRoute(routes, review, declared.getDelivery, async (c, { params: { id } }) => {
+    const delivery = await found(id);
     const body: DeliveryDetailResponse = {
       delivery: {
         ...presentDelivery(delivery),
@@ -76,8 +62,8 @@ export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(body, 200, NO_STORE);
   });
 
-  routes.post('/deliveries/:id/retry', signedIn, admin, async (c) => {
-    const delivery = await found(c);
+  mountRoute(routes, review, declared.retryDelivery, async (c, { params: { id } }) => {
+    const delivery = await found(id);
     const retried = await store.retry(delivery.id, review.now());
     if (!retried.ok) {
       if (retried.reason === 'not_found')
@@ -90,9 +76,8 @@ export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(body, 200);
   });
 
-  routes.get('/documents/:id/deliveries', signedIn, async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id) || (await review.queue.find(id)) === undefined)
+  mountRoute(routes, review, declared.getDocumentDeliveries, async (c, { params: { id } }) => {
+    if ((await review.queue.find(id)) === undefined)
       throw new ProblemError('404-010', 'No such document in the review.');
     const body: DeliveryList = { deliveries: (await store.forDocument(id)).map(presentDelivery) };
     return c.json(body, 200, NO_STORE);

@@ -1,9 +1,7 @@
 /**
- * Importing the jobs a browser kept before the team queue existed (a session, and its CSRF token):
- *
- *   POST /api/review/import   multipart/form-data: metadata (JSON), result (JSON), file (optional)
- *        → 201 { document, imported: true }   the document, in the queue (`to_review`)
- *        → 200 { document, imported: false }  the job was in the store already: that document, as is
+ * Importing the jobs a browser kept before the team queue existed: the handler of `importDocument`
+ * (src/api/review/routes/queue.ts), whose body it reads itself (multipart/form-data: metadata (JSON),
+ * result (JSON), file (optional)); 201 with the new document, 200 with the one the store had.
  *
  * The parts and their limits: read-import-form.ts. The document is created with its file stored under
  * its id, then given its result with the counts of count-fields.ts, so it enters the queue as one
@@ -12,24 +10,22 @@
  * once both are written (the storage's `save` resolves when the file is durable, then the row is
  * committed), as a pipeline's `202` does (docs/gateway.md, "Durability"): a crash in between leaves a
  * file no document names, which the start's sweep removes, never a document without its file.
- *
- * Mounted under /review before review-routes.ts (create-review-api.ts), with its own session check:
- * the route answers, so the review routes' catch-all session check never runs for it.
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { importDocument as declared } from '../../../src/api/review/routes/queue';
 import type { ImportResponse } from '../../../src/api/review/schemas';
 import { countFields } from '../intake/count-fields';
 import { importDocument } from '../store/import-document';
 import { presentReviewDocument, withNames } from './present';
+import { mountRoute } from './mount-route';
 import { readImportForm } from './read-import-form';
 import type { ReviewContext, ReviewEnv } from './review-context';
-import { requireSession } from './session-auth';
 
 export function importRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
-  routes.post('/import', requireSession(review), async (c) => {
+  mountRoute(routes, review, declared, async (c) => {
     const caller = c.get('session').operator.id;
     const id = randomUUID();
     const form = await readImportForm(c, {

@@ -1,12 +1,15 @@
 /**
- * GET /api/openapi.json: a well-formed OpenAPI 3.1 document (every `$ref` resolves, every path
+ * GET /api/openapi.json, generated from the route declarations (src/api/review/routes/): a valid
+ * OpenAPI 3.1 document by the specification's own schema (every `$ref` resolves, every path
  * parameter declared), listing exactly the routes the Hono app serves, whose request schemas take the
  * bodies the routes take and whose Problem schema fits the problems the server sends; served over
  * real HTTP without a session.
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ModelSettingsRequest } from '../../../src/api/review/model-settings';
+import { IMPORT_LIMITS_MB } from '../../../src/api/review/routes/queue';
 import {
   ConfirmRequest,
   CorrectionsRequest,
@@ -35,6 +38,7 @@ import { createReviewApi } from './create-review-api';
 import { reviewOpenApiDocument } from './openapi';
 import type { ReviewContext } from './review-context';
 import { mountReview } from './mount-review';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';
 
 type JsonSchema = { [keyword: string]: unknown };
 
@@ -380,6 +384,19 @@ describe('the review API’s OpenAPI document', () => {
       csrf: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' }),
     });
     expect(reviewOpenApiDocument()).toBe(doc);
+  });
+
+  it('is valid by the OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(doc)) as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('states the limits the server applies', () => {
+    expect(IMPORT_LIMITS_MB.file * 1024 * 1024).toBe(MAX_IMPORT_FILE_BYTES);
+    expect(IMPORT_LIMITS_MB.part * 1024 * 1024).toBe(MAX_IMPORT_PART_BYTES);
   });
 
   it('resolves every $ref to a component, and names every schema the routes use', () => {

@@ -1,32 +1,26 @@
 /**
- * Operators, for admins (the `operators` command does the same from a shell):
- *
- *   GET    /api/operators        → { operators: OperatorView[] }
- *   POST   /api/operators        { name, role, password } → 201 { operator }; an empty password makes an
- *                                operator who signs in only through single sign-on
- *   DELETE /api/operators/{id}   → 204; their sessions end with them. An admin cannot remove themself.
+ * Operators, for admins (the `operators` command does the same from a shell): the handlers of the
+ * routes declared in src/api/review/routes/operators.ts. An empty password makes an operator who signs
+ * in only through single sign-on; an admin cannot remove themself.
  */
 import { Hono } from 'hono';
-import { NewOperatorRequest } from '../../../src/api/review/schemas';
+import * as declared from '../../../src/api/review/routes/operators';
 import { ProblemError } from '../../shared/problem';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import { DuplicateOperatorError } from '../store/operator-store';
 import { presentOperator } from './present';
-import { readBody } from './read-body';
+import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from './review-context';
-import { requireAdmin, requireSession } from './session-auth';
 
 export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
-  routes.use('*', requireSession(review), requireAdmin());
 
-  routes.get('/', async (c) => {
+  mountRoute(routes, review, declared.listOperators, async (c) => {
     const rows = await review.database.db.selectFrom('operators').selectAll().orderBy('name_key').execute();
     return c.json({ operators: rows.map(presentOperator) }, 200, { 'Cache-Control': 'no-store' });
   });
 
-  routes.post('/', async (c) => {
-    const { name, role, password } = await readBody(c, NewOperatorRequest);
+  mountRoute(routes, review, declared.createOperator, async (c, { body: { name, role, password } }) => {
     let passwordHash: string | null = null;
     if (password !== '') {
       const weak = checkPasswordRules(password);
@@ -49,8 +43,7 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
     }
   });
 
-  routes.delete('/:id', async (c) => {
-    const id = c.req.param('id');
+  mountRoute(routes, review, declared.removeOperator, async (c, { params: { id } }) => {
     if (id === c.get('session').operator.id) {
       throw new ProblemError('409-002', 'You cannot remove yourself: ask another admin.');
     }

@@ -1,26 +1,6 @@
 /**
- * The shared queue over HTTP (every route needs a session; writes its CSRF token):
- *
- *   POST /api/review/next                        → 200 { document } now held by the caller; 204 none left
- *   GET  /api/review/documents?state&model&operator&from&to&q&cursor&limit → QueuePage
- *   GET  /api/review/counts                      → counts per state
- *   GET  /api/review/documents/{id}              → { document } (result and corrections included)
- *   POST /api/review/documents/{id}/take         → { document } held by the caller
- *   POST /api/review/documents/{id}/lease        → renews the caller's lease (the open review calls it)
- *   POST /api/review/documents/{id}/release      → back to the queue, undecided
- *   PUT  /api/review/documents/{id}/corrections  { version, corrections: [{ path, value }] }
- *   POST /api/review/documents/{id}/confirm      { version, overrideReason? }  (422 `422-009` when a
- *                                                business rule fails and no reason is given)
- *   POST /api/review/documents/{id}/reject       { version, reason }
- *   POST /api/review/documents/{id}/postpone     { version, reason? }
- *   POST /api/review/documents/{id}/reassign     { operator }   (admins)
- *   POST /api/review/documents/{id}/reopen                      (admins)
- *   POST /api/review/documents/{id}/priority     { priority }   (admins; higher comes up first)
- *   GET  /api/review/documents/{id}/file         → the kept file (the viewer shows it)
- *   GET  /api/review/documents/{id}/pages/{n}/words → the words of page n (0-based), for picking values
- *   GET  /api/review/jobs/{v1|v2}/{job id}/pages/{n}/words → the same, for the kept document of an
- *                                                upstream job (a job's own page, `/jobs/{id}`)
- *   GET  /api/review/documents/{id}/timeline     → { events }; `?format=csv` for admins
+ * The shared queue over HTTP: the handlers of the routes declared in src/api/review/routes/queue.ts
+ * (their paths, parameters, bodies, answers and access are there). Every route needs a session.
  *
  * A refused write says why, with the document as it is now in `current`: 409 `409-001` when the
  * version sent is not the document's any more, 403 `403-006` when another operator holds it, 409
@@ -30,17 +10,8 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../app/security-headers';
 import { readHead, servedType } from '../files/document-type';
-import {
-  ConfirmRequest,
-  CorrectionsRequest,
-  PostponeRequest,
-  PriorityRequest,
-  QueueQuery,
-  ReassignRequest,
-  RejectRequest,
-  type DocumentResponse,
-  type QueuePage,
-} from '../../../src/api/review/schemas';
+import * as declared from '../../../src/api/review/routes/queue';
+import type { DocumentResponse, QueuePage } from '../../../src/api/review/schemas';
 import { ProblemError } from '../../shared/problem';
 import { effectiveState } from '../queue-state';
 import { failingRules } from '../routing/route-result';
@@ -49,16 +20,12 @@ import type { DocumentRow } from '../db/schema';
 import type { WriteResult } from '../store/queue-store';
 import type { ApiVersion } from '../review-types';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
-import { readBody, readQuery } from './read-body';
+import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from './review-context';
-import { requireAdmin, requireSession } from './session-auth';
 import { timelineCsv } from './timeline-csv';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
-  routes.use('*', requireSession(review));
 
   const documentBody = async (row: Parameters<typeof withNames>[1]): Promise<DocumentResponse> => ({
     document: presentReviewDocument(
@@ -74,22 +41,15 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     throw await refusal(review, result);
   };
 
-  const idOf = (c: Context): string => {
-    const id = c.req.param('id') ?? '';
-    if (!UUID.test(id))
-      throw new ProblemError('404-010', `No document ${JSON.stringify(id.slice(0, 100))} in the review.`);
-    return id;
-  };
   const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
 
-  routes.post('/next', async (c) => {
+  mountRoute(routes, review, declared.takeNext, async (c) => {
     const document = await review.queue.takeNext(me(c), review.now());
     if (document === undefined) return c.body(null, 204);
     return c.json(await documentBody(document), 200);
   });
 
-  routes.get('/documents', async (c) => {
-    const query = readQuery(c, QueueQuery);
+  mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
     const now = review.now();
     const { rows, next } = await review.queue.listDocuments(
       {
@@ -112,18 +72,18 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(page, 200, { 'Cache-Control': 'no-store' });
   });
 
-  routes.get('/counts', async (c) =>
+  mountRoute(routes, review, declared.countDocuments, async (c) =>
     c.json({ counts: await review.queue.countByState(review.now()) }, 200, { 'Cache-Control': 'no-store' }),
   );
 
-  routes.get('/documents/:id', async (c) => {
-    const row = await review.queue.find(idOf(c));
+  mountRoute(routes, review, declared.getDocument, async (c, { params: { id } }) => {
+    const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
   });
 
-  routes.get('/documents/:id/file', async (c) => {
-    const row = await review.queue.find(idOf(c));
+  mountRoute(routes, review, declared.getDocumentFile, async (c, { params: { id } }) => {
+    const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     if (row.file_key === null) {
       throw new ProblemError('404-010', 'This document has no kept file (it was sent by URL).');
@@ -159,10 +119,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   /** A kept file's page of words (`:page`, 0-based), read once by the words reader. */
-  const keptPageWords = async (c: Context, row: DocumentRow) => {
-    const page = Number(c.req.param('page'));
-    if (!Number.isInteger(page) || page < 0 || page > 100_000)
-      throw new ProblemError('404-010', 'Pages are numbered from 0.');
+  const keptPageWords = async (c: Context, row: DocumentRow, page: number) => {
     if (row.file_key === null || review.words === undefined) {
       throw new ProblemError(
         '404-010',
@@ -177,19 +134,15 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(words, 200, { 'Cache-Control': 'private, max-age=3600' });
   };
 
-  routes.get('/documents/:id/pages/:page/words', async (c) => {
-    const row = await review.queue.find(idOf(c));
+  mountRoute(routes, review, declared.getPageWords, async (c, { params: { id, page } }) => {
+    const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
-    return keptPageWords(c, row);
+    return keptPageWords(c, row, page);
   });
 
   // A job's page (`/jobs/{id}`, `/jobs/v1/{id}`) knows its upstream job, not the review's document:
   // every upload the app makes goes through this server, which kept its file with the job's id.
-  routes.get('/jobs/:apiVersion/:jobId/pages/:page/words', async (c) => {
-    const apiVersion = c.req.param('apiVersion');
-    const jobId = c.req.param('jobId') ?? '';
-    if ((apiVersion !== 'v1' && apiVersion !== 'v2') || jobId === '' || jobId.length > 200)
-      throw new ProblemError('404-010', 'No document of this job in the review.');
+  mountRoute(routes, review, declared.getJobPageWords, async (c, { params: { apiVersion, jobId, page } }) => {
     const row = await keptDocumentOfJob(review, apiVersion, jobId);
     if (row === undefined) {
       throw new ProblemError(
@@ -197,28 +150,26 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         `No kept document of the ${apiVersion} job ${JSON.stringify(jobId.slice(0, 100))}: it was not sent through this server, it was sent by URL, or its file was removed.`,
       );
     }
-    return keptPageWords(c, row);
+    return keptPageWords(c, row, page);
   });
 
-  routes.post('/documents/:id/take', async (c) =>
-    answer(c, await review.queue.take(idOf(c), me(c), review.now())),
+  mountRoute(routes, review, declared.takeDocument, async (c, { params: { id } }) =>
+    answer(c, await review.queue.take(id, me(c), review.now())),
   );
-  routes.post('/documents/:id/lease', async (c) =>
-    answer(c, await review.queue.renewLease(idOf(c), me(c), review.now())),
+  mountRoute(routes, review, declared.renewLease, async (c, { params: { id } }) =>
+    answer(c, await review.queue.renewLease(id, me(c), review.now())),
   );
-  routes.post('/documents/:id/release', async (c) =>
-    answer(c, await review.queue.release(idOf(c), me(c), review.now())),
+  mountRoute(routes, review, declared.releaseDocument, async (c, { params: { id } }) =>
+    answer(c, await review.queue.release(id, me(c), review.now())),
   );
 
-  routes.put('/documents/:id/corrections', async (c) => {
-    const id = idOf(c);
-    const { version, corrections } = await readBody(c, CorrectionsRequest);
+  mountRoute(routes, review, declared.saveCorrections, async (c, { params: { id }, body }) => {
+    const { version, corrections } = body;
     return answer(c, await review.queue.saveCorrections(id, me(c), version, corrections, review.now()));
   });
 
-  routes.post('/documents/:id/confirm', async (c) => {
-    const id = idOf(c);
-    const { version, overrideReason } = await readBody(c, ConfirmRequest);
+  mountRoute(routes, review, declared.confirmDocument, async (c, { params: { id }, body }) => {
+    const { version, overrideReason } = body;
     const now = review.now();
     const row = await review.queue.find(id);
     // Checked only when the confirmation would go through: a refusal of another kind comes first.
@@ -241,43 +192,38 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const override = failures.length > 0 ? { override: overrideReason, failing: failures } : undefined;
     return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, override));
   });
-  routes.post('/documents/:id/reject', async (c) => {
-    const id = idOf(c);
-    const { version, reason } = await readBody(c, RejectRequest);
+  mountRoute(routes, review, declared.rejectDocument, async (c, { params: { id }, body }) => {
+    const { version, reason } = body;
     return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.now()));
   });
-  routes.post('/documents/:id/postpone', async (c) => {
-    const id = idOf(c);
-    const { version, reason } = await readBody(c, PostponeRequest);
+  mountRoute(routes, review, declared.postponeDocument, async (c, { params: { id }, body }) => {
+    const { version, reason } = body;
     return answer(
       c,
       await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.now()),
     );
   });
 
-  routes.post('/documents/:id/reassign', requireAdmin(), async (c) => {
-    const id = idOf(c);
-    const { operator } = await readBody(c, ReassignRequest);
+  mountRoute(routes, review, declared.reassignDocument, async (c, { params: { id }, body }) => {
+    const { operator } = body;
     const target =
       (await review.operators.findById(operator)) ?? (await review.operators.findByName(operator));
     if (target === undefined) throw new ProblemError('404-012', `No operator ${JSON.stringify(operator)}.`);
     return answer(c, await review.queue.reassign(id, me(c), target.id, review.now()));
   });
-  routes.post('/documents/:id/priority', requireAdmin(), async (c) => {
-    const id = idOf(c);
-    const { priority } = await readBody(c, PriorityRequest);
+  mountRoute(routes, review, declared.setDocumentPriority, async (c, { params: { id }, body }) => {
+    const { priority } = body;
     return answer(c, await review.queue.setPriority(id, me(c), priority, review.now()));
   });
-  routes.post('/documents/:id/reopen', requireAdmin(), async (c) =>
-    answer(c, await review.queue.reopen(idOf(c), me(c), review.now())),
+  mountRoute(routes, review, declared.reopenDocument, async (c, { params: { id } }) =>
+    answer(c, await review.queue.reopen(id, me(c), review.now())),
   );
 
-  routes.get('/documents/:id/timeline', async (c) => {
-    const id = idOf(c);
+  mountRoute(routes, review, declared.getTimeline, async (c, { params: { id }, query }) => {
     if ((await review.queue.find(id)) === undefined)
       throw new ProblemError('404-010', 'No such document in the review.');
     const events = presentTimeline(await documentTimeline(review.database.db, id));
-    if (c.req.query('format') === 'csv') {
+    if (query.format === 'csv') {
       if (c.get('session').operator.role !== 'admin')
         throw new ProblemError('403-005', 'Only an admin may export a timeline.');
       return c.body(timelineCsv(events), 200, {

@@ -1,19 +1,16 @@
 /**
- * "Where time goes" (`GET /api/review/analytics`, admins; shapes in analytics.ts): the call (its React
- * Query options: analytics-queries.ts).
+ * "Where time goes" (`GET /api/review/analytics`, admins; shapes in analytics.ts, the route in
+ * routes/analytics.ts): the call (its React Query options: analytics-queries.ts).
  */
-import { api } from '../http';
-import { AnalyticsResponse, type AnalyticsQuery } from './analytics';
-import type { CallOptions } from './endpoints';
+import type { AnalyticsQuery } from './analytics';
+import { callRoute, type CallOptions } from './call-route';
+import * as routes from './routes/analytics';
 
 export type AnalyticsFilter = Pick<AnalyticsQuery, 'model' | 'from' | 'to'>;
 
-export function getAnalytics(filter: AnalyticsFilter, { signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'GET',
-    path: '/review/analytics',
-    query: { model: filter.model, from: filter.from, to: filter.to },
-    schema: AnalyticsResponse,
-    signal,
-  });
-}
+export const getAnalytics = (filter: AnalyticsFilter, options: CallOptions = {}) =>
+  callRoute(
+    routes.getAnalytics,
+    { query: { model: filter.model, from: filter.from, to: filter.to } },
+    options,
+  );

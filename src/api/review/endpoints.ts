@@ -3,205 +3,114 @@
  * call, like v2/endpoints.ts. Every state-changing call sends the session's CSRF token, which the
  * session calls hand over (`SessionResponse.csrfToken`) and `csrf.ts` keeps for the tab.
  */
-import { z } from 'zod';
-import { api, segment, type ApiClient } from '../http';
+import { api } from '../http';
+import { callRoute, routePath, routeUrl, type CallOptions } from './call-route';
 import { csrfHeaders } from './csrf';
-import {
-  DocumentResponse,
-  ImportResponse,
-  OperatorView,
-  QueuePage,
-  SessionResponse,
-  StateCounts,
-  TimelineResponse,
-  type CorrectionsRequest,
-  type ImportMetadata,
-  type OperatorRole,
-  type QueueQuery,
-  type SignInRequest,
-} from './schemas';
+import * as queue from './routes/queue';
+import * as operators from './routes/operators';
+import * as session from './routes/session';
+import type { CorrectionsRequest, ImportMetadata, OperatorRole, QueueQuery, SignInRequest } from './schemas';
 
-export interface CallOptions {
-  signal?: AbortSignal | undefined;
-  client?: ApiClient | undefined;
-}
-
-const SignedOut = z.object({ signedOut: z.literal(true) });
-const SetupLinkValid = z.object({ valid: z.literal(true) });
-const OperatorsResponse = z.object({ operators: z.array(OperatorView) });
-const CountsResponse = z.object({ counts: StateCounts });
-/** 204: nothing to review. */
-const NextResponse = z.union([DocumentResponse, z.undefined()]);
-const NoContent = z.undefined();
-
-const doc = (id: string, action = ''): string => `/review/documents/${segment(id)}${action}`;
+export type { CallOptions } from './call-route';
 
 // ─── Session ─────────────────────────────────────────────────────────────────────────────────────────
 
-export function getSession({ signal, client = api }: CallOptions = {}): Promise<SessionResponse> {
-  return client.request({ method: 'GET', path: '/session', schema: SessionResponse, signal });
-}
+export const getSession = (options: CallOptions = {}) => callRoute(session.getSession, {}, options);
 
-export function signIn(input: SignInRequest, { signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'POST',
-    path: '/session',
-    body: { json: input },
-    schema: SessionResponse,
-    signal,
-  });
-}
+export const signIn = (input: SignInRequest, options: CallOptions = {}) =>
+  callRoute(session.signIn, { body: input }, options);
 
-export function signOut({ signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'DELETE',
-    path: '/session',
-    schema: SignedOut,
-    signal,
-    headers: csrfHeaders(),
-  });
-}
+export const signOut = (options: CallOptions = {}) => callRoute(session.signOut, {}, options);
 
-export function checkSetupLink(token: string, { signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: `/setup/${segment(token)}`, schema: SetupLinkValid, signal });
-}
+export const checkSetupLink = (token: string, options: CallOptions = {}) =>
+  callRoute(session.checkSetupLink, { params: { token } }, options);
 
-export function createFirstAdmin(
+export const createFirstAdmin = (
   input: { token: string; name: string; password: string },
-  { signal, client = api }: CallOptions = {},
-) {
-  return client.request({
-    method: 'POST',
-    path: '/setup',
-    body: { json: input },
-    schema: SessionResponse,
-    signal,
-  });
-}
+  options: CallOptions = {},
+) => callRoute(session.setUp, { body: input }, options);
 
 // ─── Operators (admins) ──────────────────────────────────────────────────────────────────────────────
 
-export function listOperators({ signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: '/operators', schema: OperatorsResponse, signal });
-}
+export const listOperators = (options: CallOptions = {}) => callRoute(operators.listOperators, {}, options);
 
-export function createOperator(
+export const createOperator = (
   input: { name: string; role: OperatorRole; password: string },
-  { signal, client = api }: CallOptions = {},
-) {
-  return client.request({
-    method: 'POST',
-    path: '/operators',
-    body: { json: input },
-    schema: z.object({ operator: OperatorView }),
-    signal,
-    headers: csrfHeaders(),
-  });
-}
+  options: CallOptions = {},
+) => callRoute(operators.createOperator, { body: input }, options);
 
-export function removeOperator(id: string, { signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'DELETE',
-    path: `/operators/${segment(id)}`,
-    schema: NoContent,
-    signal,
-    headers: csrfHeaders(),
-  });
-}
+export const removeOperator = (id: string, options: CallOptions = {}) =>
+  callRoute(operators.removeOperator, { params: { id } }, options);
 
 // ─── The queue ───────────────────────────────────────────────────────────────────────────────────────
 
-export function listQueue(query: Partial<QueueQuery>, { signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'GET',
-    path: '/review/documents',
-    query: { ...query },
-    schema: QueuePage,
-    signal,
-  });
-}
+export const listQueue = (query: Partial<QueueQuery>, options: CallOptions = {}) =>
+  callRoute(queue.listDocuments, { query }, options);
 
-export function queueCounts({ signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: '/review/counts', schema: CountsResponse, signal });
-}
+export const queueCounts = (options: CallOptions = {}) => callRoute(queue.countDocuments, {}, options);
 
 /** Takes the next document nobody holds; undefined when nothing is left to review. */
-export async function takeNext({ signal, client = api }: CallOptions = {}) {
-  const answer = await client.request({
-    method: 'POST',
-    path: '/review/next',
-    schema: NextResponse,
-    signal,
-    headers: csrfHeaders(),
-  });
-  return answer?.document;
+export async function takeNext(options: CallOptions = {}) {
+  return (await callRoute(queue.takeNext, {}, options))?.document;
 }
 
-export function getReviewDocument(id: string, { signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: doc(id), schema: DocumentResponse, signal });
-}
+export const getReviewDocument = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.getDocument, { params: { id } }, options);
 
 /** The kept file's URL, for the viewer (same origin, the session cookie goes with it). */
-export function reviewFileUrl(id: string): string {
-  return `${api.baseUrl}${doc(id, '/file')}`;
-}
+export const reviewFileUrl = (id: string): string => routeUrl(queue.getDocumentFile, { id });
 
-function write(
-  id: string,
-  action: string,
-  body: unknown,
-  { signal, client = api }: CallOptions,
-  method: 'POST' | 'PUT' = 'POST',
-) {
-  return client.request({
-    method,
-    path: doc(id, action),
-    body: body === undefined ? undefined : { json: body },
-    schema: DocumentResponse,
-    signal,
-    headers: csrfHeaders(),
-  });
-}
-
-export const takeDocument = (id: string, options: CallOptions = {}) => write(id, '/take', undefined, options);
-export const renewLease = (id: string, options: CallOptions = {}) => write(id, '/lease', undefined, options);
+export const takeDocument = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.takeDocument, { params: { id } }, options);
+export const renewLease = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.renewLease, { params: { id } }, options);
 export const releaseDocument = (id: string, options: CallOptions = {}) =>
-  write(id, '/release', undefined, options);
+  callRoute(queue.releaseDocument, { params: { id } }, options);
 export const saveCorrections = (id: string, input: CorrectionsRequest, options: CallOptions = {}) =>
-  write(id, '/corrections', input, options, 'PUT');
+  callRoute(queue.saveCorrections, { params: { id }, body: input }, options);
 /** With `overrideReason` when a business rule fails (the server answers 422 `422-009` without it). */
 export const confirmDocument = (
   id: string,
   version: number,
   options: CallOptions & { overrideReason?: string | undefined } = {},
 ) =>
-  write(
-    id,
-    '/confirm',
-    options.overrideReason === undefined ? { version } : { version, overrideReason: options.overrideReason },
+  callRoute(
+    queue.confirmDocument,
+    {
+      params: { id },
+      body:
+        options.overrideReason === undefined
+          ? { version }
+          : { version, overrideReason: options.overrideReason },
+    },
     options,
   );
 export const rejectDocument = (id: string, version: number, reason: string, options: CallOptions = {}) =>
-  write(id, '/reject', { version, reason }, options);
+  callRoute(queue.rejectDocument, { params: { id }, body: { version, reason } }, options);
 export const postponeDocument = (
   id: string,
   version: number,
   reason: string | undefined,
   options: CallOptions = {},
-) => write(id, '/postpone', reason === undefined ? { version } : { version, reason }, options);
+) =>
+  callRoute(
+    queue.postponeDocument,
+    { params: { id }, body: reason === undefined ? { version } : { version, reason } },
+    options,
+  );
 export const reassignDocument = (id: string, operator: string, options: CallOptions = {}) =>
-  write(id, '/reassign', { operator }, options);
+  callRoute(queue.reassignDocument, { params: { id }, body: { operator } }, options);
 export const reopenDocument = (id: string, options: CallOptions = {}) =>
-  write(id, '/reopen', undefined, options);
+  callRoute(queue.reopenDocument, { params: { id } }, options);
+/** Admins: how soon a waiting document comes up (higher first). */
+export const setDocumentPriority = (id: string, priority: number, options: CallOptions = {}) =>
+  callRoute(queue.setDocumentPriority, { params: { id }, body: { priority } }, options);
 
-export function getTimeline(id: string, { signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: doc(id, '/timeline'), schema: TimelineResponse, signal });
-}
+export const getTimeline = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.getTimeline, { params: { id } }, options);
 
 /** The timeline's CSV export (admins), as a link target. */
-export function timelineCsvUrl(id: string): string {
-  return `${api.baseUrl}${doc(id, '/timeline')}?format=csv`;
-}
+export const timelineCsvUrl = (id: string): string => routeUrl(queue.getTimeline, { id }, { format: 'csv' });
 
 // ─── Import of the jobs this browser kept ────────────────────────────────────────────────────────────
 
@@ -231,16 +140,13 @@ export function toImportForm({ metadata, result, file }: ImportInput): FormData 
  * (the answer is then that document, unchanged).
  */
 export function importDocument(input: ImportInput, { signal, client = api }: CallOptions = {}) {
+  // Its body is a form (the declaration's is opaque): sent here, the answer checked by the declaration.
   return client.request({
     method: 'POST',
-    path: '/review/import',
+    path: routePath(queue.importDocument),
     body: { form: toImportForm(input) },
-    schema: ImportResponse,
+    schema: queue.importDocument.responses[201].schema,
     signal,
     headers: csrfHeaders(),
   });
 }
-
-/** Admins: how soon a waiting document comes up (higher first). */
-export const setDocumentPriority = (id: string, priority: number, options: CallOptions = {}) =>
-  write(id, '/priority', { priority }, options);

@@ -3,49 +3,24 @@
  * React Query options. A v1 product `account/name/vN` travels as one URL-encoded segment.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { api, segment } from '../http';
 import { reviewKeys } from '../keys';
-import { csrfHeaders } from './csrf';
-import type { CallOptions } from './endpoints';
-import { ModelSettings, ModelsResponse, type ModelSettingsRequest } from './model-settings';
+import { callRoute, type CallOptions } from './call-route';
+import type { ModelSettingsRequest } from './model-settings';
+import * as routes from './routes/models';
 import type { ApiVersion } from './schemas';
 
-const settingsPath = (apiVersion: ApiVersion, model: string) =>
-  `/review/models/${segment(apiVersion)}/${segment(model)}/settings`;
+export const listModels = (options: CallOptions = {}) => callRoute(routes.listModels, {}, options);
 
-export function listModels({ signal, client = api }: CallOptions = {}) {
-  return client.request({ method: 'GET', path: '/review/models', schema: ModelsResponse, signal });
-}
-
-export function getModelSettings(
-  apiVersion: ApiVersion,
-  model: string,
-  { signal, client = api }: CallOptions = {},
-) {
-  return client.request({
-    method: 'GET',
-    path: settingsPath(apiVersion, model),
-    schema: ModelSettings,
-    signal,
-  });
-}
+export const getModelSettings = (apiVersion: ApiVersion, model: string, options: CallOptions = {}) =>
+  callRoute(routes.getModelSettings, { params: { apiVersion, model } }, options);
 
 /** On the version read: 409 `409-001` (with `current`) when another admin saved since. */
-export function putModelSettings(
+export const putModelSettings = (
   apiVersion: ApiVersion,
   model: string,
   body: ModelSettingsRequest,
-  { signal, client = api }: CallOptions = {},
-) {
-  return client.request({
-    method: 'PUT',
-    path: settingsPath(apiVersion, model),
-    body: { json: body },
-    schema: ModelSettings,
-    signal,
-    headers: csrfHeaders(),
-  });
-}
+  options: CallOptions = {},
+) => callRoute(routes.putModelSettings, { params: { apiVersion, model }, body }, options);
 
 export function modelsQueryOptions() {
   return queryOptions({

@@ -3,41 +3,28 @@
  * for a job's own page, by its upstream job: `GET /api/review/jobs/{v1|v2}/{job id}/pages/{n}/words`),
  * for picking values on the page: each word's text and box, normalised to the page as displayed
  * (the frame of a v2 polygon), from the PDF's text layer or from OCR, read once by the app server.
+ * The calls of the routes declared in routes/queue.ts.
  */
 import { reviewKeys } from '../keys';
-import { api, segment } from '../http';
-import type { CallOptions } from './endpoints';
+import { callRoute, type CallOptions } from './call-route';
+import * as routes from './routes/queue';
 import type { ApiVersion } from './schemas';
-import { PageWordsResponse } from './page-words-schemas';
 
 export * from './page-words-schemas';
 
 /** A document's words, beside (not under) its key: refetching the document leaves them be. */
 export const pageWordsKey = (id: string) => [...reviewKeys.all, 'words', id] as const;
 
-export function getPageWords(id: string, page: number, { signal, client = api }: CallOptions = {}) {
-  return client.request({
-    method: 'GET',
-    path: `/review/documents/${segment(id)}/pages/${page}/words`,
-    schema: PageWordsResponse,
-    signal,
-  });
-}
+export const getPageWords = (id: string, page: number, options: CallOptions = {}) =>
+  callRoute(routes.getPageWords, { params: { id, page: String(page) } }, options);
 
 /** A job's words, by the upstream job that brought its document (a job's page knows no document id). */
 export const jobPageWordsKey = (apiVersion: ApiVersion, jobId: string) =>
   [...reviewKeys.all, 'job-words', apiVersion, jobId] as const;
 
-export function getJobPageWords(
+export const getJobPageWords = (
   apiVersion: ApiVersion,
   jobId: string,
   page: number,
-  { signal, client = api }: CallOptions = {},
-) {
-  return client.request({
-    method: 'GET',
-    path: `/review/jobs/${apiVersion}/${segment(jobId)}/pages/${page}/words`,
-    schema: PageWordsResponse,
-    signal,
-  });
-}
+  options: CallOptions = {},
+) => callRoute(routes.getJobPageWords, { params: { apiVersion, jobId, page: String(page) } }, options);

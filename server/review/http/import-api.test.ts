@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { toImportForm, type ImportInput } from '../../../src/api/review/endpoints';
+import { toImportForm, type ImportInput } from '../../../src/api/review/import-form';
 import {
   ImportResponse,
   SessionResponse,

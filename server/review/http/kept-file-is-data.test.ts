@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toImportForm } from '../../../src/api/review/endpoints';
+import { toImportForm } from '../../../src/api/review/import-form';
 import type { RunningServer } from '../../app/listen';
 import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../app/security-headers';
 import type { ReferenceService } from '../../reference/create-reference-service';

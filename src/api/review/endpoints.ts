@@ -9,7 +9,10 @@ import { csrfHeaders } from './csrf';
 import * as queue from './routes/queue';
 import * as operators from './routes/operators';
 import * as session from './routes/session';
-import type { CorrectionsRequest, ImportMetadata, OperatorRole, QueueQuery, SignInRequest } from './schemas';
+import { toImportForm, type ImportInput } from './import-form';
+import type { CorrectionsRequest, OperatorRole, QueueQuery, SignInRequest } from './schemas';
+
+export { toImportForm, type ImportInput } from './import-form';
 
 export type { CallOptions } from './call-route';
 
@@ -113,27 +116,6 @@ export const getTimeline = (id: string, options: CallOptions = {}) =>
 export const timelineCsvUrl = (id: string): string => routeUrl(queue.getTimeline, { id }, { format: 'csv' });
 
 // ─── Import of the jobs this browser kept ────────────────────────────────────────────────────────────
-
-export interface ImportInput {
-  metadata: ImportMetadata;
-  /** The upstream's answer as it came (v2 extraction response, v1 document response). */
-  result: unknown;
-  /** The document's bytes, when this browser kept them; sent as the `file` part. */
-  file?: Blob | null | undefined;
-}
-
-/**
- * The multipart form of `POST /api/review/import`: the metadata, the result as a JSON part, then the
- * file (last, so that the server knows the job before the bytes come, and stores no copy of a job it
- * has already).
- */
-export function toImportForm({ metadata, result, file }: ImportInput): FormData {
-  const form = new FormData();
-  form.append('metadata', JSON.stringify(metadata));
-  form.append('result', new Blob([JSON.stringify(result)], { type: 'application/json' }), 'result.json');
-  if (file) form.append('file', file, metadata.fileName);
-  return form;
-}
 
 /**
  * Brings a job this browser kept into the team queue: `imported` false when the queue had it already

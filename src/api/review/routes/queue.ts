@@ -22,13 +22,12 @@ import {
 } from '../schemas';
 import { CountsResponse } from './components';
 import { declareRoute, type ProblemCodeText } from './declare';
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+import { UUID_PATTERN } from '../../common-schemas';
 
 /** A document's id in a path: a UUID, anything else is no document (404-010). */
 export const DocumentId = z
   .string()
-  .regex(UUID, { error: 'No such document in the review.' })
+  .regex(UUID_PATTERN, { error: 'No such document in the review.' })
   .describe('The document’s id (a UUID: anything else is 404-010).');
 export const DocumentParams = z.object({ id: DocumentId });
 

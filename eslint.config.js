@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.tsbuild'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -30,6 +30,51 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { paths: [{ name: 'ky', message: 'Call the API layer (src/api).' }] },
+      ],
+    },
+  },
+  {
+    // Servers and packages never run the browser's libraries (docs/architecture.md; the package
+    // boundaries themselves are checked by tsc -b and scripts/architecture/boundaries.test.ts).
+    files: ['server/**/*.ts', 'packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            'react',
+            'react-dom',
+            'ky',
+            '@tanstack/react-query',
+            'react-pdf',
+            'wouter',
+            'idb-keyval',
+          ].map((name) => ({
+            name,
+            message: 'Browser code: it belongs in src/, not in a server or package.',
+          })),
+          patterns: [
+            { regex: '^(\\.\\./)+src/', message: 'The browser app (src/) is not imported from here.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract is data both sides agree on: zod (and re2js for rule patterns) only.
+    files: ['packages/contract/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|zod/|re2js$|\\.|@extraction-review/contract/)',
+              message: 'The contract imports zod, re2js and itself only.',
+            },
+          ],
+        },
       ],
     },
   },

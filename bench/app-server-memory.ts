@@ -17,8 +17,8 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { seedKeptDocument, signIn } from '../server/app/test-support/kept-document';
-import { startMainProcess, type MainProcess } from '../server/app/test-support/main-process';
+import { seedKeptDocument, signIn } from '@extraction-review/test-kit/app/kept-document';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { table } from './stats';
 
 /** As the npm scripts start the app server (package.json `serve`). */

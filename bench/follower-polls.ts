@@ -10,11 +10,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { v2JobBody } from '../server/app/test-support/upstream';
-import { JobFollower } from '../server/review/intake/job-follower';
-import { upstreamIdentity } from '../server/review/intake/upstream-identity';
-import { openReviewDatabase, type ReviewDatabase } from '../server/review/db/open-database';
-import { QueueStore } from '../server/review/store/queue-store';
+import { v2JobBody } from '@extraction-review/test-kit/app/upstream';
+import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
+import { upstreamIdentity } from '@extraction-review/app-server/review/intake/upstream-identity';
+import {
+  openReviewDatabase,
+  type ReviewDatabase,
+} from '@extraction-review/app-server/review/db/open-database';
+import { QueueStore } from '@extraction-review/app-server/review/store/queue-store';
 
 const JOBS = 20;
 const WINDOW_MS = 5 * 60 * 1000;

@@ -18,12 +18,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { createApp } from '../server/app/create-app';
-import { listen } from '../server/app/listen';
-import { startReferenceService } from '../server/reference/create-reference-service';
-import { mountReview } from '../server/review/http/mount-review';
-import { JobFollower } from '../server/review/intake/job-follower';
-import { openReview } from '../server/review/open-review';
+import { createApp } from '@extraction-review/app-server/create-app';
+import { listen } from '@extraction-review/app-server/listen';
+import { startReferenceService } from '@extraction-review/reference/create-reference-service';
+import { mountReview } from '@extraction-review/app-server/review/http/mount-review';
+import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
+import { openReview } from '@extraction-review/app-server/review/open-review';
 import { ms, percentile, table } from './stats';
 
 const MODEL_ID = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';

@@ -24,8 +24,8 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { build } from 'vite';
-import { repoRoot } from '../server/config';
-import { startMainProcess, type MainProcess } from '../server/app/test-support/main-process';
+import { repoRoot } from '@extraction-review/app-server/config';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { ms, percentile, table } from './stats';
 import { firstPageProbe, pageScript } from './viewer-probes';
 
@@ -463,16 +463,20 @@ async function buildApp(outDir: string): Promise<void> {
 /** `npm run operators -- …` (its entry, directly) on the bench's own review store. */
 function runOperators(args: string[], stdin: string, appDataDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/operators.ts', ...args], {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        APP_DATA_DIR: appDataDir,
-        DATABASE_URL: '',
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/app/review/cli/operators.ts', ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          APP_DATA_DIR: appDataDir,
+          DATABASE_URL: '',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -28,26 +28,30 @@ import { availableParallelism } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { fixturesDir } from '../src/api/testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import {
   formatReport,
   mergeReports,
   scoreExtraction,
   type AccuracyReport,
-} from '../server/reference/evaluate/accuracy';
-import { scoreGeneratedDocuments } from '../server/reference/evaluate/generated';
-import { seedFromEnv } from '../server/reference/testing/generate-invoices';
+} from '@extraction-review/test-kit/evaluate/accuracy';
+import { scoreGeneratedDocuments } from '@extraction-review/test-kit/evaluate/generated';
+import { seedFromEnv } from '@extraction-review/test-kit/reference/generate-invoices';
 import {
   closeDocumentExtraction,
   extractDocumentText,
   warmUpDocumentExtraction,
-} from '../server/reference/extract/extract-document-text';
-import { readFields, type FieldQuery } from '../server/reference/extract/extract-result';
-import type { Extractor } from '../server/reference/extract/extractor';
-import { DEFAULT_MODELS_FILE } from '../server/reference/create-reference-service';
-import { dataSchemaOf, resolveJobOptions } from '../server/reference/jobs/job-options';
-import { loadModelCatalog } from '../server/reference/models/model-catalog';
-import { SAMPLE_DOCUMENTS, loadReference, samplePath } from '../server/reference/testing/fields-samples';
+} from '@extraction-review/document-text/extract-document-text';
+import { readFields, type FieldQuery } from '@extraction-review/document-text/extract-result';
+import type { Extractor } from '@extraction-review/document-text/extractor';
+import { DEFAULT_MODELS_FILE } from '@extraction-review/reference/create-reference-service';
+import { dataSchemaOf, resolveJobOptions } from '@extraction-review/reference/jobs/job-options';
+import { loadModelCatalog } from '@extraction-review/reference/models/model-catalog';
+import {
+  SAMPLE_DOCUMENTS,
+  loadReference,
+  samplePath,
+} from '@extraction-review/test-kit/reference/fields-samples';
 import {
   enqueue,
   get,
@@ -55,8 +59,11 @@ import {
   makeDataDir,
   TEST_API_KEY,
   waitForJob,
-} from '../server/reference/testing/reference-harness';
-import { startReferenceProcess, type ReferenceProcess } from '../server/reference/testing/reference-process';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  startReferenceProcess,
+  type ReferenceProcess,
+} from '@extraction-review/test-kit/reference/reference-process';
 import { mb, ms, pct, percentile, table } from './stats';
 import { accumulate, processCpuMs, since, splitThreads, threadTimes, type ThreadTime } from './thread-times';
 

@@ -7,11 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { fixturesDir } from '../src/api/testing/fixtures-dir';
-import { generatePdf } from '../server/reference/testing/generate-pdf';
-import { makeDataDir } from '../server/reference/testing/reference-harness';
-import { inspectDocument, warmUpDocumentInspection } from '../server/reference/extract/inspect-document';
-import { ThreadedExtractor } from '../server/reference/extract/threads/threaded-extractor';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import { makeDataDir } from '@extraction-review/test-kit/reference/reference-harness';
+import { inspectDocument, warmUpDocumentInspection } from '@extraction-review/document-text/inspect-document';
+import { ThreadedExtractor } from '@extraction-review/document-text/threads/threaded-extractor';
 
 const vm = (field: string): number => {
   const line = readFileSync('/proc/self/status', 'utf8')

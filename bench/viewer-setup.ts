@@ -12,8 +12,8 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { Page } from '@playwright/test';
 import { build } from 'vite';
-import { fixturesDir } from '../src/api/testing/fixtures-dir';
-import { repoRoot } from '../server/config';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
+import { repoRoot } from '@extraction-review/app-server/config';
 
 export const INVOICE_10P = path.join(fixturesDir, 'v1/products/invoices/invoice_10p.pdf');
 
@@ -185,7 +185,7 @@ function addOperator(appDataDir: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/review/cli/operators.ts', 'add', OPERATOR, '--role', 'admin'],
+      ['--import', 'tsx', 'server/app/review/cli/operators.ts', 'add', OPERATOR, '--role', 'admin'],
       {
         cwd: repoRoot,
         env: {

@@ -64,15 +64,19 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
 /** `npm run integrations -- …` on this run's store; resolves with its output. */
 function runIntegrations(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/integrations.ts', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        APP_DATA_DIR: e2eAppDataDir(),
-        DATABASE_URL: '',
-        // The receiver listens on 127.0.0.1, as the app server's ALLOW_PRIVATE_WEBHOOKS allows.
-        ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1',
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/app/review/cli/integrations.ts', ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          APP_DATA_DIR: e2eAppDataDir(),
+          DATABASE_URL: '',
+          // The receiver listens on 127.0.0.1, as the app server's ALLOW_PRIVATE_WEBHOOKS allows.
+          ALLOW_PRIVATE_WEBHOOKS: '127.0.0.1',
+        },
       },
-    });
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

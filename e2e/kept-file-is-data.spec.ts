@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { expect, test, type BrowserContext } from '@playwright/test';
-import { openReview } from '../server/review/open-review';
+import { openReview } from '@extraction-review/app-server/review/open-review';
 import { keepScreenshot } from './support/artifacts';
 import { csrfHeader, e2eAppDataDir, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { fixturesDir } from '../src/api/testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { boxWithin, expectNear, pageSlot, polygonOf, type Box } from './support/viewer-review';
 

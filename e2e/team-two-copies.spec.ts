@@ -9,8 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startMainProcess, type MainProcess } from '../server/app/test-support/main-process';
-import { startPostgresCluster, type PostgresCluster } from '../server/review/testing/postgres-cluster';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
+import {
+  startPostgresCluster,
+  type PostgresCluster,
+} from '@extraction-review/test-kit/review/postgres-cluster';
 import { NOBODY, PASSWORD, addOperator, enqueuePdf } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';

@@ -10,8 +10,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startPostgresCluster, type PostgresCluster } from '../server/review/testing/postgres-cluster';
-import { s3Env, startS3Server, type S3Server } from '../server/review/testing/s3-server';
+import {
+  startPostgresCluster,
+  type PostgresCluster,
+} from '@extraction-review/test-kit/review/postgres-cluster';
+import { s3Env, startS3Server, type S3Server } from '@extraction-review/test-kit/review/s3-server';
 import { parseCsv, readDownload, valueOf } from './support/review-journey';
 import { NOBODY, addOperator, signIn, uniqueName } from './support/team';
 import { chooseFiles, extract, INVOICE_MODEL_ID, openUploadForm } from './support/upload-steps';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The review store's tests run on a real PostgreSQL server they start themselves
-// (server/review/testing/postgres-cluster.ts) from Debian's server binaries. Install them when
+// (packages/test-kit/src/review/postgres-cluster.ts) from Debian's server binaries. Install them when
 // missing: directly as root, else through sudo, else explain what to run. TEST_DATABASE_URL (an
 // existing server) needs no binaries here.
 import { execFileSync } from 'node:child_process';

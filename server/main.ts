@@ -15,30 +15,33 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createApp, type AppOptions, type UpstreamTarget } from './app/create-app';
-import { AppEventHub } from './app/events/app-event-hub';
-import { Readiness } from './app/health/readiness';
-import { reviewReadinessChecks } from './app/health/review-checks';
-import { listen, type RunningServer } from './app/listen';
-import { forwardQueueEvents } from './app/events/forward-queue-events';
-import { MigrationFailed, SchemaRefusal } from './review/db/migrate';
-import { installProcessGuards } from './app/process-guards';
-import { onShutdownSignals, shutDown } from './app/shutdown';
-import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from './config';
-import { mountReview } from './review/http/mount-review';
-import { JobFollower } from './review/intake/job-follower';
-import { EMBEDDED_REFERENCE_IDENTITY } from './review/intake/upstream-identity';
-import { DeliveryWorker } from './review/wayback/delivery-worker';
+import { createApp, type AppOptions, type UpstreamTarget } from '@extraction-review/app-server/create-app';
+import { AppEventHub } from '@extraction-review/app-server/events/app-event-hub';
+import { Readiness } from '@extraction-review/app-server/health/readiness';
+import { reviewReadinessChecks } from '@extraction-review/app-server/health/review-checks';
+import { listen, type RunningServer } from '@extraction-review/app-server/listen';
+import { forwardQueueEvents } from '@extraction-review/app-server/events/forward-queue-events';
+import { MigrationFailed, SchemaRefusal } from '@extraction-review/app-server/review/db/migrate';
+import { installProcessGuards } from '@extraction-review/app-server/process-guards';
+import { onShutdownSignals, shutDown } from '@extraction-review/app-server/shutdown';
+import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from '@extraction-review/app-server/config';
+import { mountReview } from '@extraction-review/app-server/review/http/mount-review';
+import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
+import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';
+import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/delivery-worker';
 import {
   firstStartSetupLink,
   openReview,
   reviewSettingsFromEnv,
   type OpenedReview,
-} from './review/open-review';
-import type * as ReferenceEntry from './reference/create-reference-service';
-import type { ReferenceServiceOptions } from './reference/create-reference-service';
-import type { ExtraWebhook } from './reference/models/model-catalog';
-import { readReferenceSettings, type ReferenceSettings } from './reference/reference-settings';
+} from '@extraction-review/app-server/review/open-review';
+import type * as ReferenceEntry from '@extraction-review/reference/create-reference-service';
+import type { ReferenceServiceOptions } from '@extraction-review/reference/create-reference-service';
+import type { ExtraWebhook } from '@extraction-review/reference/models/model-catalog';
+import {
+  readReferenceSettings,
+  type ReferenceSettings,
+} from '@extraction-review/reference/reference-settings';
 
 /** What main needs of the embedded reference service (server/reference/create-reference-service.ts). */
 interface ReferenceService {
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
     server = await listen(app, {
       host: env.HOST,
       port: env.PORT,
-      // MAX_CONNECTIONS, default 1000 (server/shared/connection-limits.ts): past it new connections
+      // MAX_CONNECTIONS, default 1000 (packages/server-kit/src/connection-limits.ts): past it new connections
       // are closed at once, so the descriptors left serve the store, the files and health checks.
       limits: { maxConnections: env.MAX_CONNECTIONS },
     });
@@ -376,7 +379,7 @@ async function startReference(
   // (SQLite, pdf.js, sharp).
   let reference: typeof ReferenceEntry;
   try {
-    reference = await import('./reference/create-reference-service');
+    reference = await import('@extraction-review/reference/create-reference-service');
   } catch (error) {
     throw new StartupError(
       `The embedded reference service could not be loaded (${error instanceof Error ? error.message : String(error)}). ` +

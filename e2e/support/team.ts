@@ -46,15 +46,19 @@ export function runOperators(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/review/cli/operators.ts', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        APP_DATA_DIR: e2eAppDataDir(),
-        DATABASE_URL: '',
-        ...options.env,
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/app/review/cli/operators.ts', ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          APP_DATA_DIR: e2eAppDataDir(),
+          DATABASE_URL: '',
+          ...options.env,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

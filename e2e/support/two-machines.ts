@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import pg from 'pg';
-import { startMainProcess, type MainProcess } from '../../server/app/test-support/main-process';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { retryAfterMs } from './team';
 import type { FilePayload } from './upload-documents';
 import { INVOICE_MODEL_ID } from './upload-steps';
@@ -111,7 +111,7 @@ export function addIntegration(name: string, storeEnv: Record<string, string>): 
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/review/cli/integrations.ts', 'add', name],
+      ['--import', 'tsx', 'server/app/review/cli/integrations.ts', 'add', name],
       { env: { PATH: process.env.PATH ?? '', ...storeEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { rawSharp } from '../../server/reference/extract/ocr/grey-image';
-import { openPdf } from '../../server/reference/extract/pdf-document';
+import { rawSharp } from '@extraction-review/document-text/ocr/grey-image';
+import { openPdf } from '@extraction-review/document-text/pdf-document';
 
 export interface FilePayload {
   name: string;

@@ -4,8 +4,8 @@
  * pdf-lib, and scans of it rasterised by pdf.js (as PNG, or as the pages of a TIFF with sharp).
  */
 import sharp from 'sharp';
-import { loadPdfDocument } from '../../server/reference/extract/pdfjs';
-import { renderPageCanvas } from '../../server/reference/extract/pdf-render';
+import { loadPdfDocument } from '@extraction-review/document-text/pdfjs';
+import { renderPageCanvas } from '@extraction-review/document-text/pdf-render';
 import { makeInvoicePdf, type MadeDocument, type WordBox } from './make-invoice';
 
 /** Four pages; the invoice number and date on page 1, the total only on page 3. */

@@ -10,11 +10,20 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWordsResponse } from '../../src/api/review/page-words-schemas';
-import { seedKeptDocument, signIn } from './test-support/kept-document';
-import { startMainProcess, type MainProcess } from './test-support/main-process';
+import { PageWordsResponse } from '@extraction-review/contract/review/page-words';
+import { seedKeptDocument, signIn } from '@extraction-review/test-kit/app/kept-document';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 
-const RECORDER = path.join(import.meta.dirname, 'test-support', 'module-record.mjs');
+const RECORDER = path.join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'packages',
+  'test-kit',
+  'src',
+  'app',
+  'module-record.mjs',
+);
 
 /** The reading code, by where its modules resolve. */
 const READING = {

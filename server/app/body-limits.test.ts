@@ -11,11 +11,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores';
-import { sendChunked, type AttackAnswer } from './test-support/chunked-attack';
-import type { ReviewServerMessage, ReviewServerOptions } from './test-support/review-server-process';
-import { measureServer, nextMessage } from './test-support/review-server-client';
-import { startUpstream, summariseBody, type TestUpstream } from './test-support/upstream';
+import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { sendChunked, type AttackAnswer } from '@extraction-review/test-kit/app/chunked-attack';
+import type {
+  ReviewServerMessage,
+  ReviewServerOptions,
+} from '@extraction-review/test-kit/app/review-server-process';
+import { measureServer, nextMessage } from '@extraction-review/test-kit/app/review-server-client';
+import { startUpstream, summariseBody, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 
 const MiB = 1024 * 1024;
 const BODY_BYTES = 200 * MiB;
@@ -79,11 +82,15 @@ describe.each(ENGINES)('chunked bodies without a session, on %s', (engine) => {
       upstream: { url: upstream.url, apiKey: 'k' },
       webhookSecret: 'whsec',
     };
-    child = fork(path.join(import.meta.dirname, 'test-support/review-server-process.ts'), [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, REVIEW_SERVER_OPTIONS: JSON.stringify(options) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    child = fork(
+      path.join(import.meta.dirname, '../../packages/test-kit/src/app/review-server-process.ts'),
+      [],
+      {
+        execArgv: ['--import', 'tsx', '--expose-gc'],
+        env: { ...process.env, REVIEW_SERVER_OPTIONS: JSON.stringify(options) },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     ({ url } = await next('ready'));
     // Warm up (modules, the store's first queries) so that the baseline includes them.
     for (const route of ROUTES.slice(0, 4)) await sendChunked(url, { ...route, bytes: 2 * MiB });

@@ -10,7 +10,7 @@
  *   /api/v2/*     → <v2 url>/v2/*    Authorization: <key>
  *   /api/v1/*     → <v1 url>/v1/*    Authorization: Token <key>
  *   /api/session, /api/setup, /api/review/*, /api/operators, /api/openapi.json   the review API
- *                 (server/review/http/), when the app server has a review store
+ *                 (server/app/review/http/), when the app server has a review store
  *   /api/*        404 problem (`404-015`)
  *   /v2/*, /v1/*  the gateway for pipelines, with a review store (docs/gateway.md): an integration
  *                 key in Authorization, then proxied like /api/<version>/* with the upstream's URLs
@@ -29,25 +29,25 @@
  */
 import path from 'node:path';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { AppConfig, ConfidenceThresholds } from '../../src/api/v2/app-event-schemas';
-import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '../shared/body-limit';
-import { trustedBody } from '../shared/connection-limits';
-import { ProblemError, problemResponse } from '../shared/problem';
-import { notFound, renderError } from '../shared/problem-response';
+import type { AppConfig, ConfidenceThresholds } from '@extraction-review/contract/app-events';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '@extraction-review/server-kit/body-limit';
+import { trustedBody } from '@extraction-review/server-kit/connection-limits';
+import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
+import { notFound, renderError } from '@extraction-review/server-kit/problem-response';
 import { AppEventHub } from './events/app-event-hub';
 import { eventsHandler } from './events/events-route';
 import { healthRoutes } from './health/health-routes';
 import { Readiness } from './health/readiness';
 import { DEFAULT_MAX_WEBHOOK_BYTES, webhookReceiver } from './hooks/webhook-receiver';
 import { createProxyHandler } from './proxy/create-proxy';
-import type { ApiVersion } from '../../src/api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { gatewayRewriter } from './proxy/gateway-urls';
 import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
-import { hostGuard } from '../shared/host-guard';
-import { hostPolicy } from '../shared/host-policy';
-import { trustedPeers } from '../shared/trusted-proxy';
+import { hostGuard } from '@extraction-review/server-kit/host-guard';
+import { hostPolicy } from '@extraction-review/server-kit/host-policy';
+import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
-import type { ReviewMount } from '../review/http/mount-review';
+import type { ReviewMount } from './review/http/mount-review';
 import { securityHeaders } from './security-headers';
 import { noSuchPage, serveApp } from './static/serve-app';
 
@@ -99,7 +99,7 @@ export interface AppOptions {
   v1ConfidenceThresholds?: ConfidenceThresholds | null;
   /**
    * Which hosts the server answers to besides its own addresses, and which origin is the app's own
-   * (PUBLIC_URL, ALLOWED_HOSTS, TRUST_PROXY; server/shared/host-policy.ts). Default: its own addresses
+   * (PUBLIC_URL, ALLOWED_HOSTS, TRUST_PROXY; packages/server-kit/src/host-policy.ts). Default: its own addresses
    * only, no proxy trusted.
    */
   hosts?: {
@@ -108,7 +108,7 @@ export interface AppOptions {
     trustProxy?: readonly string[];
   };
   /**
-   * The review store, mounted (server/review/http/mount-review.ts): the review API under /api
+   * The review store, mounted (server/app/review/http/mount-review.ts): the review API under /api
    * (sessions, the shared queue, operators), the sign-in check in front of the upstream, the job
    * events and the settings, and the recorder of uploads. Without it, only the proxy and events.
    */
@@ -123,7 +123,7 @@ export interface AppOptions {
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_JSON_REWRITE_BYTES = 16 * 1024 * 1024;
-/** READY_CHECK_TIMEOUT_MS's default (server/config.ts SETTING_DEFAULTS). */
+/** READY_CHECK_TIMEOUT_MS's default (server/app/config.ts SETTING_DEFAULTS). */
 const DEFAULT_READY_CHECK_TIMEOUT_MS = 2_000;
 const DEFAULT_STATIC_DIR = path.resolve(import.meta.dirname, '..', '..', 'dist');
 
@@ -176,7 +176,7 @@ const withoutCorsHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /**
- * Each route's body limit (server/shared/body-limit.ts): 1 MB of JSON for the review API and anything
+ * Each route's body limit (packages/server-kit/src/body-limit.ts): 1 MB of JSON for the review API and anything
  * else; the webhook's own size; none from here where the route counts its body as it streams it: the
  * proxied upstream routes (to the upstream, which has its limit) and the gateway's own routes, and the
  * multipart import (read-import-form.ts).

@@ -16,9 +16,9 @@
  * problem details.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { HostPolicy } from '../shared/host-policy';
-import { ProblemError, problemResponse } from '../shared/problem';
-import { requestFacts } from '../shared/request-connection';
+import type { HostPolicy } from '@extraction-review/server-kit/host-policy';
+import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
+import { requestFacts } from '@extraction-review/server-kit/request-connection';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

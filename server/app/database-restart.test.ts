@@ -15,14 +15,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReview } from '../review/open-review';
-import { startPostgresCluster } from '../review/testing/postgres-cluster';
-import { outageOf, type PostgresOutage } from '../review/testing/postgres-outage';
-import { call, operatorOn, readyDocuments, until, Worker, type Outcome } from '../review/testing/queue-work';
-import { STORE_RETRY_AFTER_SECONDS } from '../review/db/store-unavailable';
-import { startMainProcess, type MainProcess } from './test-support/main-process';
-import { openSse } from './test-support/sse-client';
-import { startUpstream, type TestUpstream } from './test-support/upstream';
+import { openReview } from './review/open-review';
+import { startPostgresCluster } from '@extraction-review/test-kit/review/postgres-cluster';
+import { outageOf, type PostgresOutage } from '@extraction-review/test-kit/review/postgres-outage';
+import {
+  call,
+  operatorOn,
+  readyDocuments,
+  until,
+  Worker,
+  type Outcome,
+} from '@extraction-review/test-kit/review/queue-work';
+import { STORE_RETRY_AFTER_SECONDS } from './review/db/store-unavailable';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
+import { openSse } from '@extraction-review/test-kit/app/sse-client';
+import { startUpstream, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 
 async function readyStatus(copy: MainProcess): Promise<number | undefined> {
   try {

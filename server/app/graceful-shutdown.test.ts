@@ -21,12 +21,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReview } from '../review/open-review';
-import { createTestDatabase } from '../review/testing/test-database';
-import { json, rawRequest } from './test-support/http-client';
-import { startMainProcess, type MainProcess } from './test-support/main-process';
-import { openSse } from './test-support/sse-client';
-import { summariseBody, startUpstream, type BodySummary, type TestUpstream } from './test-support/upstream';
+import { openReview } from './review/open-review';
+import { createTestDatabase } from '@extraction-review/test-kit/review/test-database';
+import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
+import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
+import { openSse } from '@extraction-review/test-kit/app/sse-client';
+import {
+  summariseBody,
+  startUpstream,
+  type BodySummary,
+  type TestUpstream,
+} from '@extraction-review/test-kit/app/upstream';
 
 const MiB = 1024 * 1024;
 const UPLOAD_BYTES = 40 * MiB;

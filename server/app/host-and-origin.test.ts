@@ -15,13 +15,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponse } from '../../src/api/v2/schemas';
-import { signPayload } from '../shared/webhook-signature';
+import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { signPayload } from '@extraction-review/server-kit/webhook-signature';
 import { createApp, type AppOptions } from './create-app';
 import { AppEventHub } from './events/app-event-hub';
 import { listen, type RunningServer } from './listen';
-import { json, rawRequest, type RawResponse } from './test-support/http-client';
-import { startUpstream, type TestUpstream } from './test-support/upstream';
+import { json, rawRequest, type RawResponse } from '@extraction-review/test-kit/app/http-client';
+import { startUpstream, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 
 const SECRET = 'whsec-host-and-origin';
 const HOOK_ID = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

@@ -11,8 +11,12 @@ import {
   serverOptions,
   withDefaults,
   type ConnectionLimits,
-} from '../shared/connection-limits';
-import { answerClientErrors, cutSlowRequest, requestListener } from '../shared/node-listener';
+} from '@extraction-review/server-kit/connection-limits';
+import {
+  answerClientErrors,
+  cutSlowRequest,
+  requestListener,
+} from '@extraction-review/server-kit/node-listener';
 
 export interface RunningServer {
   server: Server;
@@ -52,7 +56,7 @@ export interface ListenOptions {
   host: string;
   port: number;
   /**
-   * Connections and time limits (server/shared/connection-limits.ts): 30 s for headers and for an
+   * Connections and time limits (packages/server-kit/src/connection-limits.ts): 30 s for headers and for an
    * unauthenticated body, 30 min for an authenticated upload that keeps moving, MAX_CONNECTIONS.
    */
   limits?: { [K in keyof ConnectionLimits]?: number | undefined };

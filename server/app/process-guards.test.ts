@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../config';
+import { repoRoot } from './config';
 import { survivable } from './process-guards';
 
 interface Guarded {
@@ -17,7 +17,7 @@ interface Guarded {
 }
 
 async function startGuarded(): Promise<Guarded> {
-  const child = fork(path.join(repoRoot, 'server/app/test-support/guarded-process.ts'), [], {
+  const child = fork(path.join(repoRoot, 'packages/test-kit/src/app/guarded-process.ts'), [], {
     cwd: repoRoot,
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

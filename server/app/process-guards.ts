@@ -16,7 +16,7 @@
  *
  * Neither ever logs more than the error (no request, no settings).
  */
-import { isStoreUnavailable } from '../review/db/store-unavailable';
+import { isStoreUnavailable } from './review/db/store-unavailable';
 
 export interface ProcessGuardOptions {
   /** Ends the process (tests pass their own). Default `process.exit`. */

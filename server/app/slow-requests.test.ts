@@ -12,10 +12,10 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionResponse } from '../../src/api/review/schemas';
-import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores';
-import { mountReview } from '../review/http/mount-review';
-import { openReview, type OpenedReview } from '../review/open-review';
+import { SessionResponse } from '@extraction-review/contract/review/schemas';
+import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { mountReview } from './review/http/mount-review';
+import { openReview, type OpenedReview } from './review/open-review';
 import { createApp } from './create-app';
 import { listen, type RunningServer } from './listen';
 
@@ -91,7 +91,7 @@ describe.each(ENGINES)('slow peers and many connections, on %s', (engine) => {
       limits: LIMITS,
     });
     host = new URL(server.url).host;
-    const { hashPassword } = await import('../review/auth/passwords');
+    const { hashPassword } = await import('./review/auth/passwords');
     await review.operators.create(
       { name: 'Ada', role: 'admin', passwordHash: await hashPassword(PASSWORD) },
       Date.now(),

@@ -14,14 +14,17 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionResponse } from '../../src/api/review/schemas';
-import { hashPassword } from '../review/auth/passwords';
-import { ENGINES, openTestStore, type TestStore } from '../review/db/test-stores';
-import { openReview } from '../review/open-review';
+import { SessionResponse } from '@extraction-review/contract/review/schemas';
+import { hashPassword } from './review/auth/passwords';
+import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { openReview } from './review/open-review';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './proxy/create-proxy';
-import type { ReviewServerMessage, ReviewServerOptions } from './test-support/review-server-process';
-import { measureServer, nextMessage } from './test-support/review-server-client';
-import { startUpstream, type TestUpstream } from './test-support/upstream';
+import type {
+  ReviewServerMessage,
+  ReviewServerOptions,
+} from '@extraction-review/test-kit/app/review-server-process';
+import { measureServer, nextMessage } from '@extraction-review/test-kit/app/review-server-client';
+import { startUpstream, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 
 const MiB = 1024 * 1024;
 const MAX_RSS_GROWTH = 100 * MiB;
@@ -183,11 +186,15 @@ describe.each(ENGINES)('uploads over the limit by those allowed to upload, on %s
       upstream: { url: upstream.url, apiKey: 'k' },
       intake: true,
     };
-    child = fork(path.join(import.meta.dirname, 'test-support/review-server-process.ts'), [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, REVIEW_SERVER_OPTIONS: JSON.stringify(options) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    child = fork(
+      path.join(import.meta.dirname, '../../packages/test-kit/src/app/review-server-process.ts'),
+      [],
+      {
+        execArgv: ['--import', 'tsx', '--expose-gc'],
+        env: { ...process.env, REVIEW_SERVER_OPTIONS: JSON.stringify(options) },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     ({ url } = await next('ready'));
     const signedIn = await fetch(`${url}/api/session`, {
       method: 'POST',

@@ -18,9 +18,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { documentLimits, documentLimitsFromEnv, type DocumentLimits } from './extract/document-limits';
-import { warmUpDocumentInspection } from './extract/inspect-document';
-import { processExtractor } from './extract/threads/threaded-extractor';
+import {
+  documentLimits,
+  documentLimitsFromEnv,
+  type DocumentLimits,
+} from '@extraction-review/document-text/document-limits';
+import { warmUpDocumentInspection } from '@extraction-review/document-text/inspect-document';
+import { processExtractor } from '@extraction-review/document-text/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
 import type { Resolver } from './fetch/download-url';
 import { systemClock, type Clock } from './clock';
@@ -36,15 +40,19 @@ import { createReferenceApp } from './routes/create-reference-app';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TIMEOUT_MS } from './routes/enqueue';
 import { DEFAULT_RATE_LIMITS } from './routes/rate-limit';
 import { serviceUrls } from './routes/service-urls';
-import { hostPolicy, isLoopbackName } from '../shared/host-policy';
+import { hostPolicy, isLoopbackName } from '@extraction-review/server-kit/host-policy';
 import {
   guardConnections,
   serverOptions,
   withDefaults,
   type ConnectionLimits,
-} from '../shared/connection-limits';
-import { answerClientErrors, cutSlowRequest, requestListener } from '../shared/node-listener';
-import { trustedPeers } from '../shared/trusted-proxy';
+} from '@extraction-review/server-kit/connection-limits';
+import {
+  answerClientErrors,
+  cutSlowRequest,
+  requestListener,
+} from '@extraction-review/server-kit/node-listener';
+import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
 import { V1JobService } from './v1/v1-job-service';
@@ -79,13 +87,13 @@ export interface ReferenceServiceOptions {
   trustProxy?: readonly string[];
   /**
    * Hosts answered to besides its own addresses and `publicUrl`'s (REFERENCE_ALLOWED_HOSTS; see
-   * server/shared/host-policy.ts). The Host check is on when the service listens on loopback or this
+   * packages/server-kit/src/host-policy.ts). The Host check is on when the service listens on loopback or this
    * list is given: listening on a public interface with no list, it answers to any host (its key
    * guards it).
    */
   allowedHosts?: readonly string[];
   /**
-   * Open connections and time limits (server/shared/connection-limits.ts); default the app server's
+   * Open connections and time limits (packages/server-kit/src/connection-limits.ts); default the app server's
    * (1000 connections, 30 s for headers and an unauthenticated body). Tests pass short ones.
    */
   connectionLimits?: { [K in keyof ConnectionLimits]?: number | undefined };

@@ -8,11 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturesDir } from '../../src/api/testing/fixtures-dir';
-import type { JobJson } from './api-types';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
+import type { JobJson } from '@extraction-review/document-text/api-types';
 import type { ReferenceService } from './create-reference-service';
-import { expectExtractionResponse, expectJobResponse } from './testing/contract';
-import { generatePdf, type ExpectedBox, type GeneratedPdf, type PageSpec } from './testing/generate-pdf';
+import { expectExtractionResponse, expectJobResponse } from '@extraction-review/test-kit/reference/contract';
+import {
+  generatePdf,
+  type ExpectedBox,
+  type GeneratedPdf,
+  type PageSpec,
+} from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -20,7 +25,7 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from './testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 const TOLERANCE = 0.01;
 

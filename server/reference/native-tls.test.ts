@@ -7,9 +7,14 @@ import { BufferInput, Client, product } from 'mindee';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ReferenceService } from './create-reference-service';
-import { generatePdf } from './testing/generate-pdf';
-import { INVOICE_MODEL_ID, makeDataDir, startTestService, TEST_API_KEY } from './testing/reference-harness';
-import { testCertificates } from './testing/test-tls';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import {
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
+import { testCertificates } from '@extraction-review/test-kit/reference/test-tls';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let service: ReferenceService;

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { newJob } from './jobs/job-state';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
-import { expectExtractionResponse, expectJobResponse } from './testing/contract';
-import { generatePdf } from './testing/generate-pdf';
+import { expectExtractionResponse, expectJobResponse } from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -19,7 +19,7 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from './testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 const invoice = () =>
   generatePdf([

@@ -16,8 +16,8 @@ import { loadModelCatalog } from './models/model-catalog';
 import { FileStore } from './store/file-store';
 import { SqliteJobStore } from './store/sqlite-job-store';
 import { DEFAULT_MODELS_FILE } from './create-reference-service';
-import { expectExtractionResponse, expectJobResponse } from './testing/contract';
-import { generatePdf } from './testing/generate-pdf';
+import { expectExtractionResponse, expectJobResponse } from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -25,8 +25,8 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from './testing/reference-harness';
-import { startReferenceProcess } from './testing/reference-process';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import { startReferenceProcess } from '@extraction-review/test-kit/reference/reference-process';
 
 /** Many pages of text: processing takes long enough to be interrupted. */
 const longPdf = () =>

@@ -6,10 +6,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobJson } from './api-types';
+import type { JobJson } from '@extraction-review/document-text/api-types';
 import { DEFAULT_MODELS_FILE, type ReferenceService } from './create-reference-service';
-import { expectExtractionResponse, expectJobResponse } from './testing/contract';
-import { generatePdf } from './testing/generate-pdf';
+import { expectExtractionResponse, expectJobResponse } from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -18,8 +18,8 @@ import {
   startTestService,
   TEST_API_KEY,
   waitForJob,
-} from './testing/reference-harness';
-import { startReceiver, type TestReceiver } from './testing/webhooks-receiver';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import { startReceiver, type TestReceiver } from '@extraction-review/test-kit/reference/webhooks-receiver';
 
 const HOOK_OK = '6b1f9a52-3c2d-4e8f-9a0b-1c2d3e4f5a60';
 const HOOK_FLAKY = '6b1f9a52-3c2d-4e8f-9a0b-1c2d3e4f5a61';

@@ -14,9 +14,9 @@
  * A cancelled call is not an ApiError: the AbortSignal's reason is rethrown as is, as React Query expects.
  * UI reactions (toasts, redirects) do not belong here; see STYLE.md "One HTTP doorway with typed errors".
  */
-import { describeIssues, type ValidationIssue } from './issues';
-import type { V1Error } from './v1/schemas';
-import type { ErrorItem, ErrorResponse } from './v2/schemas';
+import { describeIssues, type ValidationIssue } from '@extraction-review/contract/issues';
+import type { V1Error } from '@extraction-review/contract/v1/schemas';
+import type { ErrorItem, ErrorResponse } from '@extraction-review/contract/v2/schemas';
 
 export interface ApiErrorOptions {
   /** `GET /api/v2/jobs/…`: which call failed. */

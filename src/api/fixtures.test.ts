@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { check } from './issues';
-import { fixturesDir } from './testing/fixtures-dir';
-import * as v1 from './v1/schemas';
+import { check } from '@extraction-review/contract/issues';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
+import * as v1 from '@extraction-review/contract/v1/schemas';
 import * as v2Other from './v2/other-products';
-import * as v2 from './v2/schemas';
+import * as v2 from '@extraction-review/contract/v2/schemas';
 
 const schemas = {
   'v2 job': v2.JobResponse,

@@ -16,9 +16,9 @@ import {
 } from './errors';
 import { createApiClient, excerpt, type ApiClientOptions, type RetryWait } from './http';
 import { onFakeClocks, nextTurn } from './testing/fake-clocks';
-import { fixturesDir } from './testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { sendJson, serveEach } from './testing/test-server';
-import { JobResponse } from './v2/schemas';
+import { JobResponse } from '@extraction-review/contract/v2/schemas';
 
 const FAST: ApiClientOptions['retry'] = { limit: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 5_000 };
 const Ok = z.object({ ok: z.literal(true) });

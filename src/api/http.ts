@@ -24,8 +24,8 @@ import {
   SchemaMismatchError,
   V1ApiError,
 } from './errors';
-import { check } from './issues';
-import { csrfHeaders } from './review/csrf';
+import { check } from '@extraction-review/contract/issues';
+import { csrfHeaders } from '@extraction-review/contract/review/csrf';
 import {
   DEFAULT_RETRY_POLICY,
   backoffDelay,

@@ -3,9 +3,9 @@
  * `setQueryData` and invalidation all build keys here, never inline. Each factory starts with its API
  * version and resource, so `queryClient.invalidateQueries({ queryKey: jobKeys.all })` reaches every job.
  */
-import type { V1ProductRef } from './v1/schemas';
-import type { QueueQuery } from './review/schemas';
-import type { SearchModelsParams } from './v2/request-schemas';
+import type { V1ProductRef } from '@extraction-review/contract/v1/schemas';
+import type { QueueQuery } from '@extraction-review/contract/review/schemas';
+import type { SearchModelsParams } from '@extraction-review/contract/v2/request-schemas';
 
 export const jobKeys = {
   all: ['v2', 'jobs'] as const,

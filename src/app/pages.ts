@@ -3,7 +3,7 @@
  * frame (providers, navigation, session), and an address loads the page it shows on top of it.
  */
 import { lazyPage } from './lazy-page';
-import { pageFor, type PageName } from './page-routes';
+import { pageFor, type PageName } from '@extraction-review/contract/page-routes';
 
 // One page for every address of page-routes.ts, and no other (the `satisfies` below).
 export const pages = {

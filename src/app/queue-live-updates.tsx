@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { reviewKeys } from '../api/keys';
 import { sessionQueryOptions } from '../api/review/queries';
-import type { DocumentResponse } from '../api/review/schemas';
+import type { DocumentResponse } from '@extraction-review/contract/review/schemas';
 import { subscribeToAppEvents } from '../api/v2/app-events';
 
 export function QueueLiveUpdates() {

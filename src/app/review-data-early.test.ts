@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { reviewKeys } from '../api/keys';
 import type * as ReviewEndpoints from '../api/review/endpoints';
 import { getReviewDocument, getSession } from '../api/review/endpoints';
-import { fixturesDir } from '../api/testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries';
 import type * as V2Endpoints from '../api/v2/endpoints';
 import { getExtractionResult, getJob } from '../api/v2/endpoints';

@@ -15,9 +15,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionQueryOptions, reviewDocumentQueryOptions } from '../api/review/queries';
 import { extractionResultQueryOptions, jobQueryOptions } from '../api/v2/queries';
-import type { ExtractionResponse, JobResponse } from '../api/v2/schemas';
+import type { ExtractionResponse, JobResponse } from '@extraction-review/contract/v2/schemas';
 import { keptResult, keptSettledJob } from '../features/jobs/kept-job';
-import { documentFileQueryOptions } from '../features/review/queue/use-document-file';
+import { documentFileQueryOptions } from '../features/review/queued-document/use-document-file';
 import { openDocumentAhead } from '../features/review/viewer/preload';
 import { createQueryClient } from './query-client';
 import { earlyReview } from './review-paths';

@@ -1,5 +1,5 @@
-import { QueueDocumentPage } from '../features/review/queue/queue-document-page';
-import { RequireSession } from '../features/team/require-session';
+import { QueueDocumentPage } from '../features/review/queued-document/queue-document-page';
+import { RequireSession } from './session/require-session';
 import { ErrorBoundary } from './error-boundary';
 
 /**

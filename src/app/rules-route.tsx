@@ -1,4 +1,4 @@
-import { ApiVersion } from '../api/review/schemas';
+import { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { ModelRulesPage } from '../features/rules/model-rules-page';
 
 /** `/rules/{apiVersion}/{model}`: the model is one URL-encoded segment (`mindee%2Finvoices%2Fv4` for v1). */

@@ -5,7 +5,7 @@ import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { ReviewView } from '../features/review/review-view';
 import { useV1Thresholds } from '../features/review/v1/use-v1-thresholds';
-import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
+import { v1DocumentToReview } from '@extraction-review/review-domain/v1/v1-to-review';
 import { OpenSavedForm } from '../features/saved/open-saved-form';
 import { parseSavedResult } from '../features/saved/parse-saved-result';
 import { loadSavedResult, savedResultKeys } from '../features/saved/saved-result-store';

@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../api/errors';
 import { documentQueryOptions, v1JobQueryOptions } from '../api/v1/queries';
-import type { V1Document } from '../api/v1/schemas';
+import type { V1Document } from '@extraction-review/contract/v1/schemas';
 import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { StatusBadge } from '../features/jobs/job-state-parts';
@@ -11,9 +11,9 @@ import { v1BadgeStatus, v1JobOutcome, type V1JobOutcome } from '../features/jobs
 import { useJobWords } from '../features/review/pick/use-job-words';
 import { ReviewView } from '../features/review/review-view';
 import { useV1Thresholds } from '../features/review/v1/use-v1-thresholds';
-import { v1DocumentToReview } from '../features/review/v1/v1-to-review';
+import { v1DocumentToReview } from '@extraction-review/review-domain/v1/v1-to-review';
 import { preloadDocumentViewer } from '../features/review/viewer/preload';
-import { v1ProductLabel, v1Ref } from '../features/upload/v1-product';
+import { v1ProductLabel, v1Ref } from '../lib/v1-product';
 import { documentStoreKeys, loadDocument, type StoredDocument, type StoredV1 } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
 

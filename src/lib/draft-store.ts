@@ -7,7 +7,12 @@
  * reload the service answers 404, and the draft is then the only place the result is left.
  */
 import { createStore, del, get, set } from 'idb-keyval';
-import { DraftSchema, isEmptyDraft, type Draft, type DraftInput } from '../features/review/fields/draft';
+import {
+  DraftSchema,
+  isEmptyDraft,
+  type Draft,
+  type DraftInput,
+} from '@extraction-review/review-domain/fields/draft';
 
 export {
   CorrectionValueSchema,
@@ -16,7 +21,7 @@ export {
   type CorrectionValue,
   type Draft,
   type DraftInput,
-} from '../features/review/fields/draft';
+} from '@extraction-review/review-domain/fields/draft';
 
 const store = createStore('extraction-review-drafts', 'drafts');
 

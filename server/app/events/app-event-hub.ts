@@ -14,7 +14,7 @@
  * path (see webhook-receiver.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '../../../src/api/v2/app-event-schemas';
+import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '@extraction-review/contract/app-events';
 
 export interface AppEventHubOptions {
   /** Events kept for replay. Default 256. */

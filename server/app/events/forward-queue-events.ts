@@ -4,7 +4,7 @@
  * connection broke and is back: a database restart), `event: resync` with reason `missed`, so that
  * every open queue and review refetches (src/app/queue-live-updates.tsx).
  */
-import type { QueueBus } from '../../review/events/queue-bus';
+import type { QueueBus } from '../review/events/queue-bus';
 import type { AppEventHub } from './app-event-hub';
 
 /** Returns what stops the forwarding. */

@@ -5,7 +5,7 @@
  * answers. Each takes only what it checks, so that main.ts, tests and the integrator compose them.
  */
 import { sql } from 'kysely';
-import type { ReviewDatabase } from '../../review/db/open-database';
+import type { ReviewDatabase } from '../review/db/open-database';
 import type { UpstreamTarget } from '../create-app';
 import { errorCode } from '../upstream/exchange';
 import { probeUpstream } from '../upstream/probe';

@@ -11,14 +11,17 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, openTestStore, type TestStore } from '../../review/db/test-stores';
-import { mountReview } from '../../review/http/mount-review';
-import { openReview, type OpenedReview } from '../../review/open-review';
-import { startPostgresCluster, type PostgresCluster } from '../../review/testing/postgres-cluster';
-import { outageOf, type PostgresOutage } from '../../review/testing/postgres-outage';
+import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { mountReview } from '../review/http/mount-review';
+import { openReview, type OpenedReview } from '../review/open-review';
+import {
+  startPostgresCluster,
+  type PostgresCluster,
+} from '@extraction-review/test-kit/review/postgres-cluster';
+import { outageOf, type PostgresOutage } from '@extraction-review/test-kit/review/postgres-outage';
 import { createApp, type UpstreamTarget } from '../create-app';
 import { listen, type RunningServer } from '../listen';
-import { json, rawRequest } from '../test-support/http-client';
+import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
 import type { ReadyBody } from './health-routes';
 import { Readiness, type CheckResult } from './readiness';
 import { reviewReadinessChecks } from './review-checks';

@@ -7,7 +7,7 @@
  * older summary and stays as it is.
  */
 import { Hono } from 'hono';
-import { ProblemError, problemResponse } from '../../shared/problem';
+import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
 import type { CheckResult, Readiness } from './readiness';
 
 export interface LiveBody {

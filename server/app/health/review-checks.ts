@@ -6,8 +6,8 @@
  * `connected()`, a storage without `check()`) is left out.
  */
 import type { UpstreamTarget } from '../create-app';
-import { describeSchema, isServable, readSchemaStatus } from '../../review/db/migrate';
-import type { OpenedReview } from '../../review/open-review';
+import { describeSchema, isServable, readSchemaStatus } from '../review/db/migrate';
+import type { OpenedReview } from '../review/open-review';
 import { databaseCheck, fileStorageCheck, listenCheck, migrationsCheck, upstreamCheck } from './checks';
 import type { ReadinessCheck } from './readiness';
 

@@ -11,10 +11,10 @@
  * Anything else is refused (422), each problem with its JSON pointer.
  */
 import { z } from 'zod';
-import { Id } from '../../../src/api/common-schemas';
-import { check } from '../../../src/api/issues';
-import { ErrorResponse, ExtractionResponse } from '../../../src/api/v2/schemas';
-import type { ProblemItem } from '../../shared/problem';
+import { Id } from '@extraction-review/contract/common-schemas';
+import { check } from '@extraction-review/contract/issues';
+import { ErrorResponse, ExtractionResponse } from '@extraction-review/contract/v2/schemas';
+import type { ProblemItem } from '@extraction-review/contract/problem';
 
 /** Read liberally (docs/decisions/0003): only what identifies the job and says what went wrong is required. */
 export const FailedInferenceWebhook = z.object({

@@ -7,14 +7,14 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponse } from '../../../src/api/v2/schemas';
-import { signPayload } from '../../shared/webhook-signature';
-import { webhookPayload } from '../../reference/webhooks/payload';
+import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { signPayload } from '@extraction-review/server-kit/webhook-signature';
+import { webhookPayload } from '@extraction-review/test-kit/reference/reference-service';
 import { createApp } from '../create-app';
 import { AppEventHub } from '../events/app-event-hub';
 import { listen, type RunningServer } from '../listen';
-import { json, rawRequest, type RawResponse } from '../test-support/http-client';
-import { openSse, type SseClient } from '../test-support/sse-client';
+import { json, rawRequest, type RawResponse } from '@extraction-review/test-kit/app/http-client';
+import { openSse, type SseClient } from '@extraction-review/test-kit/app/sse-client';
 
 const SECRET = 'whsec-receiver-test-secret';
 const HOOK_ID = '0d3c2b1a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

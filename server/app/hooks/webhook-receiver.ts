@@ -21,9 +21,9 @@
  * the RSS growth of a 100 MiB transfer goes from about 10 to about 35 MiB).
  */
 import type { Context } from 'hono';
-import { checkJsonDepth } from '../../shared/json-depth';
-import { ProblemError } from '../../shared/problem';
-import { SIGNATURE_HEADER, verifySignature } from '../../shared/webhook-signature';
+import { checkJsonDepth } from '@extraction-review/server-kit/json-depth';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { SIGNATURE_HEADER, verifySignature } from '@extraction-review/server-kit/webhook-signature';
 import type { AppEventHub } from '../events/app-event-hub';
 import { isJsonContentType } from '../proxy/headers';
 

@@ -24,14 +24,14 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type { Context } from 'hono';
-import { bodyTooLarge } from '../../shared/body-limit';
-import { ProblemError } from '../../shared/problem';
+import { bodyTooLarge } from '@extraction-review/server-kit/body-limit';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { decodingFor } from './decode';
 import { clientResponseHeaders, isJsonContentType, upstreamRequestHeaders } from './headers';
 import type { UrlRewriter } from './rewrite-urls';
 import { errorCode } from '../upstream/exchange';
 import { sendUpstream } from '../upstream/send-upstream';
-import type { ApiVersion } from '../../../src/api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { UpstreamClient, type Upstream } from '../upstream/upstream-client';
 
 const MiB = 1024 * 1024;
@@ -60,7 +60,7 @@ export interface ProxyOptions {
   /** JSON bodies larger than this are passed on unchanged (and unbuffered past this point). */
   maxJsonRewriteBytes: number;
   /**
-   * Keeps a copy of what passes (the review store's intake, server/review/intake/): asked at each
+   * Keeps a copy of what passes (the review store's intake, server/app/review/intake/): asked at each
    * request whether to record it. The copy never fails the upload on its way: a recording that fails
    * is dropped, and the request goes on. Only keeping what the upstream accepted holds the answer
    * back, and a failure to keep it is the answer (`answered`).

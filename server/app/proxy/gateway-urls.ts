@@ -6,8 +6,8 @@
  * already refused hosts the server does not answer to, so the host written back is one of its own.
  */
 import type { Context } from 'hono';
-import type { HostPolicy } from '../../shared/host-policy';
-import { requestFacts } from '../../shared/request-connection';
+import type { HostPolicy } from '@extraction-review/server-kit/host-policy';
+import { requestFacts } from '@extraction-review/server-kit/request-connection';
 import { createUrlRewriter, type RewriteRule, type UrlRewriter } from './rewrite-urls';
 
 /** Distinct bases seen (names of the server, behind proxies or not): a handful in practice. */

@@ -6,8 +6,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../create-app';
 import { listen, type RunningServer } from '../listen';
-import { json, rawRequest } from '../test-support/http-client';
-import { closedPort, startUpstream, summariseBody, type TestUpstream } from '../test-support/upstream';
+import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
+import {
+  closedPort,
+  startUpstream,
+  summariseBody,
+  type TestUpstream,
+} from '@extraction-review/test-kit/app/upstream';
 
 const V2_KEY = 'v2-secret-key';
 const V1_KEY = 'v1-secret-key';

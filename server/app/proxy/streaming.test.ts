@@ -21,8 +21,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../create-app';
-import type { ChildMessage } from '../test-support/app-server-process';
-import { startUpstream, summariseBody, type TestUpstream } from '../test-support/upstream';
+import type { ChildMessage } from '@extraction-review/test-kit/app/app-server-process';
+import { startUpstream, summariseBody, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 
 const MiB = 1024 * 1024;
 const FILE_MIB = 100;
@@ -98,11 +98,15 @@ beforeAll(async () => {
     }
   });
   const options: AppOptions = { upstream: { v2: { url: upstream.url, apiKey: 'k' } } };
-  child = fork(path.join(import.meta.dirname, '../test-support/app-server-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: { ...process.env, APP_SERVER_OPTIONS: JSON.stringify(options) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  child = fork(
+    path.join(import.meta.dirname, '../../../packages/test-kit/src/app/app-server-process.ts'),
+    [],
+    {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      env: { ...process.env, APP_SERVER_OPTIONS: JSON.stringify(options) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   child.on('message', (message: ChildMessage) => messages.push(message));
   ({ url: appUrl } = await nextMessage('ready'));
 

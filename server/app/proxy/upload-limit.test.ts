@@ -11,10 +11,10 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderError } from '../../shared/problem-response';
+import { renderError } from '@extraction-review/server-kit/problem-response';
 import { listen, type RunningServer } from '../listen';
-import { sendChunked } from '../test-support/chunked-attack';
-import { startUpstream, summariseBody, type TestUpstream } from '../test-support/upstream';
+import { sendChunked } from '@extraction-review/test-kit/app/chunked-attack';
+import { startUpstream, summariseBody, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 import { createProxyHandler, type ExchangeRecorder } from './create-proxy';
 import { createUrlRewriter } from './rewrite-urls';
 

@@ -1,13 +1,13 @@
 /**
- * The app server knows the app's pages from src/app/page-routes.ts; the router is app.tsx's
+ * The app server knows the app's pages from packages/contract/src/page-routes.ts; the router is app.tsx's
  * `<Route path>` list. They must be the same set, or a page would answer 404 from the server (or a
  * path no page shows would get index.html).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTES, pageFor } from '../../../src/app/page-routes';
-import { repoRoot } from '../../config';
+import { PAGE_ROUTES, pageFor } from '@extraction-review/contract/page-routes';
+import { repoRoot } from '../config';
 
 async function routerPaths(): Promise<string[]> {
   const source = await readFile(path.join(repoRoot, 'src', 'app', 'app.tsx'), 'utf8');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../create-app';
 import { listen, type RunningServer } from '../listen';
-import { json, rawRequest } from '../test-support/http-client';
+import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
 
 const INDEX_HTML =
   '<!doctype html><title>extraction-review</title><script type="module" src="/assets/index-a1b2c3.js"></script>';

@@ -1,6 +1,6 @@
 /**
  * The built browser app: files from `staticDir`, `index.html` for the addresses of the app's pages
- * (client-side routes, src/app/page-routes.ts: the router's own list), and a `404-015` problem for any
+ * (client-side routes, packages/contract/src/page-routes.ts: the router's own list), and a `404-015` problem for any
  * other path, so that a probe of `/healthz` or `/metrics`, a scanner's `/wp-admin` or a mistyped link
  * gets a 404 it can read instead of the app's page with 200. Files stream from disk
  * (@hono/node-server's serveStatic, which also guards against `..` and answers ranges).
@@ -14,8 +14,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
-import { pageFor } from '../../../src/app/page-routes';
-import { ProblemError } from '../../shared/problem';
+import { pageFor } from '@extraction-review/contract/page-routes';
+import { ProblemError } from '@extraction-review/contract/problem';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';

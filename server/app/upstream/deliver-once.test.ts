@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startUpstream, summariseBody, type TestUpstream } from '../test-support/upstream';
+import { startUpstream, summariseBody, type TestUpstream } from '@extraction-review/test-kit/app/upstream';
 import { deliverOnce } from './deliver-once';
 import { V1Upstream } from './v1-upstream';
 import { V2Upstream } from './v2-upstream';

@@ -10,9 +10,9 @@
  * - a pipeline's webhook connects only to the address its check allowed (`pinned`,
  *   shared/webhook-address.ts), so a name that resolves elsewhere by now cannot redirect it.
  */
-import type { AttemptOutcome } from '../../shared/retry-policy';
-import { retryAfterMs } from '../../shared/retry-policy';
-import { pinnedLookup, type ResolvedAddress } from '../../shared/webhook-address';
+import type { AttemptOutcome } from '@extraction-review/server-kit/retry-policy';
+import { retryAfterMs } from '@extraction-review/server-kit/retry-policy';
+import { pinnedLookup, type ResolvedAddress } from '@extraction-review/server-kit/webhook-address';
 import { sendUpstream } from './send-upstream';
 
 export interface DeliverInit {

@@ -14,11 +14,11 @@
  * - Failures become our problem details as the proxy words them (`problemFor`): 504-001 for a
  *   time-out, 502-001 for an upstream that cannot be reached or breaks off.
  */
-import type { AttemptOutcome } from '../../shared/retry-policy';
-import { ProblemError } from '../../shared/problem';
+import type { AttemptOutcome } from '@extraction-review/server-kit/retry-policy';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { deliverOnce } from './deliver-once';
 import { exchange, UpstreamFailure, type ExchangeReply } from './exchange';
-import type { ApiVersion } from '../../../src/api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 
 export interface Upstream {
   /** Base URL of the service, without the version segment (`https://api-v2.mindee.net`). */
@@ -32,7 +32,7 @@ export interface Upstream {
   identity?: string | undefined;
 }
 
-/** UPSTREAM_TIMEOUT_MS's default (server/config.ts). */
+/** UPSTREAM_TIMEOUT_MS's default (server/app/config.ts). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 /** An answer read whole: a result's pages of fields and text, not more. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;

@@ -1,10 +1,15 @@
 /**
  * The v1 calls the app server makes on its own account, their answers checked by the contract
- * (src/api/v1/schemas.ts): a queued job's status and its document for the job follower, and feedback
+ * (packages/contract/src/v1/schemas.ts): a queued job's status and its document for the job follower, and feedback
  * for the way back.
  */
-import { hasDocument, V1DocumentResponse, V1QueueResponse, type V1Job } from '../../../src/api/v1/schemas';
-import type { AttemptOutcome } from '../../shared/retry-policy';
+import {
+  hasDocument,
+  V1DocumentResponse,
+  V1QueueResponse,
+  type V1Job,
+} from '@extraction-review/contract/v1/schemas';
+import type { AttemptOutcome } from '@extraction-review/server-kit/retry-policy';
 import { parsedBy } from './parsed-by';
 import { UpstreamClient, UpstreamStatusError, type CallInit, type Upstream } from './upstream-client';
 

@@ -1,10 +1,10 @@
 /**
  * The v2 calls the app server makes on its own account, their answers checked by the contract
- * (src/api/v2/schemas.ts): a job's status for the job follower, its result, a RAG document for the
+ * (packages/contract/src/v2/schemas.ts): a job's status for the job follower, its result, a RAG document for the
  * gateway, and a RAG document for the way back.
  */
-import { ExtractionResponse, JobResponse, type Job } from '../../../src/api/v2/schemas';
-import type { AttemptOutcome } from '../../shared/retry-policy';
+import { ExtractionResponse, JobResponse, type Job } from '@extraction-review/contract/v2/schemas';
+import type { AttemptOutcome } from '@extraction-review/server-kit/retry-policy';
 import {
   UpstreamClient,
   UpstreamStatusError,

@@ -18,7 +18,7 @@ import { isIP } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { rootCertificates } from 'node:tls';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { AddressPolicy } from './address-policy';
 
 export interface ResolvedAddress {

@@ -4,8 +4,8 @@
  * at enqueue and kept with the job, so a restart or a later change of the models file does not change
  * what an accepted job does.
  */
-import type { ActiveOptions } from '../api-types';
-import type { FieldSchema } from '../models/field-schema';
+import type { ActiveOptions } from '@extraction-review/document-text/api-types';
+import type { FieldSchema } from '@extraction-review/contract/v2/field-schema';
 import type { Model } from '../models/model-catalog';
 import type { JobOptions } from '../store/job-store';
 

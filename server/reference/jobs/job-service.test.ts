@@ -5,15 +5,15 @@
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookResponse } from '../api-types';
+import type { WebhookResponse } from '@extraction-review/document-text/api-types';
 import { DEFAULT_MODELS_FILE } from '../create-reference-service';
-import type { DocumentText, Extractor } from '../extract/extractor';
+import type { DocumentText, Extractor } from '@extraction-review/document-text/extractor';
 import { loadModelCatalog, type Model, type ModelCatalog } from '../models/model-catalog';
 import { FileStore } from '../store/file-store';
 import type { InferenceRecord, JobRecord } from '../store/job-store';
 import { SqliteJobStore } from '../store/sqlite-job-store';
-import { manualClock } from '../testing/manual-clock';
-import { INVOICE_MODEL_ID, makeDataDir } from '../testing/reference-harness';
+import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { INVOICE_MODEL_ID, makeDataDir } from '@extraction-review/test-kit/reference/reference-harness';
 import { JobService } from './job-service';
 import { resolveJobOptions } from './job-options';
 

@@ -14,11 +14,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { dateOf, systemClock, type Clock } from '../clock';
-import type { ExtractionInference, WebhookResponse } from '../api-types';
-import type { Extractor } from '../extract/extractor';
-import { extractResult, type FieldReader } from '../extract/extract-result';
+import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
+import type { Extractor } from '@extraction-review/document-text/extractor';
+import { extractResult, type FieldReader } from '@extraction-review/document-text/extract-result';
 import { ragPostProcess } from '../rag/apply-rag';
 import type { RagStore } from '../rag/rag-store';
 import type { Model, ModelCatalog } from '../models/model-catalog';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { InvalidTransitionError, isFinal, newJob, pollAnswer, transition } from './job-state';
 
 const created = new Date('2025-03-14T10:00:00.000Z');

@@ -7,8 +7,8 @@
  * Processed and Failed are final: a late event (a timed-out extraction finishing anyway, a second
  * worker) is refused, never applied. Pure functions; the store persists what they return.
  */
-import type { ProblemBody } from '../../shared/problem';
-import type { JobStatus } from '../api-types';
+import type { ProblemBody } from '@extraction-review/contract/problem';
+import type { JobStatus } from '@extraction-review/document-text/api-types';
 import type { JobOptions, JobRecord } from '../store/job-store';
 
 export type JobEvent =

@@ -4,13 +4,13 @@
  * with a message naming the faulty member, rather than failing jobs later.
  *
  * A model's `data_schema` is checked with the same strict schema as the `data_schema` request
- * parameter (src/api/v2/request-schemas.ts), so whatever the models file holds, a request could send.
+ * parameter (packages/contract/src/v2/request-schemas.ts), so whatever the models file holds, a request could send.
  * Webhook signing secrets are written in the file (`secret`) or, so that no secret need be committed,
  * named by an environment variable (`secret_env`), read at start.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { checkDataSchemaFields, type FieldSchema } from './field-schema';
+import { checkDataSchemaFields, type FieldSchema } from '@extraction-review/contract/v2/field-schema';
 
 const WebhookEntry = z
   .strictObject({

@@ -8,7 +8,11 @@
  *   found, before the options shape them; the retrieved id comes back through `onRetrieved`;
  * - `applyRag`: on a finished `ExtractionResult` (options already applied).
  */
-import type { ActiveOptions, ExtractionResult, FieldResult } from '../api-types';
+import type {
+  ActiveOptions,
+  ExtractionResult,
+  FieldResult,
+} from '@extraction-review/document-text/api-types';
 import { applyValidatedValues } from './apply-validated-values';
 import type { LaidOutPage } from './document-terms';
 import type { RagStore } from './rag-store';

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldMap } from '../../../src/api/v2/schemas';
-import type { FieldLocation, FieldResult, SimpleFieldResult } from '../api-types';
-import { acmeInvoice, laidOut, type LayoutLine } from '../testing/rag-layout';
+import type { FieldMap } from '@extraction-review/contract/v2/schemas';
+import type {
+  FieldLocation,
+  FieldResult,
+  SimpleFieldResult,
+} from '@extraction-review/document-text/api-types';
+import { acmeInvoice, laidOut, type LayoutLine } from '@extraction-review/test-kit/reference/rag-layout';
 import { applyValidatedValues } from './apply-validated-values';
 
 /** The polygon of a box, as the service writes it (clockwise from the top-left). */

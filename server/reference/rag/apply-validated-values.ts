@@ -23,7 +23,7 @@
  * does not have, or of another shape, are ignored. The options decide what is written: without
  * `polygon` no locations, without `confidence` every confidence is null.
  */
-import type { FieldMap, FieldResult as ValidatedField } from '../../../src/api/v2/schemas';
+import type { FieldMap, FieldResult as ValidatedField } from '@extraction-review/contract/v2/schemas';
 import type {
   FieldConfidence,
   FieldLocation,
@@ -31,10 +31,10 @@ import type {
   ListFieldResult,
   ObjectFieldResult,
   SimpleFieldResult,
-} from '../api-types';
-import type { Word } from '../extract/extractor';
-import { parseDate, parseNumber } from '../extract/fields/parse-value';
-import { boxToPolygon, unionBox, type Box } from '../extract/geometry';
+} from '@extraction-review/document-text/api-types';
+import type { Word } from '@extraction-review/document-text/extractor';
+import { parseDate, parseNumber } from '@extraction-review/document-text/fields/parse-value';
+import { boxToPolygon, unionBox, type Box } from '@extraction-review/document-text/geometry';
 import { normalizeText, type LaidOutPage } from './document-terms';
 
 export interface ApplyOptions {

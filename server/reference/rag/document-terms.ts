@@ -6,8 +6,8 @@
  * address, bank details, footers. Tokens made only of digits (amounts, dates, quantities, invoice
  * numbers' digits) change with every document and are left out, as are one-character tokens.
  */
-import type { DocumentText } from '../extract/extractor';
-import { groupLines, linesToText, type Line } from '../extract/lines';
+import type { DocumentText } from '@extraction-review/document-text/extractor';
+import { groupLines, linesToText, type Line } from '@extraction-review/document-text/lines';
 
 export type Terms = Record<string, number>;
 

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notFound, renderError } from '../../shared/problem-response';
-import { expectProblem } from '../testing/contract';
+import { notFound, renderError } from '@extraction-review/server-kit/problem-response';
+import { expectProblem } from '@extraction-review/test-kit/reference/contract';
 import {
   extractedFields,
   invoiceA,
@@ -15,7 +15,7 @@ import {
   processedInference,
   RAG_MODEL_ID,
   type TestRagDatabase,
-} from '../testing/rag-fixtures';
+} from '@extraction-review/test-kit/reference/rag-fixtures';
 import { openRag } from './rag-extension';
 import type { RagDocumentJson, RagDocumentSummaryJson } from './rag-routes';
 

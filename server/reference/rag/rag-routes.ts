@@ -11,17 +11,17 @@
  *
  * A document is made from an inference the service produced (its text was kept when it was processed:
  * rag-store.ts) and the operator's corrected `fields`, checked with the app's own `FieldMap` schema
- * (src/api/v2/schemas.ts): one contract for what the service writes and what it takes back.
+ * (packages/contract/src/v2/schemas.ts): one contract for what the service writes and what it takes back.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { Uuid } from '../../../src/api/common-schemas';
-import { check } from '../../../src/api/issues';
-import { FieldMap } from '../../../src/api/v2/schemas';
-import { checkJsonDepth } from '../../shared/json-depth';
-import { ProblemError, problemResponse, type ProblemItem } from '../../shared/problem';
-import { renderError } from '../../shared/problem-response';
+import { Uuid } from '@extraction-review/contract/common-schemas';
+import { check } from '@extraction-review/contract/issues';
+import { FieldMap } from '@extraction-review/contract/v2/schemas';
+import { checkJsonDepth } from '@extraction-review/server-kit/json-depth';
+import { ProblemError, problemResponse, type ProblemItem } from '@extraction-review/contract/problem';
+import { renderError } from '@extraction-review/server-kit/problem-response';
 import { uuidParam } from '../routes/identifiers';
 import { hostedTimestamp } from '../routes/present';
 import type { RagStore, ValidatedDocument } from './rag-store';

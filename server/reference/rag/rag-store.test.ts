@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FieldMap } from '../../../src/api/v2/schemas';
-import type { ExtractionResult } from '../api-types';
+import type { FieldMap } from '@extraction-review/contract/v2/schemas';
+import type { ExtractionResult } from '@extraction-review/document-text/api-types';
 import { SqliteJobStore } from '../store/sqlite-job-store';
 import {
   extractedFields,
@@ -11,10 +11,10 @@ import {
   processedInference,
   RAG_MODEL_ID,
   type TestRagDatabase,
-} from '../testing/rag-fixtures';
-import { laidOut, unrelatedLetter } from '../testing/rag-layout';
-import type { PostProcess } from '../extract/extract-result';
-import { manualClock } from '../testing/manual-clock';
+} from '@extraction-review/test-kit/reference/rag-fixtures';
+import { laidOut, unrelatedLetter } from '@extraction-review/test-kit/reference/rag-layout';
+import type { PostProcess } from '@extraction-review/document-text/extract-result';
+import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
 import { applyRag, ragPostProcess } from './apply-rag';
 import { RagStore } from './rag-store';
 

@@ -5,7 +5,7 @@ import {
   otherSupplierInvoice,
   unrelatedLetter,
   type LayoutLine,
-} from '../testing/rag-layout';
+} from '@extraction-review/test-kit/reference/rag-layout';
 import { normalizeText, termsOf, tokensOf } from './document-terms';
 import { DEFAULT_SIMILARITY_THRESHOLD, findSimilarDocument, type RetrievalCandidate } from './retrieval';
 

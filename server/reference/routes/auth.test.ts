@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectProblem } from '../testing/contract';
+import { expectProblem } from '@extraction-review/test-kit/reference/contract';
 import {
   get,
   INVOICE_MODEL_ID,
@@ -8,7 +8,7 @@ import {
   startTestService,
   TEST_API_KEY,
   enqueue,
-} from '../testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

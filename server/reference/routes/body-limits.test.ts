@@ -9,10 +9,18 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendChunked } from '../../app/test-support/chunked-attack';
+import { sendChunked } from '@extraction-review/test-kit/app/chunked-attack';
 import type { ReferenceService } from '../create-reference-service';
-import { INVOICE_MODEL_ID, makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
-import { startReferenceProcess, type ReferenceProcess } from '../testing/reference-process';
+import {
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  startReferenceProcess,
+  type ReferenceProcess,
+} from '@extraction-review/test-kit/reference/reference-process';
 
 const MiB = 1024 * 1024;
 const MAX_CONNECTIONS = 4;

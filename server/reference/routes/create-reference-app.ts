@@ -2,17 +2,17 @@
  * The reference service's HTTP surface as a Hono app, with no socket: `startReferenceService` serves
  * it, and tests can call `app.request()` directly.
  *
- * Every request: the Host check first, when the service has one (421: see server/shared/host-policy.ts).
+ * Every request: the Host check first, when the service has one (421: see packages/server-kit/src/host-policy.ts).
  * Every /v2 request: API key (401) → per-key budget (429) → route. /v1 does the same with
  * `Authorization: Token <key>` and answers in the v1 envelope (v1/v1-routes.ts).
  */
 import { Hono, type Context } from 'hono';
-import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '../../shared/body-limit';
-import { trustedBody } from '../../shared/connection-limits';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies } from '@extraction-review/server-kit/body-limit';
+import { trustedBody } from '@extraction-review/server-kit/connection-limits';
 import { RAG_ROUTES_BASE } from '../rag/rag-routes';
-import { hostGuard } from '../../shared/host-guard';
-import type { HostPolicy } from '../../shared/host-policy';
-import { notFound, renderError } from '../../shared/problem-response';
+import { hostGuard } from '@extraction-review/server-kit/host-guard';
+import type { HostPolicy } from '@extraction-review/server-kit/host-policy';
+import { notFound, renderError } from '@extraction-review/server-kit/problem-response';
 import type { JobService } from '../jobs/job-service';
 import type { ModelCatalog } from '../models/model-catalog';
 import type { FileStore } from '../store/file-store';
@@ -50,7 +50,7 @@ export interface ReferenceAppDeps {
 }
 
 /**
- * Each route's body limit (server/shared/body-limit.ts): none from here for the routes that count
+ * Each route's body limit (packages/server-kit/src/body-limit.ts): none from here for the routes that count
  * their own body as it streams (the enqueue's file and base64, the RAG store's 5 MB, /v1, which sets
  * its own), 1 MB for any other.
  */

@@ -7,8 +7,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectExtractionResponse, expectJobResponse, expectProblem } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
+import {
+  expectExtractionResponse,
+  expectJobResponse,
+  expectProblem,
+} from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -16,8 +20,12 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from '../testing/reference-harness';
-import { FORGETFUL_MODEL_ID, TEST_MODELS_ENV, writeTestModels } from '../testing/test-models';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  FORGETFUL_MODEL_ID,
+  TEST_MODELS_ENV,
+  writeTestModels,
+} from '@extraction-review/test-kit/reference/test-models';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

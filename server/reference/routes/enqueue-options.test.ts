@@ -4,10 +4,14 @@
  * its validation with pointers, webhook_ids in each accepted form, file_base64.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActiveOptions } from '../api-types';
+import type { ActiveOptions } from '@extraction-review/document-text/api-types';
 import type { ReferenceService } from '../create-reference-service';
-import { expectExtractionResponse, expectJobResponse, expectProblem } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
+import {
+  expectExtractionResponse,
+  expectJobResponse,
+  expectProblem,
+} from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   enqueueJson,
@@ -16,14 +20,14 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from '../testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 import {
   QUIET_MODEL_ID,
   TEST_MODELS_ENV,
   WEBHOOK_A,
   WEBHOOK_B,
   writeTestModels,
-} from '../testing/test-models';
+} from '@extraction-review/test-kit/reference/test-models';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

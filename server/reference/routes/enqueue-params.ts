@@ -3,7 +3,7 @@
  * `errors[]` item with a JSON pointer (`#/data_schema/replace/fields/0/name`), in one `422-001`.
  *
  * One contract with the browser app: `url`, `file_base64`, `filename`, `webhook_ids` and `data_schema`
- * are checked with the app's own schemas (src/api/v2/request-schemas.ts); `model_id` keeps the hosted
+ * are checked with the app's own schemas (packages/contract/src/v2/request-schemas.ts); `model_id` keeps the hosted
  * service's recorded wording (v2/job/fail_422.json).
  *
  * Encodings (API-FACTS):
@@ -16,11 +16,11 @@
  *   nullable). Unknown parameters are ignored, as the hosted service's form handling does.
  */
 import { z } from 'zod';
-import { ProblemError, type ProblemItem } from '../../shared/problem';
-import { check } from '../../../src/api/issues';
-import { EnqueueExtractionInput } from '../../../src/api/v2/request-schemas';
+import { ProblemError, type ProblemItem } from '@extraction-review/contract/problem';
+import { check } from '@extraction-review/contract/issues';
+import { EnqueueExtractionInput } from '@extraction-review/contract/v2/request-schemas';
 import type { RequestedOptions } from '../jobs/job-options';
-import { checkDataSchemaParameter } from '../models/field-schema';
+import { checkDataSchemaParameter } from '@extraction-review/contract/v2/field-schema';
 import type { Model, ModelCatalog } from '../models/model-catalog';
 import { isUuid } from './identifiers';
 

@@ -2,9 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectJobResponse, expectProblem } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
-import { manualClock } from '../testing/manual-clock';
+import { expectJobResponse, expectProblem } from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
 import {
   enqueue,
   get,
@@ -12,7 +12,7 @@ import {
   makeDataDir,
   startTestService,
   TEST_API_KEY,
-} from '../testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 /** The service's clock stands at this time: its jobs are created then. */
 const T0 = Date.UTC(2026, 10, 25, 9, 0, 0, 123);

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { AddressPolicy } from '../fetch/address-policy';
 import { downloadUrl, tooLarge, type Resolver } from '../fetch/download-url';
 import type { JobService } from '../jobs/job-service';

@@ -5,8 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { generatePdf } from '../testing/generate-pdf';
-import { INVOICE_MODEL_ID, makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import {
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

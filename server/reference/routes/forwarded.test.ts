@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectJobResponse } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
+import { expectJobResponse } from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   INVOICE_MODEL_ID,
   makeDataDir,
   startTestService,
   TEST_API_KEY,
   waitForJob,
-} from '../testing/reference-harness';
-import { forwardedOrigin, trustedPeers } from '../../shared/trusted-proxy';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import { forwardedOrigin, trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let pdf: Uint8Array;

@@ -4,10 +4,14 @@
  * trusted proxy forwards; every refusal a 421 problem naming the REFERENCE_ settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponse } from '../../../src/api/v2/schemas';
-import { json, rawRequest } from '../../app/test-support/http-client';
+import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
 import { checksHosts, type ReferenceService } from '../create-reference-service';
-import { makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+import {
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 const services: ReferenceService[] = [];

@@ -1,5 +1,5 @@
-import { ProblemError } from '../../shared/problem';
-import { isUuid } from '../../../src/api/common-schemas';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { isUuid } from '@extraction-review/contract/common-schemas';
 
 // Any 8-4-4-4-12 hexadecimal id, in either case (isUuid): the hosted service's recorded ids are not all
 // RFC 4122 (fixtures v2/job/*.json), so the version and variant digits are not checked.

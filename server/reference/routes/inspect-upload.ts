@@ -4,8 +4,8 @@
  * service does not read, damaged or encrypted (extract/inspect-document.ts, in its own threads). The
  * problem is pinned to the parameter the document came in.
  */
-import { ProblemError } from '../../shared/problem';
-import { inspectDocument, type DocumentInfo } from '../extract/inspect-document';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { inspectDocument, type DocumentInfo } from '@extraction-review/document-text/inspect-document';
 
 export async function inspectUpload(
   filePath: string,

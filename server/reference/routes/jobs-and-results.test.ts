@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectExtractionResponse, expectJobResponse, expectProblem } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
+import {
+  expectExtractionResponse,
+  expectJobResponse,
+  expectProblem,
+} from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   get,
@@ -9,7 +13,7 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from '../testing/reference-harness';
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

@@ -1,6 +1,6 @@
 /** GET /v2/jobs/{job_id}: the job; a processed one redirects to its result unless `redirect=false`. */
 import type { Context } from 'hono';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { pollAnswer } from '../jobs/job-state';
 import type { JobService } from '../jobs/job-service';
 import { uuidParam } from './identifiers';

@@ -5,13 +5,23 @@
  * service's `extraWebhooks`: on every model, listed without their secret, clashing ids refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelSchemaResponse } from '../../../src/api/v2/model-schema-schemas';
-import { DataSchemaReplace, ModelsSearchResponse } from '../../../src/api/v2/schemas';
+import { ModelSchemaResponse } from '@extraction-review/contract/v2/model-schema';
+import { DataSchemaReplace, ModelsSearchResponse } from '@extraction-review/contract/v2/schemas';
 import type { ReferenceService } from '../create-reference-service';
 import { loadModelCatalog } from '../models/model-catalog';
-import { expectProblem } from '../testing/contract';
-import { get, INVOICE_MODEL_ID, makeDataDir, startTestService } from '../testing/reference-harness';
-import { QUIET_MODEL_ID, TEST_MODELS_ENV, WEBHOOK_A, writeTestModels } from '../testing/test-models';
+import { expectProblem } from '@extraction-review/test-kit/reference/contract';
+import {
+  get,
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  QUIET_MODEL_ID,
+  TEST_MODELS_ENV,
+  WEBHOOK_A,
+  writeTestModels,
+} from '@extraction-review/test-kit/reference/test-models';
 
 const EXTRA_HOOK = '5f0c2a7e-8d41-4b6a-9e3c-7a1d2b4c6e80';
 const EXTRA_SECRET = 'extra-secret-never-shown';

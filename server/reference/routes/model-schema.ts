@@ -10,7 +10,7 @@
  * (models/field-schema.ts). Never the webhooks, so never a signing secret.
  */
 import type { Context } from 'hono';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { ModelCatalog } from '../models/model-catalog';
 import { uuidParam } from './identifiers';
 

@@ -9,9 +9,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { PART_PARAM_CHARSET, partFileName } from '../../shared/part-file-name';
-import { ProblemError } from '../../shared/problem';
-import { SNIFF_BYTES } from '../extract/sniff-mime-type';
+import { PART_PARAM_CHARSET, partFileName } from '@extraction-review/server-kit/part-file-name';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { SNIFF_BYTES } from '@extraction-review/document-text/sniff-mime-type';
 
 export interface UploadedFile {
   /** The part's filename, as the client sent it. */

@@ -10,9 +10,17 @@ import { BufferInput, v1 } from 'mindee';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { generatePdf } from '../testing/generate-pdf';
-import { makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
-import { startTlsProxy, testCertificates, type TestHttpsServer } from '../testing/test-tls';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import {
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  startTlsProxy,
+  testCertificates,
+  type TestHttpsServer,
+} from '@extraction-review/test-kit/reference/test-tls';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let service: ReferenceService;

@@ -8,15 +8,20 @@ import { Agent } from 'undici';
 import { BufferInput, Client, product, UrlInput } from 'mindee';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { generatePdf } from '../testing/generate-pdf';
-import { INVOICE_MODEL_ID, makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import {
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
 import {
   startHttpsServer,
   startTlsProxy,
   testCertificates,
   writeCaFile,
   type TestHttpsServer,
-} from '../testing/test-tls';
+} from '@extraction-review/test-kit/reference/test-tls';
 
 let data: Awaited<ReturnType<typeof makeDataDir>>;
 let service: ReferenceService;

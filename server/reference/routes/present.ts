@@ -1,5 +1,5 @@
 /** Records → the v2 JSON bodies. */
-import type { JobJson, WebhookResponse } from '../api-types';
+import type { JobJson, WebhookResponse } from '@extraction-review/document-text/api-types';
 import type { JobRecord } from '../store/job-store';
 import type { ServiceUrls } from './service-urls';
 

@@ -5,8 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
-import { expectProblem } from '../testing/contract';
-import { enqueue, get, makeDataDir, startTestService } from '../testing/reference-harness';
+import { expectProblem } from '@extraction-review/test-kit/reference/contract';
+import {
+  enqueue,
+  get,
+  makeDataDir,
+  startTestService,
+} from '@extraction-review/test-kit/reference/reference-harness';
 import { DEFAULT_RATE_LIMITS } from './rate-limit';
 
 let limited: ReferenceService;

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { rateLimiter, type RateLimitInfo } from 'hono-rate-limiter';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 
 export interface RateLimits {
   /** POST requests per window and key; 0 = no limit. */

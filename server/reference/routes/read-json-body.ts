@@ -1,6 +1,6 @@
-import { readBodyText } from '../../shared/body-limit';
-import { checkJsonDepth } from '../../shared/json-depth';
-import { ProblemError } from '../../shared/problem';
+import { readBodyText } from '@extraction-review/server-kit/body-limit';
+import { checkJsonDepth } from '@extraction-review/server-kit/json-depth';
+import { ProblemError } from '@extraction-review/contract/problem';
 
 /**
  * A request's JSON body, read with a size cap (a base64 document makes it large) and required to be

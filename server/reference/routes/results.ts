@@ -4,7 +4,7 @@
  * (spec §3.3): later requests, and the job's `result_url`, answer 404.
  */
 import type { Context } from 'hono';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { JobService } from '../jobs/job-service';
 import { uuidParam } from './identifiers';
 

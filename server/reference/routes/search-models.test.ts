@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS_FILE, type ReferenceService } from '../create-reference-service';
 import { loadModelCatalog } from '../models/model-catalog';
-import { expectModelsSearchResponse, expectProblem } from '../testing/contract';
-import { get, INVOICE_MODEL_ID, makeDataDir, startTestService } from '../testing/reference-harness';
+import { expectModelsSearchResponse, expectProblem } from '@extraction-review/test-kit/reference/contract';
+import {
+  get,
+  INVOICE_MODEL_ID,
+  makeDataDir,
+  startTestService,
+} from '@extraction-review/test-kit/reference/reference-harness';
 import {
   QUIET_MODEL_ID,
   TEST_MODELS_ENV,
   WEBHOOK_A,
   WEBHOOK_B,
   writeTestModels,
-} from '../testing/test-models';
+} from '@extraction-review/test-kit/reference/test-models';
 
 let service: ReferenceService;
 let data: Awaited<ReturnType<typeof makeDataDir>>;

@@ -4,7 +4,7 @@
  * `per_page` (default 50, at most 100).
  */
 import type { Context } from 'hono';
-import { ProblemError, type ProblemItem } from '../../shared/problem';
+import { ProblemError, type ProblemItem } from '@extraction-review/contract/problem';
 import type { ModelCatalog } from '../models/model-catalog';
 
 const DEFAULT_PER_PAGE = 50;

@@ -13,7 +13,7 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { forwardedOrigin, isPlainHost, type PeerCheck } from '../../shared/trusted-proxy';
+import { forwardedOrigin, isPlainHost, type PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
 
 export interface ServiceUrls {
   /** The base itself, without a trailing slash (`https://host:port`): the v1 routes build on it. */

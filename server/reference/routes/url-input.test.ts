@@ -8,8 +8,12 @@ import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
 import type { Resolver } from '../fetch/download-url';
-import { expectExtractionResponse, expectJobResponse, expectProblem } from '../testing/contract';
-import { generatePdf } from '../testing/generate-pdf';
+import {
+  expectExtractionResponse,
+  expectJobResponse,
+  expectProblem,
+} from '@extraction-review/test-kit/reference/contract';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {
   enqueue,
   enqueueJson,
@@ -18,8 +22,12 @@ import {
   makeDataDir,
   startTestService,
   waitForJob,
-} from '../testing/reference-harness';
-import { startHttpsServer, writeCaFile, type TestHttpsServer } from '../testing/test-tls';
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  startHttpsServer,
+  writeCaFile,
+  type TestHttpsServer,
+} from '@extraction-review/test-kit/reference/test-tls';
 
 const MAX_FILE_BYTES = 32 * 1024;
 

@@ -2,9 +2,9 @@
  * What the service keeps about jobs and inferences, and the interface of the place it keeps them.
  * The jobs layer only talks to this interface; SQLite is one implementation (sqlite-job-store.ts).
  */
-import type { ProblemBody } from '../../shared/problem';
-import type { ExtractionInference, JobStatus } from '../api-types';
-import type { FieldSchema } from '../models/field-schema';
+import type { ProblemBody } from '@extraction-review/contract/problem';
+import type { ExtractionInference, JobStatus } from '@extraction-review/document-text/api-types';
+import type { FieldSchema } from '@extraction-review/contract/v2/field-schema';
 import type { ModelOptions } from '../models/model-catalog';
 
 /** The options of one job, resolved at enqueue (request over model defaults) and kept with it. */

@@ -7,8 +7,8 @@
  * (migrations.ts), never with `user_version`, which is this store's.
  */
 import Database from 'better-sqlite3';
-import type { ProblemBody } from '../../shared/problem';
-import type { ExtractionInference, JobStatus } from '../api-types';
+import type { ProblemBody } from '@extraction-review/contract/problem';
+import type { ExtractionInference, JobStatus } from '@extraction-review/document-text/api-types';
 import type { InferenceRecord, JobOptions, JobRecord, JobStore } from './job-store';
 
 const MIGRATIONS: readonly string[] = [

@@ -4,8 +4,8 @@
  * the page turned clockwise by its `orientation.value`: this is the one place the reference service
  * turns points between the two.
  */
-import type { Polygon } from '../extract/geometry';
-import type { Orientation } from '../extract/ocr/orientation';
+import type { Polygon } from '@extraction-review/document-text/geometry';
+import type { Orientation } from '@extraction-review/document-text/ocr/orientation';
 
 /** A normalised point of the displayed page, on the page turned clockwise by `degrees`. */
 export function turnPoint([x, y]: readonly [number, number], degrees: Orientation): [number, number] {

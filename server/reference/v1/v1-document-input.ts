@@ -7,7 +7,7 @@
  * the hosted v1 API answers.
  */
 import { z } from 'zod';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { downloadUrl, tooLarge } from '../fetch/download-url';
 import type { UrlInputOptions } from '../routes/enqueue';
 import { decodeBase64 } from '../routes/enqueue-params';

@@ -1,9 +1,9 @@
 /** A finished reading → the v1 `document` body (spec §2.2), stored with the job once completed. */
-import type { FieldResult } from '../api-types';
-import type { Orientation } from '../extract/ocr/orientation';
+import type { FieldResult } from '@extraction-review/document-text/api-types';
+import type { Orientation } from '@extraction-review/document-text/ocr/orientation';
 import type { V1Product } from '../models/model-catalog';
 import { pagePrediction, toV1Prediction, type V1PredictionJson } from './v1-prediction';
-import { v1Timestamp } from './v1-api-request';
+import { v1Timestamp } from '@extraction-review/contract/v1/api-request';
 
 export interface V1DocumentJson {
   id: string;

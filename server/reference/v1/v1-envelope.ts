@@ -1,6 +1,6 @@
 /** The v1 bodies that need the service's request or job records (the envelope itself: v1-api-request.ts). */
 import type { Context } from 'hono';
-import { v1Timestamp } from './v1-api-request';
+import { v1Timestamp } from '@extraction-review/contract/v1/api-request';
 import type { V1JobRecord } from './v1-store';
 
 /** The called URL, absolute in the service's own base (as the hosted service writes it). */

@@ -9,12 +9,12 @@
  *   name as the recorded body is (products/invoices/feedback_response/empty.json).
  * - `GET` on the same path, returning the stored feedback, is an extension of ours.
  *
- * The payload is read a little more liberally than the browser sends it (src/api/v1/schemas.ts
+ * The payload is read a little more liberally than the browser sends it (packages/contract/src/v1/schemas.ts
  * V1FeedbackRequest): a field is `null`, an object of scalars (`{ value }`, or an object field's keys
  * such as a locale's) or a list of such objects; field names must be the product's.
  */
 import { z } from 'zod';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { V1Product } from '../models/model-catalog';
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);

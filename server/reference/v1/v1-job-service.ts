@@ -12,11 +12,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import sharp from 'sharp';
-import { ProblemError } from '../../shared/problem';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { dateOf, systemClock, type Clock } from '../clock';
-import type { FieldQuery, FieldReader } from '../extract/extract-result';
-import type { StoredFile } from '../extract/extractor';
-import type { Orientation } from '../extract/ocr/orientation';
+import type { FieldQuery, FieldReader } from '@extraction-review/document-text/extract-result';
+import type { StoredFile } from '@extraction-review/document-text/extractor';
+import type { Orientation } from '@extraction-review/document-text/ocr/orientation';
 import { DEFAULT_PROCESSING_TIMEOUT_MS, MAX_ATTEMPTS } from '../jobs/job-service';
 import { WorkQueue } from '../jobs/work-queue';
 import type { ModelCatalog, V1Product } from '../models/model-catalog';

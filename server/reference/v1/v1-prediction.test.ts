@@ -3,8 +3,8 @@
  * tests in v1-routes.test.ts run the same code on real documents).
  */
 import { describe, expect, it } from 'vitest';
-import { V1Prediction } from '../../../src/api/v1/schemas';
-import type { FieldResult } from '../api-types';
+import { V1Prediction } from '@extraction-review/contract/v1/schemas';
+import type { FieldResult } from '@extraction-review/document-text/api-types';
 import type { V1Product } from '../models/model-catalog';
 import { turnPoint } from './upright-polygons';
 import { v1Document } from './v1-document';

@@ -16,9 +16,9 @@ import type {
   FieldResult,
   ObjectFieldResult,
   SimpleFieldResult,
-} from '../api-types';
-import { boxAroundPoints, boxToPolygon, type Polygon } from '../extract/geometry';
-import type { Orientation } from '../extract/ocr/orientation';
+} from '@extraction-review/document-text/api-types';
+import { boxAroundPoints, boxToPolygon, type Polygon } from '@extraction-review/document-text/geometry';
+import type { Orientation } from '@extraction-review/document-text/ocr/orientation';
 import type { V1Field, V1Product } from '../models/model-catalog';
 import { turnPolygon } from './upright-polygons';
 

@@ -1,6 +1,6 @@
 /**
  * The /v1 routes over real HTTP against the running reference service, with documents drawn in the
- * test; every body is checked with the browser app's v1 schemas (src/api/v1/schemas.ts), and nothing
+ * test; every body is checked with the browser app's v1 schemas (packages/contract/src/v1/schemas.ts), and nothing
  * the service writes may be a key those schemas drop.
  */
 import sharp from 'sharp';
@@ -11,15 +11,19 @@ import {
   V1ErrorResponse,
   V1JobResponse,
   V1PredictResponse,
-} from '../../../src/api/v1/schemas';
-import { V1ProductsResponse } from '../../../src/api/v1/product-schemas';
+} from '@extraction-review/contract/v1/schemas';
+import { V1ProductsResponse } from '@extraction-review/contract/v1/products';
 import type { ReferenceService } from '../create-reference-service';
-import { rotateGrey } from '../extract/ocr/grey-image';
-import { drawTextPicture } from '../testing/documents-images';
-import { generatePdf } from '../testing/generate-pdf';
-import { expectContract } from '../testing/contract';
-import { manualClock } from '../testing/manual-clock';
-import { makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
+import { rotateGrey } from '@extraction-review/document-text/ocr/grey-image';
+import { drawTextPicture } from '@extraction-review/test-kit/reference/documents-images';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import { expectContract } from '@extraction-review/test-kit/reference/contract';
+import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import {
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
 
 /** The service's clock stands at this time: its jobs are issued, started and finished then. */
 const T0 = Date.UTC(2026, 10, 25, 9, 0, 0, 500);

@@ -5,21 +5,21 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { DEFAULT_MAX_BODY_BYTES, limitBodies, readBodyText } from '../../shared/body-limit';
-import { trustedBody } from '../../shared/connection-limits';
-import { checkJsonDepth } from '../../shared/json-depth';
-import { ProblemError } from '../../shared/problem';
+import { DEFAULT_MAX_BODY_BYTES, limitBodies, readBodyText } from '@extraction-review/server-kit/body-limit';
+import { trustedBody } from '@extraction-review/server-kit/connection-limits';
+import { checkJsonDepth } from '@extraction-review/server-kit/json-depth';
+import { ProblemError } from '@extraction-review/contract/problem';
 import type { V1Product } from '../models/model-catalog';
 import type { ModelCatalog } from '../models/model-catalog';
 import { rateLimit, type RateLimits } from '../routes/rate-limit';
 import type { UrlsForRequest } from '../routes/service-urls';
 import { storeV1Document, type V1InputDeps } from './v1-document-input';
 import { combineFeedback, feedbackJson, parseFeedback } from './v1-feedback';
-import { apiRequest, v1ErrorBody } from './v1-api-request';
+import { apiRequest, v1ErrorBody } from '@extraction-review/contract/v1/api-request';
 import { calledUrl, jobJson } from './v1-envelope';
 import type { V1JobService } from './v1-job-service';
 import type { V1JobRecord } from './v1-store';
-import { isUuid } from '../../../src/api/common-schemas';
+import { isUuid } from '@extraction-review/contract/common-schemas';
 
 export interface V1RoutesDeps extends V1InputDeps {
   apiKey: string;
@@ -43,7 +43,7 @@ export function createV1App(deps: V1RoutesDeps): Hono {
           new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
     return c.json(v1ErrorBody(problem, url(c)), problem.status as 400, problem.headers);
   });
-  // Every v1 body bounded (server/shared/body-limit.ts): the documents' own counters for predict, 1 MB
+  // Every v1 body bounded (packages/server-kit/src/body-limit.ts): the documents' own counters for predict, 1 MB
   // elsewhere; thrown here, a 413 comes in the v1 envelope.
   v1.use(
     '*',

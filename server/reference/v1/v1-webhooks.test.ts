@@ -8,12 +8,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { V1Document, V1EnqueueResponse, V1Job } from '../../../src/api/v1/schemas';
-import { verifySignature } from '../../shared/webhook-signature';
+import { V1Document, V1EnqueueResponse, V1Job } from '@extraction-review/contract/v1/schemas';
+import { verifySignature } from '@extraction-review/server-kit/webhook-signature';
 import { DEFAULT_MODELS_FILE, type ReferenceService } from '../create-reference-service';
-import { generatePdf } from '../testing/generate-pdf';
-import { makeDataDir, startTestService, TEST_API_KEY } from '../testing/reference-harness';
-import { startReceiver, type ReceivedCall, type TestReceiver } from '../testing/webhooks-receiver';
+import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
+import {
+  makeDataDir,
+  startTestService,
+  TEST_API_KEY,
+} from '@extraction-review/test-kit/reference/reference-harness';
+import {
+  startReceiver,
+  type ReceivedCall,
+  type TestReceiver,
+} from '@extraction-review/test-kit/reference/webhooks-receiver';
 
 const HOOK_OK = '7c2f9a52-3c2d-4e8f-9a0b-1c2d3e4f5a70';
 const HOOK_FLAKY = '7c2f9a52-3c2d-4e8f-9a0b-1c2d3e4f5a71';

@@ -11,8 +11,8 @@
  * cleared once Processed.
  */
 import type Database from 'better-sqlite3';
-import type { ProblemBody } from '../../shared/problem';
-import type { WebhookResponse, WebhookStatus } from '../api-types';
+import type { ProblemBody } from '@extraction-review/contract/problem';
+import type { WebhookResponse, WebhookStatus } from '@extraction-review/document-text/api-types';
 import { hostedTimestamp } from '../routes/present';
 import { applyMigrations } from '../store/migrations';
 

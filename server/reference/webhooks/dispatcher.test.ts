@@ -8,12 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebhookResponse } from '../../../src/api/v2/schemas';
+import { WebhookResponse } from '@extraction-review/contract/v2/schemas';
 import type { Clock } from '../clock';
 import { SqliteJobStore } from '../store/sqlite-job-store';
-import { manualClock } from '../testing/manual-clock';
-import { failedJob, MODEL_ID, processedJob } from '../testing/webhooks-fixtures';
-import { startReceiver, type AnswerScript, type TestReceiver } from '../testing/webhooks-receiver';
+import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { failedJob, MODEL_ID, processedJob } from '@extraction-review/test-kit/reference/webhooks-fixtures';
+import {
+  startReceiver,
+  type AnswerScript,
+  type TestReceiver,
+} from '@extraction-review/test-kit/reference/webhooks-receiver';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from './dispatcher';
 import { V1_SIGNATURE_HEADERS, v1WebhookOwner } from '../v1/v1-webhooks';

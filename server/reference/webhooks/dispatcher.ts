@@ -13,19 +13,19 @@
  * - At shutdown (`close`), attempts in flight are cut short and the deliveries stay `Processing`;
  *   `resumeInterrupted` at the next start carries them on, so none stays `Processing` for good.
  */
-import type { ProblemBody } from '../../shared/problem';
+import type { ProblemBody } from '@extraction-review/contract/problem';
 import { dateOf, systemClock, type Clock } from '../clock';
-import type { ExtractionInference, WebhookResponse } from '../api-types';
+import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
 import type { DeliveryRecord, NewDelivery, WebhookDeliveryStore } from './delivery-store';
 import { webhookPayload, type FinishedJob } from './payload';
-import { endpointUrl, postWebhook, type AttemptOutcome } from '../../shared/post-webhook';
+import { endpointUrl, postWebhook, type AttemptOutcome } from '@extraction-review/server-kit/post-webhook';
 import {
   DEFAULT_RETRY_POLICY,
   describeFailedAttempt,
   retryDelay,
   type RetryPolicy,
-} from '../../shared/retry-policy';
-import { SIGNATURE_HEADER, signPayload } from '../../shared/webhook-signature';
+} from '@extraction-review/server-kit/retry-policy';
+import { SIGNATURE_HEADER, signPayload } from '@extraction-review/server-kit/webhook-signature';
 import { webhookProblems } from './webhook-problems';
 
 export interface WebhookEndpoint {

@@ -12,8 +12,8 @@
  * Compact JSON (`JSON.stringify` without spacing): some clients strip newlines before verifying the
  * signature (API-FACTS), which only leaves compact JSON intact.
  */
-import type { ProblemBody } from '../../shared/problem';
-import type { ExtractionInference } from '../api-types';
+import type { ProblemBody } from '@extraction-review/contract/problem';
+import type { ExtractionInference } from '@extraction-review/document-text/api-types';
 import { hostedTimestamp } from '../routes/present';
 
 export interface FailedInferenceWebhook {

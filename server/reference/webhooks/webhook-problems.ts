@@ -4,7 +4,7 @@
  *
  * Codes: docs/errors.md.
  */
-import { ProblemError, type ProblemBody } from '../../shared/problem';
+import { ProblemError, type ProblemBody } from '@extraction-review/contract/problem';
 
 const CODES = {
   deliveryFailed: '502-003',

@@ -4,7 +4,7 @@
  * What it returns plugs into the job service (`onFinished`, `webhookDeliveries`) and its shutdown.
  */
 import type Database from 'better-sqlite3';
-import type { ExtractionInference, WebhookResponse } from '../api-types';
+import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
 import type { Clock } from '../clock';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';

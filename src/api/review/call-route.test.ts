@@ -8,11 +8,15 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { SchemaMismatchError } from '../errors';
 import { sendJson, serveEach } from '../testing/test-server';
 import { callRoute, routeUrl } from './call-route';
-import { rememberCsrfToken } from './csrf';
+import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { getModelSettings } from './model-settings-endpoints';
-import * as queue from './routes/queue';
-import * as session from './routes/session';
-import type { DocumentResponse, QueuePage, SessionResponse } from './schemas';
+import * as queue from '@extraction-review/contract/review/routes/queue';
+import * as session from '@extraction-review/contract/review/routes/session';
+import type {
+  DocumentResponse,
+  QueuePage,
+  SessionResponse,
+} from '@extraction-review/contract/review/schemas';
 
 const serve = serveEach();
 

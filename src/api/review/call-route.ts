@@ -6,7 +6,12 @@
  */
 import { z } from 'zod';
 import { api, segment, type ApiClient, type HttpMethod, type QueryValue } from '../http';
-import { isOpaqueBody, type CallInput, type CallOutput, type RouteDeclaration } from './routes/declare';
+import {
+  isOpaqueBody,
+  type CallInput,
+  type CallOutput,
+  type RouteDeclaration,
+} from '@extraction-review/contract/review/routes/declare';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;

@@ -1,12 +1,12 @@
 /**
- * The way back's deliveries (src/api/review/deliveries.ts, docs/gateway.md; the routes in
+ * The way back's deliveries (packages/contract/src/review/deliveries.ts, docs/gateway.md; the routes in
  * routes/deliveries.ts): one plain async function per call (their React Query options:
  * delivery-queries.ts). Listing, reading and retrying are for admins; a document's deliveries for
  * anyone signed in (its history).
  */
 import { callRoute, type CallOptions } from './call-route';
-import type { DeliveryQuery } from './deliveries';
-import * as routes from './routes/deliveries';
+import type { DeliveryQuery } from '@extraction-review/contract/review/deliveries';
+import * as routes from '@extraction-review/contract/review/routes/deliveries';
 
 export const listDeliveries = (query: Partial<DeliveryQuery>, options: CallOptions = {}) =>
   callRoute(routes.listDeliveries, { query }, options);

@@ -1,7 +1,7 @@
 /** React Query options for the way back's deliveries (delivery-endpoints.ts), keyed by keys.ts. */
 import { queryOptions } from '@tanstack/react-query';
 import { reviewKeys } from '../keys';
-import type { DeliveryQuery } from './deliveries';
+import type { DeliveryQuery } from '@extraction-review/contract/review/deliveries';
 import { getDelivery, getDocumentDeliveries, listDeliveries } from './delivery-endpoints';
 
 /** Kept fresh while shown: deliveries move on their own (attempts, retries). */

@@ -5,14 +5,19 @@
  */
 import { api } from '../http';
 import { callRoute, routePath, routeUrl, type CallOptions } from './call-route';
-import { csrfHeaders } from './csrf';
-import * as queue from './routes/queue';
-import * as operators from './routes/operators';
-import * as session from './routes/session';
-import { toImportForm, type ImportInput } from './import-form';
-import type { CorrectionsRequest, OperatorRole, QueueQuery, SignInRequest } from './schemas';
+import { csrfHeaders } from '@extraction-review/contract/review/csrf';
+import * as queue from '@extraction-review/contract/review/routes/queue';
+import * as operators from '@extraction-review/contract/review/routes/operators';
+import * as session from '@extraction-review/contract/review/routes/session';
+import { toImportForm, type ImportInput } from '@extraction-review/contract/review/import-form';
+import type {
+  CorrectionsRequest,
+  OperatorRole,
+  QueueQuery,
+  SignInRequest,
+} from '@extraction-review/contract/review/schemas';
 
-export { toImportForm, type ImportInput } from './import-form';
+export { toImportForm, type ImportInput } from '@extraction-review/contract/review/import-form';
 
 export type { CallOptions } from './call-route';
 

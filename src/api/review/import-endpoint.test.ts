@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaMismatchError } from '../errors';
 import { readForm, sendJson, serveEach } from '../testing/test-server';
-import { rememberCsrfToken } from './csrf';
+import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { importDocument } from './endpoints';
-import type { ImportResponse } from './schemas';
+import type { ImportResponse } from '@extraction-review/contract/review/schemas';
 
 const serve = serveEach();
 

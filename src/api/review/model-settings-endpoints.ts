@@ -1,13 +1,13 @@
 /**
- * The models' routing and business rules (src/api/review/model-settings.ts): the calls and their
+ * The models' routing and business rules (packages/contract/src/review/model-settings.ts): the calls and their
  * React Query options. A v1 product `account/name/vN` travels as one URL-encoded segment.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { reviewKeys } from '../keys';
 import { callRoute, type CallOptions } from './call-route';
-import type { ModelSettingsRequest } from './model-settings';
-import * as routes from './routes/models';
-import type { ApiVersion } from './schemas';
+import type { ModelSettingsRequest } from '@extraction-review/contract/review/model-settings';
+import * as routes from '@extraction-review/contract/review/routes/models';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 
 export const listModels = (options: CallOptions = {}) => callRoute(routes.listModels, {}, options);
 

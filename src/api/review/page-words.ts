@@ -7,10 +7,10 @@
  */
 import { reviewKeys } from '../keys';
 import { callRoute, type CallOptions } from './call-route';
-import * as routes from './routes/queue';
-import type { ApiVersion } from './schemas';
+import * as routes from '@extraction-review/contract/review/routes/queue';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 
-export * from './page-words-schemas';
+export * from '@extraction-review/contract/review/page-words';
 
 /** A document's words, beside (not under) its key: refetching the document leaves them be. */
 export const pageWordsKey = (id: string) => [...reviewKeys.all, 'words', id] as const;

@@ -4,10 +4,10 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../errors';
-import { rememberCsrfToken } from './csrf';
+import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { getReviewDocument, getSession, getTimeline, listOperators, listQueue } from './endpoints';
 import { reviewKeys } from '../keys';
-import type { QueueQuery, SessionResponse } from './schemas';
+import type { QueueQuery, SessionResponse } from '@extraction-review/contract/review/schemas';
 
 /** The signed-in operator, or null when nobody is (a 401 is an answer here, not an error). */
 export function sessionQueryOptions() {

@@ -12,7 +12,7 @@ import {
   sendFeedback,
   v1JobFailure,
 } from './endpoints';
-import { hasDocument } from './schemas';
+import { hasDocument } from '@extraction-review/contract/v1/schemas';
 
 const product = { account: 'mindee', name: 'invoices', version: 4 };
 const PRODUCT_PATH = '/api/v1/products/mindee/invoices/v4';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ApiError, InvalidRequestError, V1JobFailedError } from '../errors';
 import { api, segment, type ApiClient, type QueryValue } from '../http';
-import { check } from '../issues';
+import { check } from '@extraction-review/contract/issues';
 import {
   V1DocumentInput,
   V1DocumentResponse,
@@ -22,7 +22,7 @@ import {
   isEmptyV1Error,
   type V1Feedback,
   type V1Job,
-} from './schemas';
+} from '@extraction-review/contract/v1/schemas';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;

@@ -6,9 +6,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, type ApiClient } from '../http';
 import { v1ProductKeys } from '../keys';
-import { V1ProductsResponse, V1_PRODUCTS_PATH, type V1ProductListing } from './product-schemas';
+import {
+  V1ProductsResponse,
+  V1_PRODUCTS_PATH,
+  type V1ProductListing,
+} from '@extraction-review/contract/v1/products';
 
-export * from './product-schemas';
+export * from '@extraction-review/contract/v1/products';
 
 export async function listV1Products({
   signal,

@@ -3,7 +3,7 @@ import { ProblemDetailsError } from '../errors';
 import { v1JobKeys } from '../keys';
 import { FIRST_POLL_DELAY_MS, POLL_INTERVAL_MS } from '../v2/queries';
 import { v1JobQueryOptions, v1JobRefetchInterval } from './queries';
-import type { V1QueueResponse } from './schemas';
+import type { V1QueueResponse } from '@extraction-review/contract/v1/schemas';
 
 const apiRequest = { error: {}, resources: ['job'], status: 'success', status_code: 200, url: 'x' };
 const queued = (status: 'waiting' | 'processing' | 'completed' | 'failed'): V1QueueResponse => ({

@@ -7,7 +7,12 @@ import { isRetryableError } from '../errors';
 import { documentKeys, feedbackKeys, v1JobKeys } from '../keys';
 import { FIRST_POLL_DELAY_MS, MAX_JOB_POLLS, POLL_INTERVAL_MS } from '../v2/queries';
 import { getDocument, getFeedback, getQueuedJob } from './endpoints';
-import { V1_TERMINAL_JOB_STATUSES, hasDocument, type V1ProductRef, type V1QueueResponse } from './schemas';
+import {
+  V1_TERMINAL_JOB_STATUSES,
+  hasDocument,
+  type V1ProductRef,
+  type V1QueueResponse,
+} from '@extraction-review/contract/v1/schemas';
 
 export interface V1PollState {
   data: V1QueueResponse | undefined;

@@ -4,10 +4,15 @@
  * check, only a 429 retried), with the v1 path and form of endpoints.ts.
  */
 import { InvalidRequestError } from '../errors';
-import { check } from '../issues';
+import { check } from '@extraction-review/contract/issues';
 import { uploadForm, type UploadOptions } from '../v2/upload';
 import { predictBody, productPath, type V1PredictOptions } from './endpoints';
-import { V1DocumentInput, V1EnqueueResponse, V1PredictResponse, type V1ProductRef } from './schemas';
+import {
+  V1DocumentInput,
+  V1EnqueueResponse,
+  V1PredictResponse,
+  type V1ProductRef,
+} from '@extraction-review/contract/v1/schemas';
 
 export type V1Mode = 'sync' | 'async';
 

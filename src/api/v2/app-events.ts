@@ -13,9 +13,9 @@ import {
   type JobEvent,
   type QueueEvent,
   type ResyncEvent,
-} from './app-event-schemas';
+} from '@extraction-review/contract/app-events';
 
-export * from './app-event-schemas';
+export * from '@extraction-review/contract/app-events';
 
 /** Built here rather than in keys.ts: the app server's own resources, apart from the upstream's. */
 export const appConfigKey = ['app', 'config'] as const;
@@ -48,7 +48,7 @@ export interface EventSourceLike {
 const CLOSED = 2;
 /**
  * How long before a stream the browser gave up on is opened again: the `Retry-After` of a `503-001`
- * (the review store away, server/review/db/store-unavailable.ts).
+ * (the review store away, server/app/review/db/store-unavailable.ts).
  */
 export const REOPEN_AFTER_MS = 5_000;
 export type EventSourceConstructor = new (url: string) => EventSourceLike;

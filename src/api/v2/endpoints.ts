@@ -5,14 +5,14 @@
  */
 import { InvalidRequestError } from '../errors';
 import { api, segment, type ApiClient } from '../http';
-import { check } from '../issues';
+import { check } from '@extraction-review/contract/issues';
 import {
   EnqueueExtractionInput,
   ExtractionResponse,
   JobResponse,
   ModelsSearchResponse,
   SearchModelsParams,
-} from './schemas';
+} from '@extraction-review/contract/v2/schemas';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;

@@ -18,9 +18,9 @@ import {
   type ModelSchema,
   type ModelSchemaField,
   type ModelSchemaSubField,
-} from './model-schema-schemas';
+} from '@extraction-review/contract/v2/model-schema';
 
-export * from './model-schema-schemas';
+export * from '@extraction-review/contract/v2/model-schema';
 
 /** Under modelKeys.all (`['v2', 'models']`), so invalidating the models reaches the schemas too. */
 export const modelSchemaKey = (modelId: string) => ['v2', 'models', modelId, 'schema'] as const;

@@ -5,7 +5,7 @@
  * file and so a later feature starts from a known shape. Same reading rules as schemas.ts.
  */
 import { z } from 'zod';
-import { Id } from '../common-schemas';
+import { Id } from '@extraction-review/contract/common-schemas';
 import {
   ExtractionResponse,
   FieldLocation,
@@ -13,7 +13,7 @@ import {
   InferenceFile,
   Polygon,
   ResourceRef,
-} from './schemas';
+} from '@extraction-review/contract/v2/schemas';
 
 const inferenceBase = {
   id: Id,

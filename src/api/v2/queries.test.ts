@@ -18,7 +18,7 @@ import {
   jobQueryOptions,
   jobRefetchInterval,
 } from './queries';
-import type { JobResponse, JobStatus, WebhookResponse } from './schemas';
+import type { JobResponse, JobStatus, WebhookResponse } from '@extraction-review/contract/v2/schemas';
 
 const NOW = Date.parse('2025-01-01T00:01:00Z');
 const visible = { now: NOW, hidden: false };

@@ -7,7 +7,12 @@ import { focusManager, queryOptions } from '@tanstack/react-query';
 import { ApiError, isRetryableError } from '../errors';
 import { inferenceKeys, jobKeys, modelKeys } from '../keys';
 import { getExtractionResult, getJob, searchModels } from './endpoints';
-import { isTerminalJobStatus, type Job, type JobResponse, type SearchModelsParams } from './schemas';
+import {
+  isTerminalJobStatus,
+  type Job,
+  type JobResponse,
+  type SearchModelsParams,
+} from '@extraction-review/contract/v2/schemas';
 
 /** The official client's polling defaults (API-FACTS v2): first poll 2 s after enqueueing, then every 1.5 s. */
 export const FIRST_POLL_DELAY_MS = 2_000;

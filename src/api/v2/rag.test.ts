@@ -4,7 +4,7 @@ import { InvalidRequestError, ProblemDetailsError, SchemaMismatchError } from '.
 import { ragDocumentKeys } from '../keys';
 import { sendJson, serveEach } from '../testing/test-server';
 import { addRagDocument, listRagDocuments, ragDocumentsQueryOptions } from './rag';
-import type { FieldMap } from './schemas';
+import type { FieldMap } from '@extraction-review/contract/v2/schemas';
 
 const MODEL_ID = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
 const INFERENCE_ID = '0b8f3c52-5f0e-4c41-9d2c-6f3a2f0f7e11';

@@ -9,13 +9,13 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { Id, Timestamp, Uuid } from '../common-schemas';
+import { Id, Timestamp, Uuid } from '@extraction-review/contract/common-schemas';
 import { InvalidRequestError } from '../errors';
 import { api, segment } from '../http';
-import { check } from '../issues';
+import { check } from '@extraction-review/contract/issues';
 import { ragDocumentKeys } from '../keys';
 import type { CallOptions } from './endpoints';
-import { FieldMap, RawText } from './schemas';
+import { FieldMap, RawText } from '@extraction-review/contract/v2/schemas';
 
 const base = (modelId: string) => `/v2/extensions/rag/${segment(modelId, 'model id')}/documents`;
 

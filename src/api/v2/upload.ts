@@ -9,12 +9,12 @@
  */
 import type { z } from 'zod';
 import { InvalidRequestError, NetworkError, type ApiError } from '../errors';
-import { csrfHeaders } from '../review/csrf';
+import { csrfHeaders } from '@extraction-review/contract/review/csrf';
 import { ACCEPT, api, errorFromResponse, notifyRetryWait, parseSuccess, type ApiClient } from '../http';
-import { check } from '../issues';
+import { check } from '@extraction-review/contract/issues';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter } from '../retry';
 import { ENQUEUE_PATH, toEnqueueForm } from './endpoints';
-import { EnqueueExtractionInput, JobResponse } from './schemas';
+import { EnqueueExtractionInput, JobResponse } from '@extraction-review/contract/v2/schemas';
 
 export interface UploadProgress {
   /** Bytes of the request body sent so far. */

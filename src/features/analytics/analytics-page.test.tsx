@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnalyticsResponse } from '../../api/review/analytics';
+import type { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 import { getAnalytics } from '../../api/review/analytics-endpoints';
-import { ada, bob, renderTeam, sessionOf } from '../team/testing';
+import { ada, bob, renderTeam, sessionOf } from '../../app/session/testing';
 import AnalyticsPage from './analytics-page';
 
 vi.mock('../../api/review/analytics-endpoints');

@@ -9,12 +9,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { analyticsUrl, type AnalyticsTable } from '../../api/review/analytics';
+import { analyticsUrl, type AnalyticsTable } from '@extraction-review/contract/review/analytics';
 import type { AnalyticsFilter } from '../../api/review/analytics-endpoints';
 import { analyticsQueryOptions } from '../../api/review/analytics-queries';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
-import { AdminOnlyPage } from '../team/admin-only-page';
+import { AdminOnlyPage } from '../../app/session/admin-only-page';
 import { AnalyticsSummary } from './analytics-summary';
 import { ChartPatterns } from './chart-patterns';
 import { ConfirmationsChart } from './confirmations-chart';

@@ -1,5 +1,5 @@
 /** The page's answers in four sentences, before the charts that explain them. */
-import type { AnalyticsResponse } from '../../api/review/analytics';
+import type { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 import { formatDuration, formatShare, plural } from './format';
 
 export function AnalyticsSummary({ figures }: { figures: AnalyticsResponse }) {

@@ -14,7 +14,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { AnalyticsResponse } from '../../api/review/analytics';
+import type { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 import { FILLS } from './chart-patterns';
 import { ChartSection, FiguresTable } from './chart-section';
 import { formatDay, formatShare, plural } from './format';

@@ -14,7 +14,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { AnalyticsResponse, CorrectionExample } from '../../api/review/analytics';
+import type { AnalyticsResponse, CorrectionExample } from '@extraction-review/contract/review/analytics';
 import { FILLS } from './chart-patterns';
 import { ChartSection, FiguresTable } from './chart-section';
 import { formatShare, plural } from './format';

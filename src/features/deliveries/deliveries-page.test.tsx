@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryPage, DeliveryView } from '../../api/review/deliveries';
+import type { DeliveryPage, DeliveryView } from '@extraction-review/contract/review/deliveries';
 import { getDelivery, listDeliveries, retryDelivery } from '../../api/review/delivery-endpoints';
-import { ada, bob, problem, renderTeam, sessionOf } from '../team/testing';
+import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
 import { DeliveriesPage } from './deliveries-page';
 
 vi.mock('../../api/review/delivery-endpoints');

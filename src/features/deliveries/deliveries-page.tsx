@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { DeliveryKind, DeliveryState } from '../../api/review/deliveries';
+import type { DeliveryKind, DeliveryState } from '@extraction-review/contract/review/deliveries';
 import { deliveriesQueryOptions } from '../../api/review/delivery-queries';
 import { sessionQueryOptions } from '../../api/review/queries';
 import { ProblemAlert } from '../../components/problem-alert';

@@ -1,4 +1,4 @@
-import type { DeliveryState } from '../../api/review/deliveries';
+import type { DeliveryState } from '@extraction-review/contract/review/deliveries';
 import { STATE_LABEL } from './describe-delivery';
 
 const STYLE: Record<DeliveryState, string> = {

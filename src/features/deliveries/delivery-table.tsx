@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { Link } from 'wouter';
-import type { DeliveryView } from '../../api/review/deliveries';
+import type { DeliveryView } from '@extraction-review/contract/review/deliveries';
 import { Button } from '../../components/ui/button';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryStateBadge } from './delivery-state-badge';

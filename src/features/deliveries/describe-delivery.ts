@@ -1,5 +1,5 @@
-/** Words for the way back's deliveries (src/api/review/deliveries.ts), as the admin page shows them. */
-import type { DeliveryKind, DeliveryState } from '../../api/review/deliveries';
+/** Words for the way back's deliveries (packages/contract/src/review/deliveries.ts), as the admin page shows them. */
+import type { DeliveryKind, DeliveryState } from '@extraction-review/contract/review/deliveries';
 
 export const KIND_LABEL: Record<DeliveryKind, string> = {
   webhook: 'Webhook',

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { retryDelivery } from '../../api/review/delivery-endpoints';
-import type { DeliveryView } from '../../api/review/deliveries';
+import type { DeliveryView } from '@extraction-review/contract/review/deliveries';
 import { reviewKeys } from '../../api/keys';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';

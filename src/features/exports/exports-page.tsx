@@ -6,10 +6,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ExportQuery, exportUrl, type ExportFormat } from '../../api/review/exports';
+import { ExportQuery, exportUrl, type ExportFormat } from '@extraction-review/contract/review/exports';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { ProblemAlert } from '../../components/problem-alert';
-import { AdminOnlyPage } from '../team/admin-only-page';
+import { AdminOnlyPage } from '../../app/session/admin-only-page';
 
 export function ExportsPage() {
   return (

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { notifyRetryWait } from '../../api/http';
 import { jobKeys } from '../../api/keys';
 import { jobQueryOptions } from '../../api/v2/queries';
-import type { JobResponse, JobStatus } from '../../api/v2/schemas';
+import type { JobResponse, JobStatus } from '@extraction-review/contract/v2/schemas';
 import { createJobEventStore, refreshJobOnEvent } from './job-events';
 import { RateLimitNotice } from './rate-limit-notice';
 

@@ -9,7 +9,7 @@ import { createContext, useContext, useEffect, useState, useSyncExternalStore, t
 import { jobKeys } from '../../api/keys';
 import { appConfigQueryOptions, subscribeToAppEvents, type JobEvent } from '../../api/v2/app-events';
 import { isJobSettled, jobQueryOptions } from '../../api/v2/queries';
-import { isTerminalJobStatus, type JobResponse } from '../../api/v2/schemas';
+import { isTerminalJobStatus, type JobResponse } from '@extraction-review/contract/v2/schemas';
 
 /** `off`: the app server receives no webhook (or events are not supported here); polling only. */
 export type LiveState = 'off' | 'connecting' | 'open' | 'reconnecting';

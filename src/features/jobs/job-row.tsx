@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../api/errors';
 import { hasGivenUpOnJob, isJobSettled, jobQueryOptions, modelsQueryOptions } from '../../api/v2/queries';
-import { Job } from '../../api/v2/schemas';
+import { Job } from '@extraction-review/contract/v2/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { updateJob, type StoredJob } from '../../lib/document-store';
 import { describeSentOptions } from './describe-options';

@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { jobKeys } from '../../api/keys';
 import { GIVE_UP_AFTER_MS } from '../../api/v2/queries';
-import type { JobStatus } from '../../api/v2/schemas';
+import type { JobStatus } from '@extraction-review/contract/v2/schemas';
 import { Button } from '../../components/ui/button';
 import { formatDuration } from './use-elapsed';
 

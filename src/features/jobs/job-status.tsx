@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { hasGivenUpOnJob, modelsQueryOptions } from '../../api/v2/queries';
-import type { Job } from '../../api/v2/schemas';
+import type { Job } from '@extraction-review/contract/v2/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { GaveUpNotice, StatusBadge } from './job-state-parts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir } from '../../api/testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { keptResult, keptSettledJob } from './kept-job';
 
 const recorded = (name: string): { job: Record<string, unknown> } =>

@@ -1,5 +1,5 @@
 import { isJobSettled } from '../../api/v2/queries';
-import { ExtractionResponse, Job, type JobResponse } from '../../api/v2/schemas';
+import { ExtractionResponse, Job, type JobResponse } from '@extraction-review/contract/v2/schemas';
 
 /**
  * A finished job as this browser kept it (`StoredJob.settledJob`), in the job query's shape: what a

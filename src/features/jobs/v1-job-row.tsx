@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors';
 import { v1JobQueryOptions } from '../../api/v1/queries';
 import { ProblemAlert } from '../../components/problem-alert';
 import type { StoredJob, StoredV1 } from '../../lib/document-store';
-import { v1JobHref, v1Ref } from '../upload/v1-product';
+import { v1JobHref, v1Ref } from '../../lib/v1-product';
 import { StatusBadge } from './job-state-parts';
 import { v1BadgeStatus, v1JobOutcome } from './v1-job-state';
 import { RemoveJobButton } from './remove-job-button';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { V1JobFailedError } from '../../api/errors';
-import { V1DocumentResponse, V1JobResponse } from '../../api/v1/schemas';
+import { V1DocumentResponse, V1JobResponse } from '@extraction-review/contract/v1/schemas';
 import { v1BadgeStatus, v1JobOutcome } from './v1-job-state';
 
 const apiRequest = { error: {}, resources: ['job'], status: 'success', status_code: 200, url: 'x' };

@@ -5,8 +5,13 @@
  */
 import type { V1JobFailedError } from '../../api/errors';
 import { v1JobFailure } from '../../api/v1/endpoints';
-import { hasDocument, type V1Document, type V1Job, type V1QueueResponse } from '../../api/v1/schemas';
-import type { JobStatus } from '../../api/v2/schemas';
+import {
+  hasDocument,
+  type V1Document,
+  type V1Job,
+  type V1QueueResponse,
+} from '@extraction-review/contract/v1/schemas';
+import type { JobStatus } from '@extraction-review/contract/v2/schemas';
 
 export type V1JobOutcome =
   | { kind: 'pending' }

@@ -1,4 +1,4 @@
-import type { ModelWebhook, WebhookResponse } from '../../api/v2/schemas';
+import type { ModelWebhook, WebhookResponse } from '@extraction-review/contract/v2/schemas';
 import { describeError } from '../../components/describe-error';
 
 const STATUS_TEXT: Record<WebhookResponse['status'], string> = {

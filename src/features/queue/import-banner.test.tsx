@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../api/errors';
 import { reviewKeys } from '../../api/keys';
 import { importDocument } from '../../api/review/endpoints';
-import type { ImportResponse } from '../../api/review/schemas';
+import type { ImportResponse } from '@extraction-review/contract/review/schemas';
 import { getJob } from '../../api/v2/endpoints';
 import type * as DocumentStore from '../../lib/document-store';
 import { listJobs } from '../../lib/document-store';

@@ -13,9 +13,9 @@
  */
 import { ApiError, V1JobFailedError } from '../../api/errors';
 import { importDocument } from '../../api/review/endpoints';
-import type { ImportMetadata } from '../../api/review/schemas';
+import type { ImportMetadata } from '@extraction-review/contract/review/schemas';
 import { getDocument, getQueuedJob, v1JobFailure } from '../../api/v1/endpoints';
-import { hasDocument } from '../../api/v1/schemas';
+import { hasDocument } from '@extraction-review/contract/v1/schemas';
 import { getExtractionResult, getJob } from '../../api/v2/endpoints';
 import { describeError } from '../../components/describe-error';
 import type { StoredJob } from '../../lib/document-store';

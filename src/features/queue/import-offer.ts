@@ -3,7 +3,7 @@
  * (import-banner.tsx), in localStorage under `extraction-review:import-offered`:
  *
  * - `offeredAt`: when the queue page first looked. Only the jobs kept by then are "from before": a job
- *   uploaded later entered the queue with its upload (server/review/intake/), and is never offered.
+ *   uploaded later entered the queue with its upload (server/app/review/intake/), and is never offered.
  * - `dismissed`: "Not now (never ask again)".
  * - `settled`: the jobs dealt with for good (imported, in the queue already, or skipped for a reason
  *   that will not pass). Written job by job, so an import cut short (the tab closed) offers the rest

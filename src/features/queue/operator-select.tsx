@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { operatorsQueryOptions } from '../../api/review/queries';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { ME } from './use-queue-filters';
 
 interface Props {

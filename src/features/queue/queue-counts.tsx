@@ -1,4 +1,4 @@
-import type { DocumentState, StateCounts } from '../../api/review/schemas';
+import type { DocumentState, StateCounts } from '@extraction-review/contract/review/schemas';
 import { STATE_LABEL, STATE_ORDER } from './state-badge';
 
 interface Props {

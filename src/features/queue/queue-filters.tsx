@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { Button } from '../../components/ui/button';
 import { DebouncedTextInput } from './debounced-text-input';
 import { OperatorSelect } from './operator-select';

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import type { OperatorRef, QueueDocument } from '../../api/review/schemas';
+import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
 

@@ -1,4 +1,4 @@
-import type { QueueDocument } from '../../api/review/schemas';
+import type { QueueDocument } from '@extraction-review/contract/review/schemas';
 import { QueueRow } from './queue-row';
 
 interface Props {

@@ -5,7 +5,7 @@ import { ProblemDetailsError } from '../../api/errors';
 import type * as Endpoints from '../../api/review/endpoints';
 import { reviewKeys } from '../../api/keys';
 import { takeNext } from '../../api/review/endpoints';
-import type { ReviewDocument } from '../../api/review/schemas';
+import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
 import { StartReviewingButton } from './start-reviewing-button';
 import { ALICE, queueDocument, renderQueue } from './testing/fixtures';
 

@@ -1,4 +1,4 @@
-import type { DocumentState } from '../../api/review/schemas';
+import type { DocumentState } from '@extraction-review/contract/review/schemas';
 
 /** Every state in words: shown in the counts, the badges and the filters, never by colour alone. */
 export const STATE_LABEL: Record<DocumentState, string> = {

@@ -6,7 +6,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { DocumentState, type QueueQuery } from '../../api/review/schemas';
+import { DocumentState, type QueueQuery } from '@extraction-review/contract/review/schemas';
 
 export interface QueueFilters {
   state?: DocumentState | undefined;

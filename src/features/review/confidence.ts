@@ -1,4 +1,4 @@
-import type { FieldConfidence } from '../../api/v2/schemas';
+import type { FieldConfidence } from '@extraction-review/contract/v2/schemas';
 
 /**
  * One palette for the values and the polygons. The service's own order of colours (Certain blue, High

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ProblemDetailsError } from '../../api/errors';
 import { draftStoreKeys, type Draft } from '../../lib/draft-store';
 import { ResultUnavailable } from './result-unavailable';
-import { extractionFixture } from './testing/fixtures';
+import { extractionFixture } from '@extraction-review/test-kit/recorded-results';
 
 const gone = new ProblemDetailsError(
   {

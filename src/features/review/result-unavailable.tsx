@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../api/errors';
-import { ExtractionResponse } from '../../api/v2/schemas';
+import { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { draftStoreKeys, loadDraft } from '../../lib/draft-store';

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { ExtractionResponse } from '../../api/v2/schemas';
+import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
 import { FeedbackPanel } from './feedback/feedback-panel';
-import type { Edits } from './fields/review-tree';
+import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
 import { useFieldActions } from './use-field-actions';
@@ -11,7 +11,7 @@ import { useFieldFocus } from './use-field-focus';
 import { useFieldFromUrl, useFieldUrlSync } from './use-field-url';
 import { useReviewKeys } from './use-review-keys';
 import { isForReview, isStillToReview, useReviewModel } from './use-review-model';
-import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rules/rule-marks';
+import { RuleMarksContext, NO_MARKS, type RuleMarks } from './rule-failures/rule-marks';
 import { useReviewSelection } from './use-review-selection';
 import { useScrollToSelected } from './use-scroll-to-selected';
 import { useValuesAfterPage } from './use-values-after-page';
@@ -20,7 +20,7 @@ import { useTextLayerFirst } from './pick/text-layer-first';
 import { usePick } from './pick/use-pick';
 import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
-import type { Rotation } from './viewer/geometry';
+import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import { documentViewerForLazy } from './viewer/preload';
 
 // pdf.js is over a megabyte: it loads only when a document is opened (without suspending once

@@ -1,5 +1,5 @@
 import { useMemo, type Dispatch } from 'react';
-import type { CorrectionsAction } from './fields/corrections-reducer';
+import type { CorrectionsAction } from '@extraction-review/review-domain/fields/corrections-reducer';
 import type { FieldActions } from './fields/field-actions';
 import { viewerActions, type ViewerDispatch } from './viewer-state';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { FIELD_ATTRIBUTE } from './fields/field-actions';
-import { isWithin } from './fields/review-tree';
+import { isWithin } from '@extraction-review/review-domain/fields/review-tree';
 
 type Target = 'row' | 'editor';
 

@@ -1,11 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { modelSchemaQueryOptions } from '../../api/v2/model-schema';
-import type { ExtractionResponse } from '../../api/v2/schemas';
+import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { needsReview } from './confidence';
-import { countChanges } from './fields/corrections-reducer';
-import { buildReviewTree, leavesOf, NO_EDITS, simpleNodes, type SimpleNode } from './fields/review-tree';
-import { schemaHints } from './fields/schema-hints';
+import { countChanges } from '@extraction-review/review-domain/fields/corrections-reducer';
+import {
+  buildReviewTree,
+  leavesOf,
+  NO_EDITS,
+  simpleNodes,
+  type SimpleNode,
+} from '@extraction-review/review-domain/fields/review-tree';
+import { schemaHints } from '@extraction-review/review-domain/fields/schema-hints';
 import { useCorrections, type CorrectionsOptions } from './fields/use-corrections';
 
 export interface ReviewModelOptions extends CorrectionsOptions {

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useState } from 'react';
-import { firstPageOf, type FieldLeaf } from './fields/flatten-fields';
+import { firstPageOf, type FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { createHighlightStore } from './viewer/highlight-store';
 import { viewerActions, type ViewerDispatch, type ViewerState } from './viewer-state';
 

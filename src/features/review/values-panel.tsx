@@ -1,7 +1,7 @@
 import { useId, type RefObject } from 'react';
 import { FieldActionsContext, type FieldActions } from './fields/field-actions';
 import { FieldList } from './fields/field-list';
-import type { ReviewNode, SimpleNode } from './fields/review-tree';
+import type { ReviewNode, SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { HighlightContext, type HighlightStore } from './viewer/highlight-store';
 
 interface Props {

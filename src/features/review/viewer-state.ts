@@ -1,5 +1,5 @@
 import { useReducer, type Dispatch } from 'react';
-import { toRotation, type Rotation } from './viewer/geometry';
+import { toRotation, type Rotation } from '@extraction-review/review-domain/viewer/geometry';
 
 /**
  * The review's UI state, in one reducer (server data lives in React Query, corrections in their own

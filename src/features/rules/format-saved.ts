@@ -1,4 +1,4 @@
-import type { ModelSettings } from '../../api/review/model-settings';
+import type { ModelSettings } from '@extraction-review/contract/review/model-settings';
 
 /** "Never saved: the defaults (every document goes to an operator)", or who saved which version when. */
 export function formatSaved(settings: Pick<ModelSettings, 'version' | 'updatedAt' | 'updatedBy'>): string {

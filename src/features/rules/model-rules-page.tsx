@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { ModelSettings } from '../../api/review/model-settings';
+import type { ModelSettings } from '@extraction-review/contract/review/model-settings';
 import { modelSettingsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { sessionQueryOptions } from '../../api/review/queries';
-import type { ApiVersion } from '../../api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { formatSaved } from './format-saved';

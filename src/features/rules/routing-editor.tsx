@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { FieldConfidence } from '../../api/v2/schemas';
+import type { FieldConfidence } from '@extraction-review/contract/v2/schemas';
 import { FormField } from './form-field';
 import type { SettingsDraft } from './rules-form';
 

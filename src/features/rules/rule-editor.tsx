@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { RuleKind } from '../../api/review/model-settings';
+import type { RuleKind } from '@extraction-review/contract/review/model-settings';
 import { Button } from '../../components/ui/button';
 import { FormField } from './form-field';
 import { KIND_LABELS, type RuleDraft } from './rules-form';

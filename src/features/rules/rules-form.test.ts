@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelSettings } from '../../api/review/model-settings';
+import { ModelSettings } from '@extraction-review/contract/review/model-settings';
 import { checkDraft, draftFromSettings, keyOfPointer, newRule, type SettingsDraft } from './rules-form';
 
 const settings = ModelSettings.parse({

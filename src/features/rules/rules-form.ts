@@ -1,6 +1,6 @@
 /**
  * The Rules page's form: the settings as the inputs hold them (text), turned into the request the
- * server takes and checked with the same zod schema (src/api/review/model-settings.ts) at every
+ * server takes and checked with the same zod schema (packages/contract/src/review/model-settings.ts) at every
  * keystroke, its messages keyed by input (`rules.2.pattern`, `routing.samplePercent`). Pure.
  */
 import {
@@ -8,8 +8,8 @@ import {
   type BusinessRule,
   type ModelSettings,
   type RuleKind,
-} from '../../api/review/model-settings';
-import type { FieldConfidence } from '../../api/v2/schemas';
+} from '@extraction-review/contract/review/model-settings';
+import type { FieldConfidence } from '@extraction-review/contract/v2/schemas';
 
 export interface RuleDraft {
   /** React's key: stays while the id is edited. */

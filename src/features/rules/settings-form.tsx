@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { ProblemDetailsError } from '../../api/errors';
 import { reviewKeys } from '../../api/keys';
-import type { ModelSettings, RuleKind } from '../../api/review/model-settings';
+import type { ModelSettings, RuleKind } from '@extraction-review/contract/review/model-settings';
 import { putModelSettings } from '../../api/review/model-settings-endpoints';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';

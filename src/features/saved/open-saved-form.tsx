@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
-import { checkDocument } from '../upload/check-document';
-import { ACCEPT_ATTRIBUTE } from '../upload/sniff-file';
+import { checkDocument } from '../../lib/check-document';
+import { ACCEPT_ATTRIBUTE } from '../../lib/sniff-file';
 import { parseSavedResult } from './parse-saved-result';
 import { saveSavedResult } from './saved-result-store';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir } from '../../api/testing/fixtures-dir';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { parseSavedResult } from './parse-saved-result';
 
 const fixture = (relative: string) => readFileSync(path.join(fixturesDir, relative), 'utf8');

@@ -5,9 +5,9 @@
  * - v1: `{ document: … }` as predict, the documents route and webhooks answer, or a bare document.
  * A file that is neither says why, with the exact places that do not match.
  */
-import { check, type ValidationIssue } from '../../api/issues';
-import { V1Document } from '../../api/v1/schemas';
-import { ExtractionResponse } from '../../api/v2/schemas';
+import { check, type ValidationIssue } from '@extraction-review/contract/issues';
+import { V1Document } from '@extraction-review/contract/v1/schemas';
+import { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 
 export type SavedResultContent =
   | { version: 'v2'; key: string; response: ExtractionResponse }

@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { createOperator } from '../../api/review/endpoints';
 import { operatorsQueryOptions } from '../../api/review/queries';
-import { OperatorRole } from '../../api/review/schemas';
+import { OperatorRole } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { focusFirstError, sessionAction, splitProblem, type FieldErrors } from './field-problems';
 import { MIN_PASSWORD_LENGTH, newPasswordProblems, PASSWORD_HINT } from './password-rules';
 import { TextField } from './text-field';
-import { useRecheckSessionOn } from './use-session';
+import { useRecheckSessionOn } from '../../app/session/use-session';
 
 type Field = 'name' | 'password' | 'again';
 const FIELDS: readonly Field[] = ['name', 'password', 'again'];

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { operatorsQueryOptions } from '../../api/review/queries';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { sessionAction } from './field-problems';
 import { RemoveOperatorButton } from './remove-operator-button';
-import { useRecheckSessionOn } from './use-session';
+import { useRecheckSessionOn } from '../../app/session/use-session';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 

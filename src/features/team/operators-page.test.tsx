@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOperator, getSession, listOperators, removeOperator } from '../../api/review/endpoints';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { OperatorsPage } from './operators-page';
-import { ada, bob, problem, renderTeam, sessionOf } from './testing';
+import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
 
 vi.mock('../../api/review/endpoints');
 

@@ -1,13 +1,13 @@
 import { useRef } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { AddOperatorForm } from './add-operator-form';
 import { OperatorTable } from './operator-table';
-import { SignInNeeded } from './require-session';
+import { SignInNeeded } from '../../app/session/require-session';
 import type { WelcomeState } from './setup-form';
-import { useSession } from './use-session';
+import { useSession } from '../../app/session/use-session';
 
 /** `/operators`: the team, for admins; operators are told who can change it. */
 export function OperatorsPage() {

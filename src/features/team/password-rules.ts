@@ -3,7 +3,7 @@
  * so the form says what is wrong before anything is sent. The server checks again and answers
  * 422-008 with `#/password`.
  */
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../api/review/schemas';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@extraction-review/contract/review/schemas';
 
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { removeOperator } from '../../api/review/endpoints';
 import { operatorsQueryOptions } from '../../api/review/queries';
-import type { OperatorView } from '../../api/review/schemas';
+import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { sessionAction } from './field-problems';
-import { useRecheckSessionOn } from './use-session';
+import { useRecheckSessionOn } from '../../app/session/use-session';
 
 interface Props {
   operator: OperatorView;

@@ -2,12 +2,12 @@ import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemDetailsError } from '../../api/errors';
 import { reviewKeys } from '../../api/keys';
-import { csrfHeaders, rememberCsrfToken } from '../../api/review/csrf';
+import { csrfHeaders, rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { getSession, signOut } from '../../api/review/endpoints';
-import { AdminOnly } from './admin-only';
-import { RequireSession } from './require-session';
+import { AdminOnly } from '../../app/session/admin-only';
+import { RequireSession } from '../../app/session/require-session';
 import { SessionMenu } from './session-menu';
-import { ada, bob, problem, renderTeam, sessionOf } from './testing';
+import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
 
 vi.mock('../../api/review/endpoints');
 

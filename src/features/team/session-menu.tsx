@@ -1,9 +1,9 @@
 import { Link, useLocation } from 'wouter';
 import { describeError } from '../../components/describe-error';
 import { Button } from '../../components/ui/button';
-import { signInHref } from './safe-next';
-import { useCurrentPath } from './use-current-path';
-import { useSession, useSignOut } from './use-session';
+import { signInHref } from '../../app/session/safe-next';
+import { useCurrentPath } from '../../app/session/use-current-path';
+import { useSession, useSignOut } from '../../app/session/use-session';
 
 /** The header's end: who is signed in and "Sign out", or "Sign in" (coming back to this page). */
 export function SessionMenu() {

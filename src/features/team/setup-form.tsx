@@ -13,7 +13,7 @@ import {
 } from './field-problems';
 import { newPasswordProblems, PASSWORD_HINT } from './password-rules';
 import { TextField } from './text-field';
-import { useAcceptSession } from './use-session';
+import { useAcceptSession } from '../../app/session/use-session';
 
 type Field = 'name' | 'password' | 'again';
 const FIELDS: readonly Field[] = ['name', 'password', 'again'];

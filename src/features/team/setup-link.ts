@@ -1,6 +1,6 @@
 /**
  * The one-time set-up link, `/setup#<token>`: the token travels in the fragment, which browsers send
- * to no server and put in no Referer (server/review/open-review.ts). The page reads it once, then takes
+ * to no server and put in no Referer (server/app/review/open-review.ts). The page reads it once, then takes
  * it out of the address bar so that it is neither bookmarked nor left on screen.
  */
 import { queryOptions } from '@tanstack/react-query';

@@ -2,11 +2,11 @@ import { screen } from '@testing-library/react';
 import { Route, Switch } from 'wouter';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { reviewKeys } from '../../api/keys';
-import { csrfHeaders, rememberCsrfToken } from '../../api/review/csrf';
+import { csrfHeaders, rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { checkSetupLink, createFirstAdmin, listOperators } from '../../api/review/endpoints';
 import { OperatorsPage } from './operators-page';
 import { SetupPage } from './setup-page';
-import { ada, problem, renderTeam, sessionOf } from './testing';
+import { ada, problem, renderTeam, sessionOf } from '../../app/session/testing';
 
 vi.mock('../../api/review/endpoints');
 

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { signIn } from '../../api/review/endpoints';
-import { SignInRequest } from '../../api/review/schemas';
+import { SignInRequest } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import {
@@ -13,7 +13,7 @@ import {
   type FieldErrors,
 } from './field-problems';
 import { TextField } from './text-field';
-import { useAcceptSession } from './use-session';
+import { useAcceptSession } from '../../app/session/use-session';
 
 type Field = 'name' | 'password';
 const FIELDS: readonly Field[] = ['name', 'password'];

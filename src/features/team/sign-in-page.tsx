@@ -2,9 +2,9 @@ import { Link, useSearchParams } from 'wouter';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
-import { safeNextPath } from './safe-next';
+import { safeNextPath } from '../../app/session/safe-next';
 import { SignInForm } from './sign-in-form';
-import { useSession, useSignOut } from './use-session';
+import { useSession, useSignOut } from '../../app/session/use-session';
 
 /**
  * `/sign-in`, optionally `?next=/some/path`: where to go once signed in (only a path of this app; the

@@ -2,7 +2,11 @@
  * The data-schema editor's check: the API layer's own (`checkDataSchemaText`, the schema the request is
  * checked with before it leaves), with every problem placed on its line and column.
  */
-import { RECOMMENDED_MAX_FIELDS, checkDataSchemaText, type DataSchema } from '../../api/v2/request-schemas';
+import {
+  RECOMMENDED_MAX_FIELDS,
+  checkDataSchemaText,
+  type DataSchema,
+} from '@extraction-review/contract/v2/request-schemas';
 import { locateJson, locatePointer, positionAt } from './json-locate';
 
 export interface LocatedIssue {

@@ -4,7 +4,7 @@
  * and quoted labels in the guidelines steer the extraction (docs/reference-fields.md).
  */
 import type { ModelSchemaField, ModelSchemaSubField } from '../../api/v2/model-schema';
-import type { FieldSchema, SubFieldSchema } from '../../api/v2/request-schemas';
+import type { FieldSchema, SubFieldSchema } from '@extraction-review/contract/v2/request-schemas';
 
 export const INVOICE_TEMPLATE: FieldSchema[] = [
   {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type DragEvent } from 'react';
-import { ACCEPT_ATTRIBUTE } from './sniff-file';
+import { ACCEPT_ATTRIBUTE } from '../../lib/sniff-file';
 
 interface Props {
   onFiles: (files: File[]) => void;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { ModelWebhook } from '../../api/v2/schemas';
+import type { ModelWebhook } from '@extraction-review/contract/v2/schemas';
 import type { DataSchemaCheck } from './data-schema-check';
 import { DataSchemaEditor, type SchemaTemplate } from './data-schema-editor';
 import type { BooleanOption, OptionsState } from './enqueue-request';

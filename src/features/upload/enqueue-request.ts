@@ -2,7 +2,7 @@
  * From the upload form's state to what is sent: only the options the operator set (the model's defaults
  * apply to the rest, API-FACTS "booleans only when set"), plus a summary of them kept with the job.
  */
-import type { DataSchema, EnqueueExtractionInput } from '../../api/v2/request-schemas';
+import type { DataSchema, EnqueueExtractionInput } from '@extraction-review/contract/v2/request-schemas';
 import type { SentOptions } from '../../lib/document-store';
 
 /** An option left to the model, or set on or off for these documents. */

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { Uuid } from '../../api/common-schemas';
-import type { Model } from '../../api/v2/schemas';
+import { Uuid } from '@extraction-review/contract/common-schemas';
+import type { Model } from '@extraction-review/contract/v2/schemas';
 
 interface Props {
   /** The extraction models the upstream lists; undefined while loading. */

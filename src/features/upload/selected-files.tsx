@@ -1,6 +1,6 @@
 import { Button } from '../../components/ui/button';
-import { formatBytes, type DocumentCheck } from './check-document';
-import { TYPE_NAMES, isAcceptedType } from './sniff-file';
+import { formatBytes, type DocumentCheck } from '../../lib/check-document';
+import { TYPE_NAMES, isAcceptedType } from '../../lib/sniff-file';
 
 export interface Candidate {
   id: string;

@@ -4,7 +4,7 @@ import { NetworkError, ProblemDetailsError } from '../../api/errors';
 import { describeError } from '../../components/describe-error';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
-import { formatBytes } from './check-document';
+import { formatBytes } from '../../lib/check-document';
 import { useUploadQueue, useUploads } from './upload-queue-provider';
 import { isFinished, type UploadItem, type UploadPhase } from './upload-queue';
 

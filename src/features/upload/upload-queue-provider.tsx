@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { jobKeys } from '../../api/keys';
-import type { EnqueueExtractionInput } from '../../api/v2/request-schemas';
+import type { EnqueueExtractionInput } from '@extraction-review/contract/v2/request-schemas';
 import { documentQueryOptions, v1JobQueryOptions } from '../../api/v1/queries';
 import { uploadPrediction } from '../../api/v1/upload';
 import {
@@ -11,7 +11,7 @@ import {
   type UploadRetryWait,
 } from '../../api/v2/upload';
 import { documentStoreKeys, saveJob, type NewStoredJob, type StoredV1 } from '../../lib/document-store';
-import { v1JobHref, v1Ref } from './v1-product';
+import { v1JobHref, v1Ref } from '../../lib/v1-product';
 import { createUploadQueue, isFinished, type UploadItem, type UploadQueue } from './upload-queue';
 
 type StoredRecord = Omit<NewStoredJob, 'jobId' | 'createdAt'>;

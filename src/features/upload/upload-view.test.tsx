@@ -5,9 +5,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as AppEvents from '../../api/v2/app-events';
 import { getAppConfig } from '../../api/v2/app-events';
 import { searchModels } from '../../api/v2/endpoints';
-import type { ModelsSearchResponse } from '../../api/v2/schemas';
-import type * as CheckDocument from './check-document';
-import { checkDocument } from './check-document';
+import type { ModelsSearchResponse } from '@extraction-review/contract/v2/schemas';
+import type * as CheckDocument from '../../lib/check-document';
+import { checkDocument } from '../../lib/check-document';
 import { UploadView } from './upload-view';
 
 vi.mock('../../api/v2/endpoints');
@@ -15,7 +15,7 @@ vi.mock('../../api/v2/app-events', async (importOriginal) => ({
   ...(await importOriginal<typeof AppEvents>()),
   getAppConfig: vi.fn(),
 }));
-vi.mock('./check-document', async (importOriginal) => ({
+vi.mock('../../lib/check-document', async (importOriginal) => ({
   ...(await importOriginal<typeof CheckDocument>()),
   checkDocument: vi.fn(),
 }));

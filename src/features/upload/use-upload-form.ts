@@ -4,15 +4,15 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { Uuid } from '../../api/common-schemas';
+import { Uuid } from '@extraction-review/contract/common-schemas';
 import { InvalidRequestError } from '../../api/errors';
-import { check } from '../../api/issues';
+import { check } from '@extraction-review/contract/issues';
 import { appConfigQueryOptions } from '../../api/v2/app-events';
 import { modelSchemaQueryOptions } from '../../api/v2/model-schema';
 import { modelsQueryOptions } from '../../api/v2/queries';
-import { EnqueueExtractionInput } from '../../api/v2/request-schemas';
+import { EnqueueExtractionInput } from '@extraction-review/contract/v2/request-schemas';
 import { describeError } from '../../components/describe-error';
-import { checkDocument } from './check-document';
+import { checkDocument } from '../../lib/check-document';
 import { checkDataSchemaEditor } from './data-schema-check';
 import type { SchemaTemplate } from './data-schema-editor';
 import { INVOICE_TEMPLATE, fromModelSchema, schemaText } from './data-schema-template';
@@ -22,7 +22,7 @@ import { isSendable, type Candidate } from './selected-files';
 import type { UploadPayload } from './upload-queue-provider';
 import type { NewUpload } from './upload-queue';
 import type { ApiVersion } from './api-choice';
-import { INITIAL_V1_PRODUCT, checkV1Product, type V1ProductState } from './v1-product';
+import { INITIAL_V1_PRODUCT, checkV1Product, type V1ProductState } from '../../lib/v1-product';
 
 const ENDPOINT = 'POST /api/v2/products/extraction/enqueue';
 

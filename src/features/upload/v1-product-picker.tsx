@@ -2,7 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { v1ProductsQueryOptions } from '../../api/v1/products';
 import type { V1Mode } from '../../api/v1/upload';
-import { knownProducts, knownV1Product, type CheckedV1Product, type V1ProductState } from './v1-product';
+import {
+  knownProducts,
+  knownV1Product,
+  type CheckedV1Product,
+  type V1ProductState,
+} from '../../lib/v1-product';
 
 interface Props {
   state: V1ProductState;

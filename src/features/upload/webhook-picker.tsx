@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { Uuid } from '../../api/common-schemas';
-import type { ModelWebhook } from '../../api/v2/schemas';
+import { Uuid } from '@extraction-review/contract/common-schemas';
+import type { ModelWebhook } from '@extraction-review/contract/v2/schemas';
 import { splitIds } from './enqueue-request';
 
 interface Props {

@@ -5,7 +5,12 @@ import type { ReactNode } from 'react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { reviewKeys } from '../../../api/keys';
-import type { QueueDocument, QueuePage, SessionResponse, StateCounts } from '../../../api/review/schemas';
+import type {
+  QueueDocument,
+  QueuePage,
+  SessionResponse,
+  StateCounts,
+} from '@extraction-review/contract/review/schemas';
 
 export const ALICE = { id: 'op-alice', name: 'Alice' };
 export const BOB = { id: 'op-bob', name: 'Bob' };

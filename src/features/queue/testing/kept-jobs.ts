@@ -1,5 +1,5 @@
 /** Test helpers for the import of kept jobs: jobs as this browser keeps them, and the server's answers. */
-import type { ImportResponse } from '../../../api/review/schemas';
+import type { ImportResponse } from '@extraction-review/contract/review/schemas';
 import { StoredJobSchema, type NewStoredJob, type StoredJob } from '../../../lib/document-store';
 import { queueDocument } from './fixtures';
 

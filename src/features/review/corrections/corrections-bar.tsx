@@ -1,11 +1,14 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import type { ReviewNode } from '../fields/review-tree';
-import { correctedFields, invalidValues } from './corrected-fields';
+import type { ReviewNode } from '@extraction-review/review-domain/fields/review-tree';
+import {
+  correctedFields,
+  invalidValues,
+} from '@extraction-review/review-domain/corrections/corrected-fields';
 import { downloadText, exportFilename } from './download';
 import { RagOutcome } from './rag-outcome';
-import { toCsv } from './to-csv';
+import { toCsv } from '@extraction-review/review-domain/corrections/to-csv';
 import { useSendToRag } from './use-send-to-rag';
 
 interface Props {

@@ -3,8 +3,13 @@ import { ApiError, InvalidRequestError, NetworkError } from '../../../api/errors
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import type { ReviewNode } from '../fields/review-tree';
-import { isAlreadyStored, storedFields, toV1Feedback, type FeedbackMethod } from './to-v1-feedback';
+import type { ReviewNode } from '@extraction-review/review-domain/fields/review-tree';
+import {
+  isAlreadyStored,
+  storedFields,
+  toV1Feedback,
+  type FeedbackMethod,
+} from '@extraction-review/review-domain/feedback/to-v1-feedback';
 import { useSendFeedback } from './use-send-feedback';
 
 interface Props {

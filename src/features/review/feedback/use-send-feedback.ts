@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sendFeedback } from '../../../api/v1/endpoints';
 import { feedbackKeys } from '../../../api/keys';
 import { feedbackQueryOptions } from '../../../api/v1/queries';
-import type { V1Feedback } from '../../../api/v1/schemas';
-import type { FeedbackMethod } from './to-v1-feedback';
+import type { V1Feedback } from '@extraction-review/contract/v1/schemas';
+import type { FeedbackMethod } from '@extraction-review/review-domain/feedback/to-v1-feedback';
 
 export interface SendFeedbackInput {
   method: FeedbackMethod;

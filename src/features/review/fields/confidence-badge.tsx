@@ -1,4 +1,4 @@
-import type { FieldConfidence } from '../../../api/v2/schemas';
+import type { FieldConfidence } from '@extraction-review/contract/v2/schemas';
 import { confidenceStyle, unknownConfidenceStroke } from '../confidence';
 
 interface Props {

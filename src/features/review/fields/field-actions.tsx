@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { CorrectionValue } from '../../../lib/draft-store';
-import type { ListNode, SimpleNode } from './review-tree';
+import type { ListNode, SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /**
  * What a value's control can do, handed down the field tree (objects, lists and tables nest at any

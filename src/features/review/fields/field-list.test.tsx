@@ -3,11 +3,11 @@ import { render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { extractionFixture } from '../testing/fixtures';
+import { extractionFixture } from '@extraction-review/test-kit/recorded-results';
 import { FieldActionsContext } from './field-actions';
 import { FieldList } from './field-list';
-import { buildReviewTree } from './review-tree';
-import { schemaHints } from './schema-hints';
+import { buildReviewTree } from '@extraction-review/review-domain/fields/review-tree';
+import { schemaHints } from '@extraction-review/review-domain/fields/schema-hints';
 import { mockFieldActions as actions } from '../testing/field-actions';
 
 /** As the app renders it: under its query client (a typed value's page check reads the page's words). */

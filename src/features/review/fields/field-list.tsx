@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { FieldNode } from './field-node';
 import { FieldRow } from './field-row';
-import type { ReviewNode, SimpleNode } from './review-tree';
+import type { ReviewNode, SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 
 interface Props {
   nodes: ReviewNode[];

@@ -1,6 +1,6 @@
 import { ListTable } from './list-table';
 import { ObjectGroup } from './object-group';
-import type { ReviewNode } from './review-tree';
+import type { ReviewNode } from '@extraction-review/review-domain/fields/review-tree';
 import { SimpleList } from './simple-list';
 import { FieldRow } from './field-row';
 

@@ -1,11 +1,11 @@
 import { memo, useId } from 'react';
 import { PageCheckNote, useConfirmChecked, usePageCheck } from '../pick/page-check-note';
-import { RuleMark } from '../rules/rule-mark';
+import { RuleMark } from '../rule-failures/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
 import { sameItemRef, type ItemRef } from './field-actions';
-import { firstPageOf } from './flatten-fields';
+import { firstPageOf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { ItemButton } from './item-button';
-import { isValidValue, type SimpleNode } from './review-tree';
+import { isValidValue, type SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { sameSimpleNode } from './same-node';
 import { useFieldTarget } from './use-field-target';
 import { ValueEditor } from './value-editor';

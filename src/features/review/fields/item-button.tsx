@@ -1,5 +1,5 @@
 import { useFieldActions, type ItemRef } from './field-actions';
-import type { ListNode } from './review-tree';
+import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /** Remove a list item, or restore one the operator removed. */
 export function ItemButton({ item, disabled }: { item: ItemRef; disabled?: boolean | undefined }) {

@@ -1,6 +1,6 @@
 import { ConfidenceBadge } from './confidence-badge';
 import { AddItemButton } from './item-button';
-import type { ListNode } from './review-tree';
+import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /** The head of a list (of values or of rows): its path, how many items are kept, confidence, "add". */
 export function ListHeader({

@@ -1,5 +1,5 @@
 import { ListHeader } from './list-header';
-import type { ListNode } from './review-tree';
+import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
 import { TableRow } from './table-row';
 
 /**

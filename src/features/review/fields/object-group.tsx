@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { ConfidenceBadge } from './confidence-badge';
 import { useHighlighted } from '../viewer/highlight-store';
 import { FieldNode } from './field-node';
-import { isWithin, simpleNodes, type ObjectNode } from './review-tree';
+import { isWithin, simpleNodes, type ObjectNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /**
  * An object's sub-fields, grouped under its name and collapsible. A group holding the selected field

@@ -1,4 +1,4 @@
-import type { SimpleNode } from './review-tree';
+import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /**
  * Whether a value's row would draw the same: the tree is rebuilt on every keystroke, so rows compare

@@ -2,7 +2,7 @@ import { FieldNode } from './field-node';
 import { itemRef } from './field-actions';
 import { ListHeader } from './list-header';
 import { FieldRow } from './field-row';
-import type { ListNode } from './review-tree';
+import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /** A list of simple values: one editor per item, items added and removed. */
 export function SimpleList({ node, disabled }: { node: ListNode; disabled?: boolean | undefined }) {

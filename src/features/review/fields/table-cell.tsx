@@ -1,8 +1,8 @@
 import { memo } from 'react';
 import { PageCheckNote, useConfirmChecked, usePageCheck } from '../pick/page-check-note';
-import { RuleMark } from '../rules/rule-mark';
+import { RuleMark } from '../rule-failures/rule-mark';
 import { ConfidenceBadge } from './confidence-badge';
-import { isValidValue, type SimpleNode } from './review-tree';
+import { isValidValue, type SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { sameSimpleNode } from './same-node';
 import { useFieldTarget } from './use-field-target';
 import { ValueEditor } from './value-editor';

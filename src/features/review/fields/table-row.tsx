@@ -1,7 +1,7 @@
 import { FieldNode } from './field-node';
 import { itemRef } from './field-actions';
 import { ItemButton } from './item-button';
-import type { ListItem, ListNode } from './review-tree';
+import type { ListItem, ListNode } from '@extraction-review/review-domain/fields/review-tree';
 import { TableCell } from './table-cell';
 
 /** One item of a table: a cell per column (`—` where the item has no such sub-field). */

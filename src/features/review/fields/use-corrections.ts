@@ -6,8 +6,8 @@ import {
   initialCorrections,
   type CorrectionsAction,
   type CorrectionsState,
-} from './corrections-reducer';
-import type { Edits } from './review-tree';
+} from '@extraction-review/review-domain/fields/corrections-reducer';
+import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
 
 export interface CorrectionsOptions {
   /** The IndexedDB draft's key; the job id when not given. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { CorrectionValue } from '../../../lib/draft-store';
-import { isValidValue, type SimpleNode } from './review-tree';
+import { isValidValue, type SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 
 interface Props {
   node: SimpleNode;

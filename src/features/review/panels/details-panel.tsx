@@ -1,4 +1,4 @@
-import type { ExtractionInference } from '../../../api/v2/schemas';
+import type { ExtractionInference } from '@extraction-review/contract/v2/schemas';
 
 interface Props {
   inference: ExtractionInference;

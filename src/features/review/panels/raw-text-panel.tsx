@@ -1,5 +1,5 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
-import type { RawText } from '../../../api/v2/schemas';
+import type { RawText } from '@extraction-review/contract/v2/schemas';
 import { findMatches, MAX_MATCHES } from './search-raw-text';
 import { RawTextPage } from './raw-text-page';
 

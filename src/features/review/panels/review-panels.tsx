@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ExtractionResponse } from '../../../api/v2/schemas';
+import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { DetailsPanel } from './details-panel';
 import { JsonPanel } from './json-panel';
 import { RawTextPanel } from './raw-text-panel';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { SimpleNode } from '../fields/review-tree';
+import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { usePickContext } from './pick-context';
 import { usePagesWords } from './use-page-words';
 import { checkValueOnPage, type Candidate } from './value-on-page';

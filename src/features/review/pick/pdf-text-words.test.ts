@@ -7,7 +7,7 @@
  */
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { describe, expect, it } from 'vitest';
-import { boundingBox } from '../viewer/geometry';
+import { boundingBox } from '@extraction-review/review-domain/viewer/geometry';
 import { pdfTextWords, type PageViewportLike } from './pdf-text-words';
 
 /** pdf.js's viewport at scale 1 for a 600 × 800 page (PDF y up), turned clockwise by `rotate`. */

@@ -1,6 +1,6 @@
 /**
  * A PDF page's words from its text layer, as pdf.js gives it in the browser (`getTextContent`): the
- * words and boxes the app server reads from the same page (server/reference/extract/pdf-text-layer.ts),
+ * words and boxes the app server reads from the same page (packages/document-text/src/pdf-text-layer.ts),
  * in the same frame, the page as displayed (`/Rotate` and the CropBox applied through the page's
  * viewport), normalised, origin top-left: a v2 polygon's frame.
  *
@@ -11,8 +11,14 @@
  * breaks runs at wide gaps) both agree exactly.
  */
 import type { TextContent } from 'pdfjs-dist/types/src/display/api';
-import { isTextRun, runWords, type ViewportLike } from '../../../lib/pdf-text-runs';
-import { boundingBox, boxToPolygon, clampBoxToPage, fromViewPoint, type Point } from '../viewer/geometry';
+import { isTextRun, runWords, type ViewportLike } from '@extraction-review/document-text/pdf-text-runs';
+import {
+  boundingBox,
+  boxToPolygon,
+  clampBoxToPage,
+  fromViewPoint,
+  type Point,
+} from '@extraction-review/review-domain/viewer/geometry';
 import type { WordInput } from './pick-words';
 
 /** The part of pdf.js's `PageViewport` used here (scale 1: PDF points → page pixels, turned). */

@@ -4,8 +4,8 @@
  * its selection, and what a pick does.
  */
 import { createContext, useContext } from 'react';
-import type { Rotation } from '../viewer/geometry';
-import type { SimpleNode } from '../fields/review-tree';
+import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
+import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import type { PageWord, WordInput } from './pick-words';
 import type { Candidate } from './value-on-page';
 

@@ -1,5 +1,5 @@
 import { useRef, useState, type PointerEvent } from 'react';
-import { clientToPagePoint, toSvgPoints, type Point } from '../viewer/geometry';
+import { clientToPagePoint, toSvgPoints, type Point } from '@extraction-review/review-domain/viewer/geometry';
 import { usePickContext, type PickContextValue } from './pick-context';
 import { normaliseBox, wordAt, wordsInBox } from './pick-words';
 import { usePageWords } from './use-page-words';

@@ -4,7 +4,13 @@
  * Everything is in the page's upright normalised frame (viewer/geometry.ts), the frame of the field
  * polygons: the caller brings a click into it through geometry.ts and takes the polygon as it is.
  */
-import { boundingBox, boxToPolygon, type Box, type Point, type Polygon } from '../viewer/geometry';
+import {
+  boundingBox,
+  boxToPolygon,
+  type Box,
+  type Point,
+  type Polygon,
+} from '@extraction-review/review-domain/viewer/geometry';
 
 /** A word as the words source gives it: its text and where it stands on the upright page. */
 export interface WordInput {

@@ -5,12 +5,20 @@
  * page is kept too, and forgotten when the value changes or is reverted.
  */
 import { describe, expect, it } from 'vitest';
-import type { FieldMap } from '../../../api/v2/schemas';
-import { correctedFields } from '../corrections/corrected-fields';
-import { correctionsReducer, initialCorrections } from '../fields/corrections-reducer';
-import { buildReviewTree, simpleNodes } from '../fields/review-tree';
-import { applyCorrections, changesToSend, draftFromServer, mergeEdits } from '../queue/corrections-sync';
-import { NO_EDITS } from '../fields/review-tree';
+import type { FieldMap } from '@extraction-review/contract/v2/schemas';
+import { correctedFields } from '@extraction-review/review-domain/corrections/corrected-fields';
+import {
+  correctionsReducer,
+  initialCorrections,
+} from '@extraction-review/review-domain/fields/corrections-reducer';
+import { buildReviewTree, simpleNodes } from '@extraction-review/review-domain/fields/review-tree';
+import {
+  applyCorrections,
+  changesToSend,
+  draftFromServer,
+  mergeEdits,
+} from '@extraction-review/review-domain/queue/corrections-sync';
+import { NO_EDITS } from '@extraction-review/review-domain/fields/review-tree';
 
 const extracted = {
   page: 0,

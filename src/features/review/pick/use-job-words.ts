@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ApiVersion } from '../../../api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import type { PageWordsSource } from './pick-context';
 import { jobWordsSource } from './words-sources';
 

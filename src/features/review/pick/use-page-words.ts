@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { rotatePolygon, type Rotation } from '../viewer/geometry';
+import { rotatePolygon, type Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageWordsSource } from './pick-context';
 import { toPageWords, type PageWord } from './pick-words';
 

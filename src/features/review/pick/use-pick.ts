@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
-import type { CorrectionsAction } from '../fields/corrections-reducer';
-import type { SimpleNode } from '../fields/review-tree';
+import type { CorrectionsAction } from '@extraction-review/review-domain/fields/corrections-reducer';
+import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { isTypingTarget } from '../keyboard/keymap';
-import type { Rotation } from '../viewer/geometry';
+import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageWordsSource, PickContextValue, PickSelection } from './pick-context';
 import { joinWords, moveWord, runBetween, unionPolygon, type PageWord, type WordMove } from './pick-words';
 import { usePageWords } from './use-page-words';

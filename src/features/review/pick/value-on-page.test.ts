@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxToPolygon } from '../viewer/geometry';
+import { boxToPolygon } from '@extraction-review/review-domain/viewer/geometry';
 import { toPageWords } from './pick-words';
 import {
   amountReadings,

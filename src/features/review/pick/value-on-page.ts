@@ -13,9 +13,9 @@
  * the runs that read nearest (by edit distance of their normal forms) are the candidates offered.
  * Pure: the words come in, nothing is fetched.
  */
-import type { ValueType } from '../fields/review-tree';
+import type { ValueType } from '@extraction-review/review-domain/fields/review-tree';
 import { joinWords, unionPolygon, type PageWord } from './pick-words';
-import type { Polygon } from '../viewer/geometry';
+import type { Polygon } from '@extraction-review/review-domain/viewer/geometry';
 
 // ─── Amounts ─────────────────────────────────────────────────────────────────────────────────────
 

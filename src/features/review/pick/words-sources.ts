@@ -1,5 +1,5 @@
 import { getJobPageWords, getPageWords, jobPageWordsKey, pageWordsKey } from '../../../api/review/page-words';
-import type { ApiVersion } from '../../../api/review/schemas';
+import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import type { PageWordsSource } from './pick-context';
 
 /** A queue document's words, read by the app server from its kept file (text layer, else OCR). */

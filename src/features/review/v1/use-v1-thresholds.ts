@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { appConfigQueryOptions } from '../../../api/v2/app-events';
-import type { ConfidenceThresholds } from './v1-confidence';
+import type { ConfidenceThresholds } from '@extraction-review/review-domain/v1/v1-confidence';
 
 /**
  * The operator's v1 confidence thresholds, from the app server (V1_CONFIDENCE_THRESHOLDS), or the

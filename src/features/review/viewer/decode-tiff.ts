@@ -5,7 +5,7 @@
  * heap); `close` frees them.
  */
 import * as UTIF from 'utif2';
-import { orientationTransform, type Size } from './geometry';
+import { orientationTransform, type Size } from '@extraction-review/review-domain/viewer/geometry';
 
 export interface TiffDocument {
   /** Each page's upright size in pixels. */

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { useEffect, type ReactNode } from 'react';
 import { configure } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FieldLeaf } from '../fields/flatten-fields';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { initialViewerState, type ViewerState } from '../viewer-state';
 import DocumentViewer from './document-viewer';
 

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useState, type Dispatch } from 'react';
-import type { FieldLeaf } from '../fields/flatten-fields';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { viewerActions, type ViewerAction, type ViewerState } from '../viewer-state';
 import { confidencePaletteVars } from './confidence-legend';
 import { DocumentSource } from './document-source';
@@ -7,7 +7,7 @@ import { regionsByPage } from './field-regions';
 import { createHighlightStore, HighlightContext } from './highlight-store';
 import { ViewerBody } from './viewer-body';
 import { ViewerErrorBoundary } from './viewer-message';
-import type { Rotation } from './geometry';
+import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 
 export interface DocumentViewerProps {
   /** The document as uploaded. */

@@ -1,5 +1,5 @@
 import { memo, useId, useMemo, type PointerEvent, type MouseEvent } from 'react';
-import { boundingBox, growBox, toSvgPoints } from './geometry';
+import { boundingBox, growBox, toSvgPoints } from '@extraction-review/review-domain/viewer/geometry';
 import type { Region } from './field-regions';
 import { useHighlight, useHighlighted } from './highlight-store';
 

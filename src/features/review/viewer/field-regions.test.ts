@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldLeaf } from '../fields/flatten-fields';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { firstLocation, regionsByPage } from './field-regions';
-import { boxToPolygon } from './geometry';
+import { boxToPolygon } from '@extraction-review/review-domain/viewer/geometry';
 
 const leaf = (path: string, ...locations: [number, number][]): FieldLeaf => ({
   path,

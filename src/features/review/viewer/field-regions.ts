@@ -1,5 +1,5 @@
-import type { FieldLeaf } from '../fields/flatten-fields';
-import { polygonArea, type Polygon } from './geometry';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
+import { polygonArea, type Polygon } from '@extraction-review/review-domain/viewer/geometry';
 
 /** One polygon of one field on one page. */
 export interface Region {

@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { FieldLeaf } from '../fields/flatten-fields';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { clampZoom, viewerActions, type ViewerDispatch, type ViewRequest } from '../viewer-state';
 import { firstLocation, type Region } from './field-regions';
 import {
@@ -23,7 +23,7 @@ import {
   type PageLayout,
   type Point,
   type Rotation,
-} from './geometry';
+} from '@extraction-review/review-domain/viewer/geometry';
 import type { PageSource } from './page-source';
 import { PageShell } from './page-shell';
 import { useDragPan } from './use-drag-pan';

@@ -1,5 +1,11 @@
 import { memo, useState } from 'react';
-import { pageBoxTransform, renderPixelRatio, type PageSlot, type Rotation, type Size } from './geometry';
+import {
+  pageBoxTransform,
+  renderPixelRatio,
+  type PageSlot,
+  type Rotation,
+  type Size,
+} from '@extraction-review/review-domain/viewer/geometry';
 import { PickLayer } from '../pick/pick-layer';
 import { FieldOverlay } from './field-overlay';
 import type { Region } from './field-regions';

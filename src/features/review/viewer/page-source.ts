@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { Rotation, Size } from './geometry';
+import type { Rotation, Size } from '@extraction-review/review-domain/viewer/geometry';
 import type { TiffDocument } from './decode-tiff';
 
 /**

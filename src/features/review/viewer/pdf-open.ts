@@ -8,7 +8,7 @@
 import { pdfjs } from 'react-pdf';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
 import { pdfWorkerPort, pdfWorkerUrl } from '../../../lib/pdf-worker';
-import type { Size } from './geometry';
+import type { Size } from '@extraction-review/review-domain/viewer/geometry';
 
 // cMaps, fonts and decoders come from our own origin, never a CDN; so does the worker, started
 // early (src/lib/pdf-worker.ts) and handed to pdf.js as its port: one worker for every document,

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import type { Size } from './geometry';
+import type { Size } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageSource, SourceChildren } from './page-source';
 import { holdPdf, openedPdf, type OpenedPdf } from './pdf-open';
 import { OpenErrorMessage } from './viewer-message';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { openTiff, type TiffDocument } from './decode-tiff';
-import type { Size } from './geometry';
+import type { Size } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageSource, SourceChildren } from './page-source';
 import { OpenErrorMessage } from './viewer-message';
 

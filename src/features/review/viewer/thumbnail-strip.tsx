@@ -1,5 +1,11 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { layoutPages, pageBoxTransform, pagesInWindow, revealScroll, type Rotation } from './geometry';
+import {
+  layoutPages,
+  pageBoxTransform,
+  pagesInWindow,
+  revealScroll,
+  type Rotation,
+} from '@extraction-review/review-domain/viewer/geometry';
 import { PageBitmap } from './page-bitmap';
 import type { PageSource } from './page-source';
 import { storedDrawSize, turnedBoxProps, turnOf } from './turned-bitmap';

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { rotateSize, type Rotation, type Size } from './geometry';
+import { rotateSize, type Rotation, type Size } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageSource } from './page-source';
 
 /**

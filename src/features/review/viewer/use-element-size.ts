@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useState, type RefObject } from 'react';
-import type { Size } from './geometry';
+import type { Size } from '@extraction-review/review-domain/viewer/geometry';
 
 /**
  * The content-box size of an element, kept current by a ResizeObserver (never window `resize`: the

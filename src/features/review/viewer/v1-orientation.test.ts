@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir } from '../../../api/testing/fixtures-dir';
-import { V1PredictResponse, type V1Inference } from '../../../api/v1/schemas';
+import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
+import { V1PredictResponse, type V1Inference } from '@extraction-review/contract/v1/schemas';
 import {
   boundingBox,
   toRotation,
@@ -25,7 +25,7 @@ import {
   type Polygon,
   type Rotation,
   type Size,
-} from './geometry';
+} from '@extraction-review/review-domain/viewer/geometry';
 
 const dir = path.join(fixturesDir, 'v1/products/multi_receipts_detector');
 const orientations = [0, 90, 180, 270] as const;

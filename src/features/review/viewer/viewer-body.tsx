@@ -1,8 +1,8 @@
 import { startTransition, useCallback, useEffect, useMemo, useState } from 'react';
-import type { FieldLeaf } from '../fields/flatten-fields';
+import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { viewerActions, type ViewerDispatch, type ViewerState } from '../viewer-state';
 import type { Region } from './field-regions';
-import type { Rotation } from './geometry';
+import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import { withTurns } from './turned-bitmap';
 import type { PageSource } from './page-source';
 import { PageScroller } from './page-scroller';

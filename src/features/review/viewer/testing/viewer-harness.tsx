@@ -11,8 +11,8 @@ import '../../../../index.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ExtractionResponse } from '../../../../api/v2/schemas';
-import { flattenFields, type FieldLeaf } from '../../fields/flatten-fields';
+import { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
+import { flattenFields, type FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { useViewerState } from '../../viewer-state';
 import DocumentViewer from '../document-viewer';
 

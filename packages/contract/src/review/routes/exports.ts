@@ -1,0 +1,52 @@
+/** Exports of confirmed documents, for admins (docs/gateway.md, "Exports"; the handler: server/app/review/exports/export-routes.ts). */
+import type { z } from 'zod';
+import { ExportQuery } from '../exports';
+import { declareRoute } from './declare';
+
+export const exportConfirmed = declareRoute({
+  operationId: 'exportConfirmed',
+  method: 'get',
+  path: '/api/exports/confirmed',
+  tag: 'review',
+  summary: 'Export confirmed documents (admins)',
+  description:
+    'The confirmed documents of one model, in order of confirmation, with their validated values, streamed (docs/gateway.md, "Exports").',
+  access: 'admin',
+  query: ExportQuery,
+  queryDescriptions: {
+    model: 'The model id (v2) or product `account/name/vN` (v1).',
+    format: '`jsonl` (default): a JSON object per document; `csv`: a row per line item.',
+    from: 'Confirmed at or after: a day (`2026-11-24`, from its start, UTC) or an instant with its offset.',
+    to: 'Confirmed before: a day (counted whole) or an instant with its offset; after `from`.',
+  } satisfies Record<keyof z.input<typeof ExportQuery>, string>,
+  responses: {
+    200: {
+      description: 'An attachment, streamed: JSON lines, or CSV (UTF-8 with a BOM, CRLF).',
+      headers: {
+        'Content-Disposition': {
+          description: '`attachment; filename="confirmed-<model>-<date>.<format>"`.',
+          schema: { type: 'string' },
+        },
+      },
+      content: {
+        'application/x-ndjson': {
+          schema: {
+            type: 'string',
+            description:
+              'One object per line: document_id, api_version, model, file_name, alias, integration, confirmed_at, confirmed_by, automatic, fields (the v2 API’s shape).',
+          },
+        },
+        'text/csv': {
+          schema: {
+            type: 'string',
+            description:
+              'Columns: document_id, file_name, model, integration, confirmed_at, confirmed_by, automatic, then every field column (`line_items.description` …); a row per line item.',
+          },
+        },
+      },
+    },
+  },
+  notes: { '422-008': 'the query does not fit: `errors[]` point at its parameters (`#/from`)' },
+});
+
+export const exportRoutes = [exportConfirmed] as const;

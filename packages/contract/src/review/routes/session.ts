@@ -1,0 +1,88 @@
+/**
+ * Signing in and out, and the one-time set-up link that creates the first admin (the handlers:
+ * server/app/review/http/session-routes.ts). A set-up link makes the first admin only: refused (404-011)
+ * once any admin exists, however made; used once; valid an hour.
+ */
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH, SessionResponse, SetupRequest, SignInRequest } from '../schemas';
+import { SetupLinkValid, SignedOut } from './components';
+import { declareRoute } from './declare';
+
+/** Sign-in and set-up attempts per client address in 15 minutes (the server's limiter; checked by openapi.test.ts). */
+export const SIGN_IN_ATTEMPTS = 20;
+
+const SET_COOKIE = {
+  'Set-Cookie': {
+    description:
+      'The session cookie `er_session`: an opaque token, HttpOnly, SameSite=Lax, Secure over HTTPS, Path=/.',
+    schema: { type: 'string' },
+  },
+};
+
+export const signIn = declareRoute({
+  operationId: 'signIn',
+  method: 'post',
+  path: '/api/session',
+  tag: 'session',
+  summary: 'Sign in',
+  description: `Opens a session: the \`er_session\` cookie, and the CSRF token in the body. A session cookie sent along is ended first. Sign-in and set-up attempts share a limit of ${SIGN_IN_ATTEMPTS} per client address in 15 minutes.`,
+  access: 'public',
+  body: SignInRequest,
+  responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
+  problems: ['401-012', '429-001'],
+});
+
+export const getSession = declareRoute({
+  operationId: 'getSession',
+  method: 'get',
+  path: '/api/session',
+  tag: 'session',
+  summary: 'Who is signed in',
+  description:
+    'The session of the cookie, if any. Behind the company’s proxy, the single sign-on header (sent only by the proxy) opens a session instead, with a new cookie.',
+  access: 'optional',
+  responses: { 200: { description: 'Signed in, with the session’s CSRF token.', schema: SessionResponse } },
+  notes: { '401-011': 'nobody is signed in in this browser' },
+});
+
+export const signOut = declareRoute({
+  operationId: 'signOut',
+  method: 'delete',
+  path: '/api/session',
+  tag: 'session',
+  summary: 'Sign out',
+  description: 'Ends the session and clears its cookie.',
+  access: 'operator',
+  responses: {
+    200: { description: 'Signed out; the cookie is cleared.', schema: SignedOut, headers: SET_COOKIE },
+  },
+});
+
+export const checkSetupLink = declareRoute({
+  operationId: 'checkSetupLink',
+  method: 'get',
+  path: '/api/setup/{token}',
+  tag: 'session',
+  summary: 'Check a set-up link',
+  description: 'Whether the one-time set-up link that creates the first admin can still be used.',
+  access: 'public',
+  params: z.object({ token: z.string().describe('The set-up link’s token (its URL fragment).') }),
+  responses: { 200: { description: 'The link is valid.', schema: SetupLinkValid } },
+  problems: ['404-011'],
+});
+
+export const setUp = declareRoute({
+  operationId: 'setUp',
+  method: 'post',
+  path: '/api/setup',
+  tag: 'session',
+  summary: 'Create the first admin',
+  description: `Uses up the one-time set-up link: creates the first admin and signs them in. Counted with sign-in attempts (${SIGN_IN_ATTEMPTS} per client address in 15 minutes).`,
+  access: 'public',
+  body: SetupRequest,
+  responses: { 200: { description: 'The admin, signed in.', schema: SessionResponse, headers: SET_COOKIE } },
+  problems: ['404-011', '409-003', '429-001'],
+  notes: { '422-008': `the body does not fit, or the password is shorter than ${MIN_PASSWORD_LENGTH}` },
+});
+
+export const sessionRoutes = [signIn, getSession, signOut, checkSetupLink, setUp] as const;

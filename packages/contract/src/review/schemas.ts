@@ -1,0 +1,257 @@
+/**
+ * The review API's vocabulary (the app server's review store, server/app/review/): shared by the server,
+ * which builds its answers with these schemas, and the browser, which parses them.
+ *
+ * A document's life in the queue:
+ *
+ *   processing ──▶ to_review ──take──▶ in_review ──▶ confirmed | rejected | postponed
+ *        │             ▲                  │  (lease expired, or released)
+ *        ▼             └──────────────────┘
+ *      failed          an admin may reopen a decided document (→ to_review) or reassign a held one
+ *
+ * `in_review` is held by one operator under a lease; an expired lease counts as `to_review` at once,
+ * with no sweeper (server/app/review/queue-state.ts).
+ */
+import { z } from 'zod';
+
+export const DocumentState = z.enum([
+  'processing',
+  'failed',
+  'to_review',
+  'in_review',
+  'confirmed',
+  'rejected',
+  'postponed',
+]);
+export type DocumentState = z.infer<typeof DocumentState>;
+
+/** The states a document can be decided into. */
+export const Decision = z.enum(['confirmed', 'rejected', 'postponed']);
+export type Decision = z.infer<typeof Decision>;
+
+export const OperatorRole = z.enum(['admin', 'operator']);
+export type OperatorRole = z.infer<typeof OperatorRole>;
+
+export const ApiVersion = z.enum(['v2', 'v1']);
+export type ApiVersion = z.infer<typeof ApiVersion>;
+
+/** Password rules, checked by the server (server/app/review/auth/passwords.ts) and by the forms first. */
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+// ─── Operators and sessions ──────────────────────────────────────────────────────────────────────────
+
+export const OperatorRef = z.object({ id: z.string(), name: z.string().nullable() });
+export type OperatorRef = z.infer<typeof OperatorRef>;
+
+export const OperatorView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: OperatorRole,
+  hasPassword: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type OperatorView = z.infer<typeof OperatorView>;
+
+/** `POST /api/session`. */
+export const SignInRequest = z.strictObject({
+  name: z.string().trim().min(1, { error: 'Give your name' }).max(200),
+  password: z.string().min(1, { error: 'Give your password' }).max(1024),
+});
+export type SignInRequest = z.infer<typeof SignInRequest>;
+
+/**
+ * `GET`/`POST /api/session` (200): who is signed in, and the token every later state-changing request
+ * sends back in `X-CSRF-Token`.
+ */
+export const SessionResponse = z.object({ operator: OperatorView, csrfToken: z.string() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** `POST /api/setup`: the one-time set-up link's token and the first admin. */
+export const SetupRequest = z.strictObject({
+  token: z.string().min(1).max(200),
+  name: z.string().trim().min(1, { error: 'Give a name' }).max(200),
+  password: z.string().max(1024),
+});
+
+/** `POST /api/operators` (admins). */
+export const NewOperatorRequest = z.strictObject({
+  name: z.string().trim().min(1, { error: 'Give a name' }).max(200),
+  role: OperatorRole,
+  password: z.string().max(1024),
+});
+
+// ─── Documents in the queue ──────────────────────────────────────────────────────────────────────────
+
+export const QueueDocument = z.object({
+  id: z.string(),
+  /** Send it back with every write: a write based on another version is refused (409). */
+  version: z.int().positive(),
+  apiVersion: ApiVersion,
+  /** v2: the model id; v1: `account/name/vN`. */
+  model: z.string(),
+  fileName: z.string(),
+  alias: z.string().nullable(),
+  state: DocumentState,
+  holder: OperatorRef.nullable(),
+  leaseExpiresAt: z.iso.datetime().nullable(),
+  decidedBy: OperatorRef.nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  reason: z.string().nullable(),
+  priority: z.int(),
+  fieldsTotal: z.int().nonnegative(),
+  fieldsToReview: z.int().nonnegative(),
+  createdAt: z.iso.datetime(),
+  readyAt: z.iso.datetime().nullable(),
+  upstreamJobId: z.string().nullable(),
+  upstreamResultId: z.string().nullable(),
+});
+export type QueueDocument = z.infer<typeof QueueDocument>;
+
+/** One document with what the review needs: the upstream's result and the corrections so far. */
+export const ReviewDocument = QueueDocument.extend({
+  /** The upstream's answer as it came (v2 inference response, v1 document response). */
+  result: z.unknown().nullable(),
+  /** A failed job's problem. */
+  error: z.unknown().nullable(),
+  /** The latest corrected value of each corrected field, by path. */
+  corrections: z.record(z.string(), z.unknown()),
+});
+export type ReviewDocument = z.infer<typeof ReviewDocument>;
+
+/** `POST /api/review/next` (200), `POST /api/review/documents/{id}/take`, and every write's answer. */
+export const DocumentResponse = z.object({ document: ReviewDocument });
+export type DocumentResponse = z.infer<typeof DocumentResponse>;
+
+export const StateCounts = z.record(DocumentState, z.int().nonnegative());
+export type StateCounts = z.infer<typeof StateCounts>;
+
+/** `GET /api/review/documents`: one page, newest first, and the counts per state. */
+export const QueuePage = z.object({
+  documents: z.array(QueueDocument),
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+  counts: StateCounts,
+});
+export type QueuePage = z.infer<typeof QueuePage>;
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(500)
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+
+/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+export const QueueQuery = z.object({
+  state: DocumentState.optional(),
+  model: optionalText,
+  /** Operator id: documents it holds or decided. */
+  operator: optionalText,
+  /** Received at or after / before (ISO 8601). */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  /** Searched in file names and aliases. */
+  q: optionalText,
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type QueueQuery = z.infer<typeof QueueQuery>;
+
+// ─── Writes ──────────────────────────────────────────────────────────────────────────────────────────
+
+const Version = z.int({ error: 'Send the version you read' }).positive();
+
+export const VersionRequest = z.strictObject({ version: Version });
+
+/**
+ * `POST …/confirm`: the version read, and why the document is confirmed although a business rule of
+ * its model fails (required then: 422 `422-009` without it, naming each rule).
+ */
+export const ConfirmRequest = z.strictObject({
+  version: Version,
+  overrideReason: z
+    .string()
+    .trim()
+    .min(1, { error: 'Say why the document is confirmed although a rule fails' })
+    .max(2000)
+    .optional(),
+});
+export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
+
+export const CorrectionsRequest = z.strictObject({
+  version: Version,
+  corrections: z
+    .array(
+      z.strictObject({
+        path: z.string().min(1).max(500),
+        value: z.json(),
+      }),
+    )
+    .min(1)
+    .max(1000),
+});
+export type CorrectionsRequest = z.infer<typeof CorrectionsRequest>;
+
+export const RejectRequest = z.strictObject({
+  version: Version,
+  reason: z.string().trim().min(1, { error: 'Say why the document is rejected' }).max(2000),
+});
+
+export const PostponeRequest = z.strictObject({
+  version: Version,
+  reason: z.string().trim().max(2000).optional(),
+});
+
+export const ReassignRequest = z.strictObject({ operator: z.string().min(1).max(200) });
+
+/** How soon a document comes up: higher first (0 by default); then the oldest. */
+export const PriorityRequest = z.strictObject({
+  priority: z.int({ error: 'A priority is a whole number' }).min(-1000).max(1000),
+});
+
+// ─── Timeline ────────────────────────────────────────────────────────────────────────────────────────
+
+export const TimelineEntry = z.object({
+  kind: z.string(),
+  at: z.iso.datetime(),
+  actor: OperatorRef.nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+export const TimelineResponse = z.object({ events: z.array(TimelineEntry) });
+
+// ─── Import of the jobs a browser kept ───────────────────────────────────────────────────────────────
+
+/** v1 models are `account/name/vN`; a v2 model id has no slash. */
+const V1_MODEL = /^[^/\s]+\/[^/\s]+\/v\d+$/;
+
+/**
+ * `POST /api/review/import`, its `metadata` part (JSON): a job this browser kept from before the team
+ * queue (src/lib/document-store.ts). The same (apiVersion, upstreamJobId) is imported once.
+ */
+export const ImportMetadata = z
+  .strictObject({
+    apiVersion: ApiVersion,
+    /** v2: the model id; v1: `account/name/vN`. */
+    model: z.string().trim().min(1, { error: 'Give the model' }).max(300),
+    fileName: z.string().trim().min(1, { error: 'Give the file’s name' }).max(1000),
+    alias: z.string().trim().max(1000).nullish(),
+    /** v2: the job id; v1: the queue’s job id (asynchronous) or the document id (synchronous). */
+    upstreamJobId: z.string().trim().min(1, { error: 'Give the upstream job’s id' }).max(300),
+    /** v2: the inference id; v1: the document id. Read from the result when left out. */
+    upstreamResultId: z.string().trim().min(1).max(300).optional(),
+  })
+  .superRefine((metadata, context) => {
+    const v1 = V1_MODEL.test(metadata.model);
+    if (metadata.apiVersion === 'v1' && !v1)
+      context.addIssue({ code: 'custom', path: ['model'], message: 'A v1 model is account/name/vN' });
+    if (metadata.apiVersion === 'v2' && metadata.model.includes('/'))
+      context.addIssue({ code: 'custom', path: ['model'], message: 'A v2 model is its id, without a slash' });
+  });
+export type ImportMetadata = z.input<typeof ImportMetadata>;
+
+/** `POST /api/review/import`: 201 with `imported: true`, or 200 with the document already there. */
+export const ImportResponse = z.object({ document: ReviewDocument, imported: z.boolean() });
+export type ImportResponse = z.infer<typeof ImportResponse>;

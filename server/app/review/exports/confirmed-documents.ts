@@ -1,0 +1,144 @@
+/**
+ * Confirmed documents of one model, in order of confirmation, with their validated values: what the
+ * exports write. Read in pages of `BATCH` by key (confirmation time, id), each page's corrections in
+ * one query, so that an export of any size holds one page in memory and the database is never asked
+ * to hold a cursor open for as long as a slow client downloads.
+ */
+import type { FieldMap } from '@extraction-review/contract/v2/schemas';
+import { correctedFields } from '@extraction-review/review-domain/corrections/corrected-fields';
+import { buildReviewTree } from '@extraction-review/review-domain/fields/review-tree';
+import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
+import { readQueueResult } from '@extraction-review/review-domain/queue/read-queue-result';
+import type { ReviewDatabase } from '../db/open-database';
+
+const BATCH = 100;
+
+export interface ConfirmedDocument {
+  id: string;
+  apiVersion: 'v2' | 'v1';
+  model: string;
+  fileName: string;
+  alias: string | null;
+  integration: string | null;
+  confirmedAt: number;
+  /** The operator's name; null for an automatic confirmation (or an operator since removed). */
+  confirmedBy: string | null;
+  automatic: boolean;
+  /** The corrected fields in the v2 API's shape (v1 results through the review's v1 adapter). */
+  fields: FieldMap;
+  /** Whether the stored result could be read (else `fields` is empty). */
+  readable: boolean;
+}
+
+export interface ConfirmedRange {
+  model: string;
+  /** Confirmed at or after (ms). */
+  from?: number | undefined;
+  /** Confirmed before (ms). */
+  to?: number | undefined;
+}
+
+export async function* confirmedDocuments(
+  store: ReviewDatabase,
+  range: ConfirmedRange,
+): AsyncGenerator<ConfirmedDocument> {
+  let after: { at: number; id: string } | undefined;
+  for (;;) {
+    let query = store.db
+      .selectFrom('documents')
+      .leftJoin('operators', 'operators.id', 'documents.decided_by')
+      .leftJoin('integrations', 'integrations.id', 'documents.integration_id')
+      .select([
+        'documents.id',
+        'documents.api_version',
+        'documents.model_key',
+        'documents.file_name',
+        'documents.alias',
+        'documents.upstream_job_id',
+        'documents.decided_at',
+        'documents.decided_by',
+        'documents.result_json',
+        'operators.name as operator_name',
+        'integrations.name as integration_name',
+      ])
+      .where('documents.state', '=', 'confirmed')
+      .where('documents.model_key', '=', range.model)
+      .orderBy('documents.decided_at')
+      .orderBy('documents.id')
+      .limit(BATCH);
+    if (range.from !== undefined) query = query.where('documents.decided_at', '>=', range.from);
+    if (range.to !== undefined) query = query.where('documents.decided_at', '<', range.to);
+    if (after !== undefined) {
+      const { at, id } = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('documents.decided_at', '>', at),
+          eb.and([eb('documents.decided_at', '=', at), eb('documents.id', '>', id)]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
+    if (rows.length === 0) return;
+    const corrections = await latestCorrections(
+      store,
+      rows.map((row) => row.id),
+    );
+    for (const row of rows) {
+      const read =
+        row.result_json === null
+          ? undefined
+          : readQueueResult({
+              apiVersion: row.api_version,
+              result: JSON.parse(row.result_json) as unknown,
+              model: row.model_key,
+              upstreamJobId: row.upstream_job_id,
+            });
+      const fields =
+        read?.ok === true
+          ? correctedFields(
+              buildReviewTree(
+                read.review.response.inference.result.fields,
+                draftFromServer(corrections.get(row.id) ?? {}),
+              ),
+            )
+          : {};
+      yield {
+        id: row.id,
+        apiVersion: row.api_version,
+        model: row.model_key,
+        fileName: row.file_name,
+        alias: row.alias,
+        integration: row.integration_name,
+        confirmedAt: row.decided_at ?? 0,
+        confirmedBy: row.operator_name,
+        automatic: row.decided_by === null,
+        fields,
+        readable: read?.ok === true,
+      };
+    }
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < BATCH) return;
+    after = { at: last.decided_at ?? 0, id: last.id };
+  }
+}
+
+/** The latest value of each corrected path, per document. */
+async function latestCorrections(
+  store: ReviewDatabase,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await store.db
+    .selectFrom('corrections')
+    .select(['document_id', 'field_path', 'value_json'])
+    .where('document_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  // Maps, then fromEntries: a path such as `__proto__` is a key like any other.
+  const latest = new Map<string, Map<string, unknown>>();
+  for (const row of rows) {
+    const values = latest.get(row.document_id) ?? new Map<string, unknown>();
+    values.set(row.field_path, JSON.parse(row.value_json) as unknown);
+    latest.set(row.document_id, values);
+  }
+  return new Map([...latest].map(([id, values]) => [id, Object.fromEntries(values)]));
+}

@@ -1,0 +1,99 @@
+/**
+ * Rows of the review store as the review API shows them (packages/contract/src/review/schemas.ts): ISO times, the
+ * names of who holds and who decided, JSON parsed, never a password hash.
+ */
+import type {
+  OperatorView,
+  QueueDocument,
+  ReviewDocument,
+  TimelineEntry as TimelineEntryView,
+} from '@extraction-review/contract/review/schemas';
+import type { ReviewDatabase } from '../db/open-database';
+import type { DocumentRow, OperatorRow } from '../db/schema';
+import type { TimelineEntry } from '../store/audit-store';
+import type { ListedDocument } from '../store/queue-store';
+import { effectiveState } from '../queue-state';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function presentOperator(
+  row: Pick<OperatorRow, 'id' | 'name' | 'role' | 'password_hash' | 'created_at'>,
+): OperatorView {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    hasPassword: row.password_hash !== null,
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function presentQueueDocument(row: ListedDocument, now: number): QueueDocument {
+  const state = effectiveState(row, now);
+  const held = state === 'in_review';
+  return {
+    id: row.id,
+    version: row.version,
+    apiVersion: row.api_version,
+    model: row.model_key,
+    fileName: row.file_name,
+    alias: row.alias,
+    state,
+    holder: held && row.holder_id !== null ? { id: row.holder_id, name: row.holder_name } : null,
+    leaseExpiresAt: held ? isoOrNull(row.lease_expires_at) : null,
+    decidedBy: row.decided_by === null ? null : { id: row.decided_by, name: row.decider_name },
+    decidedAt: isoOrNull(row.decided_at),
+    reason: row.reason,
+    priority: row.priority,
+    fieldsTotal: row.fields_total,
+    fieldsToReview: row.fields_to_review,
+    createdAt: iso(row.created_at),
+    readyAt: isoOrNull(row.ready_at),
+    upstreamJobId: row.upstream_job_id,
+    upstreamResultId: row.upstream_result_id,
+  };
+}
+
+/** The names of the operators a row names (holder, decider). */
+export async function withNames(database: ReviewDatabase, row: DocumentRow): Promise<ListedDocument> {
+  const ids = [row.holder_id, row.decided_by].filter((id): id is string => id !== null);
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const found = await database.db
+      .selectFrom('operators')
+      .select(['id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const operator of found) names.set(operator.id, operator.name);
+  }
+  return {
+    ...row,
+    holder_name: row.holder_id === null ? null : (names.get(row.holder_id) ?? null),
+    decider_name: row.decided_by === null ? null : (names.get(row.decided_by) ?? null),
+  };
+}
+
+export function presentReviewDocument(
+  row: ListedDocument,
+  corrections: ReadonlyMap<string, string>,
+  now: number,
+): ReviewDocument {
+  return {
+    ...presentQueueDocument(row, now),
+    result: row.result_json === null ? null : (JSON.parse(row.result_json) as unknown),
+    error: row.error_json === null ? null : (JSON.parse(row.error_json) as unknown),
+    corrections: Object.fromEntries(
+      [...corrections].map(([path, json]) => [path, JSON.parse(json) as unknown]),
+    ),
+  };
+}
+
+export function presentTimeline(entries: readonly TimelineEntry[]): TimelineEntryView[] {
+  return entries.map((entry) => ({
+    kind: entry.kind,
+    at: iso(entry.at),
+    actor: entry.actor,
+    data: entry.data,
+  }));
+}

@@ -1,0 +1,37 @@
+/**
+ * What the review API's routes share: the store's parts, the clock, and the settings. One per app
+ * server (server/app/review/open-review.ts builds it).
+ */
+import type { Context } from 'hono';
+import type { ReviewDatabase } from '../db/open-database';
+import type { FileStorage } from '../files/file-storage';
+import type { PageWordsReader } from '../words/page-words';
+import type { IntegrationStore } from '../store/integration-store';
+import type { OperatorStore } from '../store/operator-store';
+import type { QueueStore } from '../store/queue-store';
+import type { ActiveSession, SessionStore } from '../store/session-store';
+import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
+
+export interface ReviewContext {
+  database: ReviewDatabase;
+  queue: QueueStore;
+  operators: OperatorStore;
+  /** The pipelines that send documents through the gateway (/v2, /v1). */
+  integrations: IntegrationStore;
+  sessions: SessionStore;
+  /** Milliseconds since the epoch; tests move it. */
+  now: () => number;
+  /** Single sign-on: the header naming the person, believed only from these peers. */
+  sso?: { header: string; trusted: PeerCheck } | undefined;
+  /** Where documents' files are kept; without it, `…/file` answers 404. */
+  files?: FileStorage | undefined;
+  /** Reads (once) the words of the kept files' pages; without it, `…/pages/{n}/words` answers 404. */
+  words?: PageWordsReader | undefined;
+  /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
+  isHttps: (c: Context) => boolean;
+}
+
+/** Hono's context variables of a signed-in request. */
+export interface ReviewEnv {
+  Variables: { session: ActiveSession };
+}

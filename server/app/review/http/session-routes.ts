@@ -1,0 +1,138 @@
+/**
+ * Signing in and out, and the one-time set-up link that creates the first admin: the handlers of the
+ * routes declared in packages/contract/src/review/routes/session.ts.
+ *
+ * A set-up link makes the first admin only: refused (the same 404-011) once any admin exists, however
+ * made, used once (every link is spent with it), valid an hour (session-store.ts).
+ *
+ * Sign-in and set-up attempts are limited per client address (20 in 15 minutes), so passwords cannot
+ * be guessed at the speed of the network; Argon2id makes each guess costly besides.
+ */
+import { Hono, type Context } from 'hono';
+import { rateLimiter } from 'hono-rate-limiter';
+import * as declared from '@extraction-review/contract/review/routes/session';
+import type { SessionResponse } from '@extraction-review/contract/review/schemas';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { requestConnection } from '@extraction-review/server-kit/request-connection';
+import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
+import type { ActiveSession } from '../store/session-store';
+import { presentOperator } from './present';
+import { mountRoute } from './mount-route';
+import type { ReviewContext, ReviewEnv } from './review-context';
+import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from './session-auth';
+import { getCookie } from 'hono/cookie';
+
+export const SIGN_IN_ATTEMPTS = declared.SIGN_IN_ATTEMPTS;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+function sessionBody(session: Pick<ActiveSession, 'operator' | 'csrfToken'>): SessionResponse {
+  return { operator: presentOperator(session.operator), csrfToken: session.csrfToken };
+}
+
+function attemptsLimiter() {
+  return rateLimiter({
+    windowMs: SIGN_IN_WINDOW_MS,
+    limit: SIGN_IN_ATTEMPTS,
+    standardHeaders: false,
+    keyGenerator: (c) => requestConnection(c)?.remoteAddress ?? 'in-process',
+    handler: () => {
+      throw new ProblemError(
+        '429-001',
+        `More than ${SIGN_IN_ATTEMPTS} sign-in attempts from this address in 15 minutes. Wait, or ask an admin.`,
+        { headers: { 'Retry-After': String(SIGN_IN_WINDOW_MS / 1000) } },
+      );
+    },
+  });
+}
+
+async function openSession(c: Context, review: ReviewContext, operatorId: string) {
+  const opened = await review.sessions.create(operatorId, review.now());
+  setSessionCookie(c, review, opened.token, opened.expiresAt);
+  return opened;
+}
+
+export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
+  const routes = new Hono<ReviewEnv>();
+  const limited = { before: [attemptsLimiter()] };
+
+  mountRoute(
+    routes,
+    review,
+    declared.signIn,
+    async (c, { body: { name, password } }) => {
+      const operator = await review.operators.findByName(name);
+      if (!(await verifyPassword(operator?.password_hash, password)) || operator === undefined) {
+        throw new ProblemError('401-012', 'This name and password do not match an operator.', {
+          errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
+        });
+      }
+      // A new session at each sign-in: a token planted before sign-in never becomes a session.
+      const previous = getCookie(c, SESSION_COOKIE);
+      if (previous !== undefined) await review.sessions.delete(previous);
+      const opened = await openSession(c, review, operator.id);
+      return c.json(sessionBody({ operator, csrfToken: opened.csrfToken }), 200, {
+        'Cache-Control': 'no-store',
+      });
+    },
+    limited,
+  );
+
+  mountRoute(routes, review, declared.getSession, async (c) => {
+    const session = await currentSession(c, review);
+    if (session === undefined) throw new ProblemError('401-011', 'Nobody is signed in in this browser.');
+    return c.json(sessionBody(session), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  mountRoute(routes, review, declared.signOut, async (c) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token !== undefined) await review.sessions.delete(token);
+    clearSessionCookie(c, review);
+    return c.json({ signedOut: true }, 200);
+  });
+
+  const spent = () =>
+    new ProblemError(
+      '404-011',
+      'This set-up link was used already, has expired, or an admin exists already. Sign in instead.',
+    );
+
+  mountRoute(routes, review, declared.checkSetupLink, async (c, { params: { token } }) => {
+    if (!(await review.sessions.setupTokenValid(token, review.now()))) throw spent();
+    return c.json({ valid: true }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  mountRoute(
+    routes,
+    review,
+    declared.setUp,
+    async (c, { body: { token, name, password } }) => {
+      // Checked in this order, and used up only at the end: a weak password or a taken name never
+      // burns the link.
+      if (!(await review.sessions.setupTokenValid(token, review.now()))) throw spent();
+      const weak = checkPasswordRules(password);
+      if (weak !== undefined) {
+        throw new ProblemError('422-008', weak, { errors: [{ pointer: '#/password', detail: weak }] });
+      }
+      const taken = (name: string) =>
+        new ProblemError('409-003', `An operator named ${JSON.stringify(name)} already exists.`, {
+          errors: [{ pointer: '#/name', detail: 'Choose another name.' }],
+        });
+      if ((await review.operators.findByName(name)) !== undefined) throw taken(name);
+      const passwordHash = await hashPassword(password);
+      // The link spent and the admin made in one transaction: of two uses at once, one makes an admin.
+      const made = await review.sessions.createFirstAdmin(token, review.now(), { name, passwordHash });
+      if (!made.ok) throw made.reason === 'name-taken' ? taken(name) : spent();
+      const row = await review.operators.findById(made.operatorId);
+      if (row === undefined) throw new Error('the admin just created is gone');
+      const previous = getCookie(c, SESSION_COOKIE);
+      if (previous !== undefined) await review.sessions.delete(previous);
+      const opened = await openSession(c, review, made.operatorId);
+      return c.json(sessionBody({ operator: row, csrfToken: opened.csrfToken }), 200, {
+        'Cache-Control': 'no-store',
+      });
+    },
+    limited,
+  );
+
+  return routes;
+}

@@ -1,0 +1,193 @@
+/**
+ * The review store as the app server uses it: opened on its engine (migrated), with the queue,
+ * operators and sessions over it. `npm start` calls it (server/main.ts); tests call it with a clock.
+ */
+import path from 'node:path';
+import { fileStorageKind, type Env } from '../config';
+import { documentLimitsFromEnv, type DocumentLimits } from '@extraction-review/document-text/document-limits';
+import { sql } from 'kysely';
+import type { DocumentRow } from './db/schema';
+import { localQueueBus, postgresQueueBus, type QueueBus, type QueueChange } from './events/queue-bus';
+import type { FileStorageKind, KeptFileStorage } from './files/file-storage';
+import { openFileStorage, s3SettingsFromEnv, type FileStorageChoice } from './files/open-file-storage';
+import { describeSweep, incomingDirOf, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
+import { PageWordsReader } from './words/page-words';
+import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
+import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
+import { openReviewDatabase, type DatabaseSettings, type ReviewDatabase } from './db/open-database';
+import type { ReviewContext } from './http/review-context';
+import { DEFAULT_LEASE_MS } from './queue-state';
+import { IntegrationStore } from './store/integration-store';
+import { OperatorStore } from './store/operator-store';
+import { QueueStore } from './store/queue-store';
+import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
+import { wayBackOutbox, type OutboxOptions } from './deliveries/outbox';
+
+/** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS (db/open-database.ts). */
+export interface ReviewSettings extends Pick<
+  DatabaseSettings,
+  'maxConnections' | 'statementTimeoutMs' | 'connectTimeoutMs'
+> {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** MIGRATE_ON_START: apply pending migrations at open (default), or only check (db/migrate.ts). */
+  migrate?: boolean | undefined;
+  leaseMs?: number | undefined;
+  sessions?: SessionStoreOptions;
+  sso?: { header: string; trustedProxies: readonly string[] } | undefined;
+  now?: () => number;
+  /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
+  wayBack?: OutboxOptions | undefined;
+  /** What the page words may read of one document (DOCUMENT_MAX_*; over them a `422-012`). */
+  documentLimits?: Partial<DocumentLimits> | undefined;
+  /** How long the page words may take to read a page (default 60 s; tests shorten it). */
+  pageWordsTimeoutMs?: number | undefined;
+  /** ALLOW_PRIVATE_WEBHOOKS: webhook targets allowed although not public. Default none. */
+  allowPrivateWebhooks?: readonly string[] | undefined;
+  /**
+   * FILE_STORAGE (files/open-file-storage.ts). Unset: on disk under APP_DATA_DIR/files, whatever the
+   * engine (tests); reviewSettingsFromEnv gives the setting's default (`database` with DATABASE_URL).
+   */
+  fileStorage?: FileStorageChoice | undefined;
+}
+
+export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
+  /** Every committed queue change, from this copy and (on PostgreSQL) the others. */
+  bus: QueueBus;
+  /**
+   * The start's sweep of orphaned files (files/orphan-files.ts), run in the background: what it
+   * removed, or undefined if it failed (logged). Awaited by close.
+   */
+  swept: Promise<OrphanSweep | undefined>;
+  /** Which addresses integrations' webhooks may reach: when set (integrations) and when sent. */
+  webhooks: WebhookAddressGuard;
+  /** Where `files` keeps them (FILE_STORAGE), for the start-up's log. */
+  fileStorageKind: FileStorageKind;
+  close(): Promise<void>;
+};
+
+export function reviewSettingsFromEnv(env: Env): ReviewSettings {
+  return {
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.APP_DATA_DIR,
+    migrate: env.MIGRATE_ON_START,
+    maxConnections: env.DATABASE_POOL_SIZE,
+    statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    leaseMs: env.REVIEW_LEASE_MS,
+    documentLimits: documentLimitsFromEnv(env),
+    allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
+    fileStorage: { kind: fileStorageKind(env), s3: s3SettingsFromEnv(env) },
+    sso:
+      env.SSO_HEADER === undefined
+        ? undefined
+        : { header: env.SSO_HEADER, trustedProxies: env.SSO_TRUSTED_PROXIES },
+  };
+}
+
+export async function openReview(settings: ReviewSettings): Promise<OpenedReview> {
+  const database: ReviewDatabase = await openReviewDatabase(settings);
+  let bus: QueueBus;
+  try {
+    bus =
+      settings.databaseUrl !== undefined
+        ? await postgresQueueBus(
+            settings.databaseUrl,
+            async (channel, payload) => {
+              await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
+            },
+            { connectTimeoutMs: settings.connectTimeoutMs },
+          )
+        : localQueueBus();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const toEvent = (row: DocumentRow): QueueChange => ({
+    documentId: row.id,
+    state: row.state,
+    version: row.version,
+    holderId: row.state === 'in_review' ? row.holder_id : null,
+    at: new Date(row.updated_at).toISOString(),
+  });
+  let files: KeptFileStorage;
+  try {
+    files = openFileStorage({
+      ...(settings.fileStorage ?? { kind: 'disk' }),
+      dataDir: settings.dataDir,
+      database,
+    });
+  } catch (error) {
+    await bus.close();
+    await database.close();
+    throw error;
+  }
+  // Files older than an hour that no document names (a stop between a file and its row), and writes
+  // whose maker is gone. The files' times are the wall clock's, whatever clock the store is given.
+  const swept = sweepOrphanFiles({
+    database,
+    files,
+    incomingDir: incomingDirOf(settings.dataDir),
+    now: Date.now(),
+  }).then(
+    (result) => {
+      const line = describeSweep(result);
+      if (line !== undefined) console.info(line);
+      return result;
+    },
+    (error: unknown) => {
+      console.error('[review files] the sweep of orphaned files failed:', error);
+      return undefined;
+    },
+  );
+  const webhooks = new WebhookAddressGuard(settings.allowPrivateWebhooks);
+  return {
+    database,
+    bus,
+    queue: new QueueStore(
+      database,
+      settings.leaseMs ?? DEFAULT_LEASE_MS,
+      (row) => bus.publish(toEvent(row)),
+      // Each confirmation's webhook and feedback, written in its transaction (the way back's outbox).
+      wayBackOutbox(settings.wayBack ?? { rag: false }),
+    ),
+    operators: new OperatorStore(database),
+    integrations: new IntegrationStore(database, { webhooks }),
+    webhooks,
+    sessions: new SessionStore(database, settings.sessions),
+    files,
+    words: new PageWordsReader(database, files, {
+      limits: settings.documentLimits,
+      timeoutMs: settings.pageWordsTimeoutMs,
+      // The reading thread's copy of a file, for the time it is read: this machine's own.
+      tempDir: path.join(settings.dataDir, 'tmp'),
+    }),
+    now: settings.now ?? Date.now,
+    sso:
+      settings.sso === undefined
+        ? undefined
+        : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
+    swept,
+    fileStorageKind: files.kind,
+    close: async () => {
+      await swept;
+      await files.close();
+      await bus.close();
+      await database.close();
+    },
+  };
+}
+
+/** How long a set-up link stays valid (an hour: session-store.ts). */
+export { SETUP_LINK_TTL_MS };
+
+/**
+ * On a start with no admin: a one-time link that creates the first admin. The token is in the
+ * URL's fragment, which browsers never send to a server nor put in a Referer: it reaches the app only.
+ * None once an admin exists, however made (the command, another copy's link): it would be refused.
+ */
+export async function firstStartSetupLink(review: OpenedReview, appUrl: string): Promise<string | undefined> {
+  if (await review.sessions.adminExists()) return undefined;
+  const token = await review.sessions.createSetupToken(review.now(), SETUP_LINK_TTL_MS);
+  return `${appUrl}/setup#${token}`;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineEntry } from '@extraction-review/contract/review/schemas';
+import { describeEvent } from './describe-event';
+
+const at = '2026-01-05T10:42:00.000Z';
+const ada = { id: 'op-ada', name: 'Ada' };
+const entry = (
+  kind: string,
+  data: TimelineEntry['data'] = null,
+  actor: TimelineEntry['actor'] = ada,
+): TimelineEntry => ({
+  kind,
+  at,
+  actor,
+  data,
+});
+
+describe('describeEvent', () => {
+  it('tells a correction as field: before → after, reverts and list edits included', () => {
+    expect(describeEvent(entry('corrected', { field: 'total', before: null, after: 12.5 }))).toEqual({
+      who: 'Ada',
+      what: 'total: (as extracted) → 12.5',
+    });
+    expect(
+      describeEvent(entry('corrected', { field: 'total', before: 12.5, after: { $reverted: true } })).what,
+    ).toBe('total: 12.5 → (as extracted)');
+    expect(describeEvent(entry('corrected', { field: 'note', before: 'x', after: null })).what).toBe(
+      'note: x → (no value)',
+    );
+    expect(
+      describeEvent(entry('corrected', { field: '#removed', before: null, after: ['line_items[1]'] })).what,
+    ).toBe('Items removed: (none) → line_items[1]');
+    expect(
+      describeEvent(entry('corrected', { field: '#added', before: { l: 1 }, after: { l: 2 } })).what,
+    ).toBe('Items added: l: 1 → l: 2');
+  });
+
+  it('names decisions with their reason, and who did it', () => {
+    expect(describeEvent(entry('rejected', { reason: 'Not an invoice' }))).toEqual({
+      who: 'Ada',
+      what: 'Rejected it: Not an invoice',
+    });
+    expect(describeEvent(entry('postponed')).what).toBe('Postponed it');
+    expect(describeEvent(entry('extracted', null, null)).who).toBe('The app server');
+    expect(describeEvent(entry('some_new_kind')).what).toBe('some new kind');
+  });
+});
+
+describe('what is sent back', () => {
+  it('names the fields of feedback and RAG sends, and imports', () => {
+    const at = '2026-11-24T09:00:00.000Z';
+    const actor = { id: 'a', name: 'Ada' };
+    expect(
+      describeEvent({
+        kind: 'feedback_sent',
+        at,
+        actor,
+        data: { method: 'PATCH', fields: ['total', 'date'] },
+      }),
+    ).toEqual({ who: 'Ada', what: 'Sent feedback to the service (total, date)' });
+    expect(describeEvent({ kind: 'sent_to_rag', at, actor, data: { fields: [] } })).toEqual({
+      who: 'Ada',
+      what: 'Sent the corrected values to RAG',
+    });
+    expect(describeEvent({ kind: 'imported', at, actor, data: null }).what).toMatch(/Imported/);
+    expect(describeEvent({ kind: 'prioritised', at, actor, data: { from: 0, to: 5 } }).what).toBe(
+      'Set its priority from 0 to 5',
+    );
+  });
+});
+
+describe('describeEvent: routing and business rules', () => {
+  it('tells an automatic confirmation with what it passed, by the app server', () => {
+    expect(
+      describeEvent(
+        entry(
+          'auto_confirmed',
+          { reasons: ['Every value at High confidence or above', 'The business rule passes'] },
+          null,
+        ),
+      ),
+    ).toEqual({
+      who: 'The app server',
+      what: 'Confirmed automatically by the routing rules: Every value at High confidence or above; The business rule passes',
+    });
+  });
+
+  it('tells why a document was sent to review', () => {
+    expect(
+      describeEvent(entry('routed_to_review', { reasons: ['Drawn for the 5 % random sample'] }, null)).what,
+    ).toBe('Sent to review: Drawn for the 5 % random sample');
+    expect(describeEvent(entry('routed_to_review', { reasons: 'not a list' }, null)).what).toBe(
+      'Sent to review',
+    );
+  });
+
+  it('tells a confirmation over failing rules with its reason and the rules', () => {
+    expect(
+      describeEvent(
+        entry('confirmed', {
+          override: 'The supplier rounds each line',
+          failing: [
+            { ruleId: 'lines', message: 'line_items[*].total_price add up to 104.00, not total_net 100.00' },
+          ],
+        }),
+      ),
+    ).toEqual({
+      who: 'Ada',
+      what: 'Confirmed it although a business rule fails. Reason: The supplier rounds each line (lines: line_items[*].total_price add up to 104.00, not total_net 100.00)',
+    });
+    expect(describeEvent(entry('confirmed', { override: 'ok', failing: [{}, 'x'] })).what).toBe(
+      'Confirmed it although business rules fail. Reason: ok',
+    );
+  });
+});

@@ -1,0 +1,94 @@
+/** One entry of a document's timeline (`GET …/timeline`, docs/review-store.md) in words. */
+import type { TimelineEntry } from '@extraction-review/contract/review/schemas';
+import { correctionLabel, describeValue } from './describe-correction';
+
+export interface EventText {
+  who: string;
+  what: string;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The strings of a list in an event's data (reasons), anything else left out. */
+const texts = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
+
+/** The messages of the failing business rules an event keeps (`failing: [{ ruleId, message }]`). */
+const failing = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap((f: unknown) => {
+        if (typeof f !== 'object' || f === null) return [];
+        const { ruleId, message } = f as { ruleId?: unknown; message?: unknown };
+        const m = text(message);
+        return m === null ? [] : [text(ruleId) === null ? m : `${String(ruleId)}: ${m}`];
+      })
+    : [];
+
+export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
+  const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
+  const reason = text(data?.reason);
+  switch (kind) {
+    case 'received':
+      return { who, what: 'Received the document' };
+    case 'extracted':
+      return { who, what: 'Extraction done: ready for review' };
+    case 'failed':
+      return { who, what: 'The extraction failed' };
+    case 'taken':
+      return { who, what: data?.how === 'next' ? 'Took it from the queue' : 'Opened it for review' };
+    case 'lease_expired':
+      return { who, what: 'Left it idle: the lease ran out, and another operator took it' };
+    case 'corrected': {
+      const field = text(data?.field) ?? '(unknown field)';
+      // `before` is null when the field had no correction yet (the server cannot tell it from a null).
+      const before = describeValue(data?.before ?? undefined, field);
+      const after = describeValue(data?.after, field);
+      return { who, what: `${correctionLabel(field)}: ${before} → ${after}` };
+    }
+    case 'released':
+      return { who, what: 'Released it to the queue, undecided' };
+    case 'confirmed': {
+      const override = text(data?.override);
+      if (override === null) return { who, what: 'Confirmed it' };
+      const rules = failing(data?.failing);
+      return {
+        who,
+        what: `Confirmed it although ${rules.length === 1 ? 'a business rule fails' : 'business rules fail'}. Reason: ${override}${rules.length > 0 ? ` (${rules.join('; ')})` : ''}`,
+      };
+    }
+    case 'auto_confirmed': {
+      const reasons = texts(data?.reasons);
+      return {
+        who,
+        what: `Confirmed automatically by the routing rules${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`,
+      };
+    }
+    case 'routed_to_review': {
+      const reasons = texts(data?.reasons);
+      return { who, what: `Sent to review${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}` };
+    }
+    case 'rejected':
+      return { who, what: reason ? `Rejected it: ${reason}` : 'Rejected it' };
+    case 'postponed':
+      return { who, what: reason ? `Postponed it: ${reason}` : 'Postponed it' };
+    case 'reopened':
+      return { who, what: 'Reopened it for review' };
+    case 'reassigned':
+      return { who, what: 'Reassigned it to another operator' };
+    case 'prioritised':
+      return { who, what: `Set its priority from ${String(data?.from ?? 0)} to ${String(data?.to ?? 0)}` };
+    case 'imported':
+      return { who, what: 'Imported it from a browser’s kept jobs' };
+    case 'feedback_sent':
+    case 'sent_to_rag': {
+      const fields = Array.isArray(data?.fields)
+        ? data.fields.filter((f): f is string => typeof f === 'string')
+        : [];
+      const where =
+        kind === 'feedback_sent' ? 'Sent feedback to the service' : 'Sent the corrected values to RAG';
+      return { who, what: fields.length === 0 ? where : `${where} (${fields.join(', ')})` };
+    }
+    default:
+      return { who, what: kind.replaceAll('_', ' ') };
+  }
+}

@@ -1,0 +1,36 @@
+import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
+import { Spinner } from '../../../components/ui/spinner';
+import { EditableReview } from './editable-review';
+import type { QueueReviewInput } from '@extraction-review/review-domain/queue/read-queue-result';
+import type { DocumentFile } from './use-document-file';
+import { useDraftSeed } from './use-draft-seed';
+
+export interface HeldReviewProps {
+  document: ReviewDocument;
+  review: QueueReviewInput;
+  file: DocumentFile | null;
+  /** The file is still downloading (`file` is null meanwhile): the page says so. */
+  fileLoading?: boolean | undefined;
+  /** The kept file could not be loaded (not "none kept"): confirming waits until the page is shown. */
+  fileFailed?: boolean | undefined;
+  me: string;
+  isAdmin: boolean;
+  /** The document is no longer the operator's (refused, or found taken over). */
+  onLostHold: (error: unknown) => void;
+  /** Confirmed, but the next document could not be taken. */
+  onNextFailed: (error: unknown) => void;
+}
+
+/** The draft key of a queued document in this browser's draft store. */
+export const queueDraftKey = (documentId: string): string => `review:${documentId}`;
+
+/**
+ * The document the operator holds: its review starts once the draft kept in this browser has been
+ * read and laid over the server's corrections (use-draft-seed.ts).
+ */
+export function HeldReview(props: HeldReviewProps) {
+  const draftKey = queueDraftKey(props.document.id);
+  const seed = useDraftSeed(draftKey, props.document);
+  if (!seed) return <Spinner label="Reading your draft…" />;
+  return <EditableReview {...props} draftKey={draftKey} seed={seed} />;
+}

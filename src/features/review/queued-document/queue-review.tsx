@@ -1,0 +1,128 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { reviewKeys } from '../../../api/keys';
+import type { OperatorView, ReviewDocument } from '@extraction-review/contract/review/schemas';
+import { ProblemAlert } from '../../../components/problem-alert';
+import { Spinner } from '../../../components/ui/spinner';
+import { ReviewView } from '../review-view';
+import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
+import { DocumentStatus } from './document-status';
+import { documentMissingText } from './editable-review';
+import { HeldReview, queueDraftKey } from './held-review';
+import { HistoryPanel } from './history-panel';
+import { PriorityControl } from './priority-control';
+import { ReassignControl } from './reassign-control';
+import { useDocumentActions } from './use-document-actions';
+import { useDocumentFile } from './use-document-file';
+import { useQueueResult } from './use-queue-result';
+
+interface Props {
+  document: ReviewDocument;
+  operator: OperatorView;
+}
+
+/**
+ * A queued document by its state: the full review when the operator holds it; otherwise the values
+ * read-only beside where the document stands (waiting, held by someone, decided), with what may be
+ * done about it. A hold lost on the way leaves the local draft in place and the review read-only.
+ */
+export function QueueReview({ document, operator }: Props) {
+  const queryClient = useQueryClient();
+  const [lost, setLost] = useState<{ error: unknown } | null>(null);
+  const [nextFailed, setNextFailed] = useState<{ error: unknown } | null>(null);
+  const { take, reopen } = useDocumentActions(document.id, () => setLost(null));
+  const result = useQueueResult(document);
+  const file = useDocumentFile(document.id, result?.ok === true);
+  const shown = useMemo(() => draftFromServer(document.corrections), [document.corrections]);
+  const onLostHold = useCallback(
+    (error: unknown) => {
+      setLost({ error });
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.document(document.id) });
+    },
+    [queryClient, document.id],
+  );
+
+  const isAdmin = operator.role === 'admin';
+  const editable = document.state === 'in_review' && document.holder?.id === operator.id && lost === null;
+  const stored = file.data && {
+    file: file.data.file,
+    filename: document.fileName,
+    mimeType: file.data.mimeType,
+    size: file.data.size,
+  };
+
+  return (
+    <>
+      {!editable && (
+        <DocumentStatus document={document} me={operator.id} isAdmin={isAdmin} take={take} reopen={reopen} />
+      )}
+      {isAdmin && ['to_review', 'postponed', 'processing', 'in_review'].includes(document.state) && (
+        <section
+          aria-label="Admin"
+          className="flex flex-wrap gap-6 rounded-md border border-slate-300 bg-white p-3"
+        >
+          {document.state !== 'in_review' && <PriorityControl document={document} />}
+          {document.state !== 'processing' && <ReassignControl document={document} />}
+        </section>
+      )}
+      {lost && (
+        <ProblemAlert
+          error={lost.error}
+          action="You no longer hold this document, so the review is read-only. Your corrections are kept in this browser: take the document again to carry on, and they are sent then."
+        />
+      )}
+      {nextFailed && (
+        <ProblemAlert
+          error={nextFailed.error}
+          action="The document is confirmed, but the next one could not be taken: start again from the queue."
+        />
+      )}
+      {result && !result.ok && (
+        <ProblemAlert
+          error={result.problem}
+          action="This is the upstream's answer as stored: report it with the document's id."
+        />
+      )}
+      {result?.ok && file.isError && (
+        <ProblemAlert
+          error={file.error}
+          onRetry={() => void file.refetch()}
+          action="The values are shown without the page."
+        />
+      )}
+      {/* The values are drawn while the file downloads: only the page waits for it. */}
+      {result?.ok &&
+        (editable ? (
+          <HeldReview
+            document={document}
+            review={result.review}
+            file={file.data ?? null}
+            fileLoading={file.isPending}
+            fileFailed={file.isError}
+            me={operator.id}
+            isAdmin={isAdmin}
+            onLostHold={onLostHold}
+            onNextFailed={(error) => setNextFailed({ error })}
+          />
+        ) : (
+          <ReviewView
+            jobId={document.id}
+            draftKey={queueDraftKey(document.id)}
+            result={result.review.response}
+            pageTurns={result.review.pageTurns}
+            offline={document.apiVersion === 'v1'}
+            document={stored ?? null}
+            documentMissing={documentMissingText({ loading: file.isPending, failed: file.isError })}
+            documentLoading={file.isPending}
+            initialCorrections={shown}
+            readOnly
+            notice={<HistoryPanel documentId={document.id} isAdmin={isAdmin} />}
+          />
+        ))}
+      {!result && document.result !== null && <Spinner label="Loading the review settings…" />}
+      {!result && (document.state === 'processing' || document.state === 'failed') && (
+        <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
+      )}
+    </>
+  );
+}

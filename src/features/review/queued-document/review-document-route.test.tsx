@@ -1,0 +1,321 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { ProblemDetailsError } from '../../../api/errors';
+import { reviewKeys } from '../../../api/keys';
+import type * as Endpoints from '../../../api/review/endpoints';
+import {
+  confirmDocument,
+  getReviewDocument,
+  rejectDocument,
+  renewLease,
+  saveCorrections,
+  takeDocument,
+  takeNext,
+} from '../../../api/review/endpoints';
+import type {
+  OperatorRef,
+  ReviewDocument,
+  SessionResponse,
+} from '@extraction-review/contract/review/schemas';
+import { ReviewDocumentRoute } from '../../../app/review-document-route';
+import type * as DraftStore from '../../../lib/draft-store';
+import { deleteDraft, loadDraft } from '../../../lib/draft-store';
+import { extractionFixture } from '@extraction-review/test-kit/recorded-results';
+
+vi.mock('../../../api/review/endpoints', async (importOriginal) => ({
+  ...(await importOriginal<typeof Endpoints>()),
+  getReviewDocument: vi.fn(),
+  takeDocument: vi.fn(),
+  renewLease: vi.fn(),
+  saveCorrections: vi.fn(),
+  confirmDocument: vi.fn(),
+  rejectDocument: vi.fn(),
+  takeNext: vi.fn(),
+  getTimeline: vi.fn(async () => ({ events: [] })),
+}));
+// jsdom has no IndexedDB: the drafts live in memory here.
+vi.mock('../../../lib/draft-store', async (importOriginal) => ({
+  ...(await importOriginal<typeof DraftStore>()),
+  loadDraft: vi.fn(async () => null),
+  saveDraft: vi.fn(async () => undefined),
+  deleteDraft: vi.fn(async () => undefined),
+  createDraftWriter: () => ({ write: () => undefined }),
+}));
+vi.mock('./draft-base-store', () => ({
+  loadDraftBase: async () => null,
+  saveDraftBase: async () => undefined,
+  deleteDraftBase: async () => undefined,
+}));
+vi.mock('../viewer/preload', () => ({
+  preloadDocumentViewer: () => undefined,
+  useOpenDocumentAhead: () => undefined,
+  documentViewerForLazy: () => import('../viewer/document-viewer'),
+}));
+
+const ALICE: OperatorRef = { id: 'op-alice', name: 'Alice' };
+const BOB: OperatorRef = { id: 'op-bob', name: 'Bob' };
+const result = extractionFixture('standard_field_types.json');
+const FIELD = 'field_simple_string';
+
+function reviewDocument(overrides: Partial<ReviewDocument> = {}): ReviewDocument {
+  return {
+    id: 'D1',
+    version: 5,
+    apiVersion: 'v2',
+    model: result.inference.model.id,
+    fileName: 'invoice-1.pdf',
+    alias: null,
+    state: 'in_review',
+    holder: ALICE,
+    leaseExpiresAt: '2026-01-05T10:42:00.000Z',
+    decidedBy: null,
+    decidedAt: null,
+    reason: null,
+    priority: 0,
+    fieldsTotal: 9,
+    fieldsToReview: 1,
+    createdAt: '2026-01-05T08:00:00.000Z',
+    readyAt: '2026-01-05T08:00:05.000Z',
+    upstreamJobId: null,
+    upstreamResultId: null,
+    result,
+    error: null,
+    corrections: {},
+    ...overrides,
+  };
+}
+
+const signedIn = (role: 'admin' | 'operator' = 'operator'): SessionResponse => ({
+  operator: { ...ALICE, name: 'Alice', role, hasPassword: true, createdAt: '2026-01-01T00:00:00.000Z' },
+  csrfToken: 'csrf',
+});
+
+function renderRoute(document: ReviewDocument, role: 'admin' | 'operator' = 'operator') {
+  vi.mocked(getReviewDocument).mockResolvedValue({ document });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  client.setQueryData(reviewKeys.session(), signedIn(role));
+  const location = memoryLocation({ path: `/review/${document.id}`, record: true });
+  render(
+    <QueryClientProvider client={client}>
+      <Router hook={location.hook}>
+        <ReviewDocumentRoute documentId={document.id} />
+      </Router>
+    </QueryClientProvider>,
+  );
+  return { client, url: () => location.history.at(-1) ?? '' };
+}
+
+const problem = (status: number, code: string, detail: string) =>
+  new ProblemDetailsError({ status, code, title: 'Refused', detail, errors: [] }, { endpoint: 'PUT /x' });
+
+/** The review store's PUT: the latest value per path kept, the version moved on. */
+function keepCorrections(start: ReviewDocument) {
+  let held = start;
+  vi.mocked(saveCorrections).mockImplementation(async (_id, { version, corrections }) => {
+    const kept = { ...held.corrections };
+    for (const c of corrections) kept[c.path] = c.value;
+    held = { ...held, version: version + 1, corrections: kept };
+    return { document: held };
+  });
+}
+
+beforeEach(() => {
+  vi.resetAllMocks();
+  vi.mocked(loadDraft).mockResolvedValue(null);
+  keepCorrections(reviewDocument());
+  // The kept file and anything else asked of the server: 404 (the review shows the values alone).
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      async () =>
+        new Response('{"status":404,"title":"Not found","detail":"none","code":"404-010"}', {
+          status: 404,
+          headers: { 'content-type': 'application/problem+json' },
+        }),
+    ),
+  );
+  vi.mocked(renewLease).mockImplementation(async () => ({ document: reviewDocument() }));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ReviewDocumentRoute', () => {
+  it('held by me: editable, each correction saved on the version read', async () => {
+    renderRoute(reviewDocument());
+    const editor = await screen.findByLabelText(FIELD);
+    expect(editor).toBeEnabled();
+    expect(screen.getByRole('button', { name: /Confirm and next/ })).toBeInTheDocument();
+    expect(screen.getByText('All changes saved')).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(renewLease).toHaveBeenCalledWith('D1'));
+
+    await userEvent.clear(editor);
+    await userEvent.type(editor, 'fixed');
+    await waitFor(() => expect(saveCorrections).toHaveBeenCalled(), { timeout: 3000 });
+    expect(saveCorrections).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(saveCorrections).mock.calls[0]?.[1]).toEqual({
+      version: 5,
+      corrections: [{ path: FIELD, value: 'fixed' }],
+    });
+    await waitFor(() => expect(screen.getByText('All changes saved')).toBeInTheDocument());
+  });
+
+  it('lays the local draft over the server’s corrections and sends what differs', async () => {
+    vi.mocked(loadDraft).mockResolvedValueOnce({
+      values: { [FIELD]: 'from the draft' },
+      removed: [],
+      added: {},
+      reviewed: [],
+      updatedAt: '2026-01-05T10:00:00.000Z',
+    });
+    const held = reviewDocument({ corrections: { field_simple_int: 7 } });
+    keepCorrections(held);
+    renderRoute(held);
+    expect(await screen.findByLabelText(FIELD)).toHaveValue('from the draft');
+    expect(screen.getByLabelText('field_simple_int')).toHaveValue('7');
+    await waitFor(() =>
+      expect(saveCorrections).toHaveBeenCalledWith('D1', {
+        version: 5,
+        corrections: [{ path: FIELD, value: 'from the draft' }],
+      }),
+    );
+  });
+
+  it('held by another: read-only, with who holds it and until when', async () => {
+    renderRoute(reviewDocument({ holder: BOB }));
+    expect(await screen.findByText(/^Bob is reviewing this document \(until .+\)\.$/)).toBeInTheDocument();
+    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /Confirm/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Review this document' })).toBeNull();
+    expect(renewLease).not.toHaveBeenCalled();
+  });
+
+  it('waiting: a read-only preview, then editable once taken', async () => {
+    vi.mocked(takeDocument).mockResolvedValue({ document: reviewDocument({ version: 6 }) });
+    renderRoute(reviewDocument({ state: 'to_review', holder: null, leaseExpiresAt: null }));
+    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Review this document' }));
+    expect(takeDocument).toHaveBeenCalledWith('D1');
+    await waitFor(() => expect(screen.getByLabelText(FIELD)).toBeEnabled());
+    expect(screen.getByRole('button', { name: /Confirm and next/ })).toBeInTheDocument();
+  });
+
+  it('decided: read-only with who decided, when and why; admins may reopen', async () => {
+    renderRoute(
+      reviewDocument({
+        state: 'rejected',
+        holder: null,
+        leaseExpiresAt: null,
+        decidedBy: BOB,
+        decidedAt: '2026-01-05T11:00:00.000Z',
+        reason: 'Not an invoice',
+      }),
+      'admin',
+    );
+    expect(await screen.findByText(/^Rejected by Bob on .+: Not an invoice$/)).toBeInTheDocument();
+    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Review this document' })).toBeNull();
+  });
+
+  it('a stale save shows what changed on the server beside the operator’s value; "Keep mine" resends', async () => {
+    vi.mocked(saveCorrections).mockRejectedValueOnce(problem(409, '409-001', 'The document changed.'));
+    renderRoute(reviewDocument());
+    const editor = await screen.findByLabelText(FIELD);
+    vi.mocked(getReviewDocument).mockResolvedValue({
+      document: reviewDocument({ version: 8, corrections: { [FIELD]: 'their value' } }),
+    });
+    await userEvent.clear(editor);
+    await userEvent.type(editor, 'my value');
+
+    const table = await screen.findByRole('table', { name: 'What changed on the server' }, { timeout: 3000 });
+    const row = within(table).getByRole('row', { name: /field_simple_string/ });
+    expect(row).toHaveTextContent('my value');
+    expect(row).toHaveTextContent('their value');
+    expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('409-001'))).toBe(true);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() =>
+      expect(saveCorrections).toHaveBeenLastCalledWith('D1', {
+        version: 8,
+        corrections: [{ path: FIELD, value: 'my value' }],
+      }),
+    );
+    expect(screen.queryByRole('table', { name: 'What changed on the server' })).toBeNull();
+  });
+
+  it('a save refused for a lost hold makes the review read-only, names the holder, keeps the draft', async () => {
+    vi.mocked(saveCorrections).mockRejectedValueOnce(
+      problem(403, '403-006', 'Bob is reviewing this document (until 2026-01-05T10:52:00.000Z).'),
+    );
+    renderRoute(reviewDocument());
+    const editor = await screen.findByLabelText(FIELD);
+    vi.mocked(getReviewDocument).mockResolvedValue({
+      document: reviewDocument({ version: 7, holder: BOB, leaseExpiresAt: '2026-01-05T10:52:00.000Z' }),
+    });
+    await userEvent.type(editor, '!');
+    const status = await screen.findByRole('region', { name: 'Status' }, { timeout: 3000 });
+    await waitFor(() => expect(status).toHaveTextContent(/Bob is reviewing this document \(until \d/));
+    expect(screen.getByLabelText(FIELD)).toBeDisabled();
+    expect(screen.getAllByRole('alert').some((a) => /kept in this browser/.test(a.textContent ?? ''))).toBe(
+      true,
+    );
+    expect(deleteDraft).not.toHaveBeenCalled();
+  });
+
+  it('"Confirm and next" confirms on the version read, then opens the next document', async () => {
+    const next = reviewDocument({ id: 'D2', fileName: 'invoice-2.pdf' });
+    vi.mocked(confirmDocument).mockResolvedValue({
+      document: reviewDocument({ state: 'confirmed', holder: null, decidedBy: ALICE, version: 6 }),
+    });
+    vi.mocked(takeNext).mockResolvedValue(next);
+    const { client, url } = renderRoute(reviewDocument());
+    await userEvent.click(await screen.findByRole('button', { name: /Confirm and next/ }));
+    await waitFor(() => expect(url()).toBe('/review/D2'));
+    expect(confirmDocument).toHaveBeenCalledWith('D1', 5);
+    expect(client.getQueryData(reviewKeys.document('D2'))).toEqual({ document: next });
+  });
+
+  it('Ctrl+Enter confirms and goes back to the queue when nothing is left', async () => {
+    vi.mocked(confirmDocument).mockResolvedValue({
+      document: reviewDocument({ state: 'confirmed', holder: null, decidedBy: ALICE, version: 6 }),
+    });
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    const { url } = renderRoute(reviewDocument());
+    await userEvent.click(await screen.findByLabelText(FIELD));
+    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(url()).toBe('/queue'));
+    expect(confirmDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it('a rejection asks for its reason first', async () => {
+    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    };
+    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+      this.removeAttribute('open');
+      this.dispatchEvent(new Event('close'));
+    };
+    vi.mocked(rejectDocument).mockResolvedValue({
+      document: reviewDocument({ state: 'rejected', holder: null, decidedBy: ALICE, reason: 'Blurred' }),
+    });
+    renderRoute(reviewDocument());
+    await userEvent.click(await screen.findByRole('button', { name: 'Reject…' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText(/Say why/)).toBeInTheDocument();
+    expect(rejectDocument).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByLabelText(/Why is it rejected/), 'Blurred');
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(rejectDocument).toHaveBeenCalledWith('D1', 5, 'Blurred'));
+    expect(await screen.findByText(/^Rejected by Alice on .+: Blurred$/)).toBeInTheDocument();
+  });
+
+  it('a result that does not parse is explained, not a crash', async () => {
+    renderRoute(reviewDocument({ result: { inference: { id: 42 } } }));
+    expect(await screen.findByText(/The stored result is not a v2 extraction result/)).toBeInTheDocument();
+  });
+});

@@ -27,12 +27,12 @@ const RECORDER = path.join(
 
 /** The reading code, by where its modules resolve. */
 const READING = {
-  // Or the threads' patched copy of it (reference/extract/threads/worker-entries.ts).
+  // Or the threads' patched copy of it (packages/document-text/src/threads/worker-entries.ts).
   'pdf.js': /\/node_modules\/pdfjs-dist\/|\/reference-threads\/pdfjs-[^/]+\/pdf\.mjs$/,
   sharp: /\/node_modules\/sharp\//,
   '@napi-rs/canvas': /\/node_modules\/@napi-rs\/canvas\//,
   'tesseract.js': /\/node_modules\/tesseract\.js\//,
-  'the reading threads': /\/server\/reference\/extract\/threads\/|\/\.cache\/reference-threads\//,
+  'the reading threads': /\/packages\/document-text\/src\/threads\/|\/\.cache\/reference-threads\//,
 };
 
 describe('the app server with hosted upstreams', () => {
@@ -75,7 +75,7 @@ describe('the app server with hosted upstreams', () => {
   it('loads none of the reading code at rest', async () => {
     expect(main.output()).toMatch(/upstream: http:\/\/127\.0\.0\.1:9\)/);
     // The recorder works: the server's own modules are there.
-    expect(await readFile(record, 'utf8')).toMatch(/\/server\/review\/words\/page-words\.ts/);
+    expect(await readFile(record, 'utf8')).toMatch(/\/server\/app\/review\/words\/page-words\.ts/);
     expect(await loaded()).toEqual([]);
   });
 

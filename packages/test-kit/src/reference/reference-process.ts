@@ -8,7 +8,7 @@ import path from 'node:path';
 import { TEST_API_KEY } from './reference-harness';
 
 /** Where `npm run reference` runs (its data/reference default is relative to it). */
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..', '..');
 
 /**
  * glibc's malloc settings that the npm scripts start the service with (read at process start, so not

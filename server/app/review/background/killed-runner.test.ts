@@ -31,7 +31,7 @@ describe.each(ENGINES)('a runner killed mid-job on %s', (engine) => {
   it('leaves its job to its lease, then another runner takes it', async () => {
     await scheduleJob(store.database.db, { kind: 'test', key: 'a', runAt: T0 }, T0);
     const options: BackgroundRunnerOptions = { store: store.settings, now: T0, leaseMs: LEASE_MS };
-    const child = fork(path.join(import.meta.dirname, '../testing/background-runner-process.ts'), [], {
+    const child = fork(path.join(import.meta.dirname, '../../../../packages/test-kit/src/review/background-runner-process.ts'), [], {
       execArgv: ['--import', 'tsx'],
       env: { ...process.env, BACKGROUND_RUNNER_OPTIONS: JSON.stringify(options) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

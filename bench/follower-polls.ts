@@ -94,7 +94,7 @@ async function measure(clusterUrl: string, copies: number): Promise<FollowerPoll
       const followers = databases.map(
         (database) =>
           new JobFollower({
-            review: { queue: new QueueStore(database, 60_000), database, now: () => clock },
+            review: { queue: new QueueStore(database, 60_000), database, clock: { now: () => clock } },
             upstream: { v2: { url: upstream.url, apiKey: 'bench-key' } },
           }),
       );

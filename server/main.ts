@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import { createApp, type AppOptions, type UpstreamTarget } from '@extraction-review/app-server/create-app';
 import { AppEventHub } from '@extraction-review/app-server/events/app-event-hub';
 import { Readiness } from '@extraction-review/app-server/health/readiness';
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
   checkOneUpstream(env);
   if (!env.DEV) checkBuilt(env.STATIC_DIR);
 
+  // The one clock (server-kit/clock.ts) of the app server, its review store and the embedded reference
+  // service: every "now" that governs what they do is read from it.
+  const clock = systemClock;
   const needsReference = env.UPSTREAM_V2_URL === undefined || env.UPSTREAM_V1_URL === undefined;
   // The embedded service's own settings (REFERENCE_*, DOCUMENT_MAX_*), read only when it is started.
   const referenceSettings = needsReference ? readReferenceSettingsOrExplain() : undefined;
@@ -99,6 +103,7 @@ async function main(): Promise<void> {
               },
             ]
           : [],
+        clock,
       )
     : undefined;
   const embedded: UpstreamTarget | undefined = reference &&
@@ -118,10 +123,10 @@ async function main(): Promise<void> {
     v2: configured(env.UPSTREAM_V2_URL, env.UPSTREAM_V2_API_KEY) ?? embedded,
     v1: configured(env.UPSTREAM_V1_URL, env.UPSTREAM_V1_API_KEY) ?? embedded,
   };
-  const events = new AppEventHub();
+  const events = new AppEventHub({ clock });
   // The way back sends confirmed v2 results to RAG only where the upstream offers it: the embedded
   // reference service's extension (the hosted API has none; docs/gateway.md).
-  const review = await openReviewStore(env, reference, { rag: upstream.v2?.embedded === true });
+  const review = await openReviewStore(env, reference, { rag: upstream.v2?.embedded === true }, clock);
   // Every change of the team queue, this copy's and (with PostgreSQL) the others', to the browsers.
   forwardQueueEvents(review.bus, events);
   // Documents the app uploads enter the queue once their result is in.
@@ -131,7 +136,7 @@ async function main(): Promise<void> {
   // second for what is due (retries, and what a previous run or another copy left).
   const deliveries = new DeliveryWorker({
     database: review.database,
-    now: review.now,
+    clock: review.clock,
     upstream,
     webhooks: review.webhooks,
   });
@@ -231,10 +236,11 @@ async function openReviewStore(
   env: Env,
   reference: ReferenceService | undefined,
   wayBack: { rag: boolean },
+  clock: Clock,
 ): Promise<OpenedReview> {
   let review: OpenedReview;
   try {
-    review = await openReview({ ...reviewSettingsFromEnv(env), wayBack });
+    review = await openReview({ ...reviewSettingsFromEnv(env), wayBack, clock });
   } catch (error) {
     await reference?.close();
     // A schema this code cannot serve, or a migration that failed, says itself what to do.
@@ -374,6 +380,7 @@ function checkBuilt(staticDir: string): void {
 async function startReference(
   settings: ReferenceSettings,
   extraWebhooks: readonly ExtraWebhook[],
+  clock: Clock,
 ): Promise<ReferenceService> {
   // Loaded only when needed: a configured upstream for both versions never loads its dependencies
   // (SQLite, pdf.js, sharp).
@@ -388,7 +395,7 @@ async function startReference(
   }
   try {
     return await reference.startReferenceService(
-      embeddedReferenceOptions(settings, reference.referenceOptionsFromSettings, extraWebhooks),
+      embeddedReferenceOptions(settings, reference.referenceOptionsFromSettings, extraWebhooks, clock),
     );
   } catch (error) {
     throw listenError(
@@ -404,17 +411,19 @@ async function startReference(
 /**
  * The embedded reference service's options: its own settings (REFERENCE_*, DOCUMENT_MAX_*,
  * server/reference/reference-settings.ts), a key made at each start unless REFERENCE_API_KEY fixes one,
- * and this server's webhook on every model.
+ * this server's webhook on every model, and the one clock.
  */
 function embeddedReferenceOptions(
   settings: ReferenceSettings,
   fromSettings: (settings: ReferenceSettings) => Omit<ReferenceServiceOptions, 'apiKey'>,
   extraWebhooks: readonly ExtraWebhook[],
+  clock: Clock,
 ): ReferenceServiceOptions {
   return {
     ...fromSettings(settings),
     apiKey: settings.REFERENCE_API_KEY ?? randomBytes(24).toString('base64url'),
     extraWebhooks,
+    clock,
   };
 }
 

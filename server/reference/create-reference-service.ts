@@ -27,7 +27,7 @@ import { warmUpDocumentInspection } from '@extraction-review/document-text/inspe
 import { processExtractor } from '@extraction-review/document-text/threads/threaded-extractor';
 import { addressPolicy } from './fetch/address-policy';
 import type { Resolver } from './fetch/download-url';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import { DEFAULT_CONCURRENCY, JobService } from './jobs/job-service';
 import {
   loadModelCatalog,
@@ -133,7 +133,7 @@ export interface ReferenceServiceOptions {
    */
   extraWebhooks?: readonly ExtraWebhook[];
   /**
-   * The service's one clock (clock.ts): jobs' times and deadlines, webhook attempts, RAG timestamps.
+   * The service's one clock (server-kit/clock.ts): jobs' times and deadlines, webhook attempts, RAG timestamps.
    * Default the system's; tests set the time with their own.
    */
   clock?: Clock;

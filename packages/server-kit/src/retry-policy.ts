@@ -83,7 +83,10 @@ export function describeFailedAttempt(
   }
 }
 
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
+/**
+ * `Retry-After` in seconds or as an HTTP date, in milliseconds from now. A date is the receiver's wall
+ * clock: it is compared with the system's (server-kit/clock.ts), not with an injected clock.
+ */
 export function retryAfterMs(value: string | null): number | null {
   if (value === null) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

@@ -14,6 +14,7 @@
  * path (see webhook-receiver.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { dateOf, systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import type { AppEventName, JobEvent, QueueEvent, ResyncEvent } from '@extraction-review/contract/app-events';
 
 export interface AppEventHubOptions {
@@ -25,6 +26,8 @@ export interface AppEventHubOptions {
   retryMs?: number;
   /** A subscriber this many messages behind (a stalled connection) is cut off. Default 1000. */
   maxQueuedMessages?: number;
+  /** The one clock (server-kit/clock.ts): a job event's `receivedAt` when none is given. Default the system's. */
+  clock?: Clock;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -56,6 +59,7 @@ export class AppEventHub {
   private readonly bufferSize: number;
   private readonly retryMs: number;
   private readonly maxQueued: number;
+  private readonly clock: Clock;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
 
@@ -63,6 +67,7 @@ export class AppEventHub {
     this.bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
     this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
     this.maxQueued = options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED;
+    this.clock = options.clock ?? systemClock;
     // One timer for every stream; it never keeps the process alive.
     this.heartbeat = setInterval(
       () => this.broadcast(': heartbeat\n\n'),
@@ -95,7 +100,7 @@ export class AppEventHub {
       jobId: input.jobId,
       status: input.status,
       ...(input.inferenceId !== undefined ? { inferenceId: input.inferenceId } : {}),
-      receivedAt: input.receivedAt ?? new Date().toISOString(),
+      receivedAt: input.receivedAt ?? dateOf(this.clock).toISOString(),
     };
     const dedupeKey = `${data.jobId.toLowerCase()}/${data.status}`;
     const earlier = this.buffer.find((event) => event.dedupeKey === dedupeKey);

@@ -12,6 +12,7 @@ import type { FileStorageKind, KeptFileStorage } from './files/file-storage';
 import { openFileStorage, s3SettingsFromEnv, type FileStorageChoice } from './files/open-file-storage';
 import { describeSweep, incomingDirOf, sweepOrphanFiles, type OrphanSweep } from './files/orphan-files';
 import { PageWordsReader } from './words/page-words';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
 import { openReviewDatabase, type DatabaseSettings, type ReviewDatabase } from './db/open-database';
@@ -35,7 +36,8 @@ export interface ReviewSettings extends Pick<
   leaseMs?: number | undefined;
   sessions?: SessionStoreOptions;
   sso?: { header: string; trustedProxies: readonly string[] } | undefined;
-  now?: () => number;
+  /** The one clock (server-kit/clock.ts): server/main.ts passes its own; default the system's. */
+  clock?: Clock | undefined;
   /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
   wayBack?: OutboxOptions | undefined;
   /** What the page words may read of one document (DOCUMENT_MAX_*; over them a `422-012`). */
@@ -86,6 +88,7 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
 }
 
 export async function openReview(settings: ReviewSettings): Promise<OpenedReview> {
+  const clock = settings.clock ?? systemClock;
   const database: ReviewDatabase = await openReviewDatabase(settings);
   let bus: QueueBus;
   try {
@@ -123,7 +126,9 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     throw error;
   }
   // Files older than an hour that no document names (a stop between a file and its row), and writes
-  // whose maker is gone. The files' times are the wall clock's, whatever clock the store is given.
+  // whose maker is gone. The files' times are the wall clock's, whatever clock the store is given:
+  // files' mtimes, S3's LastModified and the file storage's heartbeats (files/database-file-storage.ts,
+  // on the system clock too) are what the sweep compares this now with.
   const swept = sweepOrphanFiles({
     database,
     files,
@@ -161,8 +166,9 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       timeoutMs: settings.pageWordsTimeoutMs,
       // The reading thread's copy of a file, for the time it is read: this machine's own.
       tempDir: path.join(settings.dataDir, 'tmp'),
+      clock,
     }),
-    now: settings.now ?? Date.now,
+    clock,
     sso:
       settings.sso === undefined
         ? undefined
@@ -188,6 +194,6 @@ export { SETUP_LINK_TTL_MS };
  */
 export async function firstStartSetupLink(review: OpenedReview, appUrl: string): Promise<string | undefined> {
   if (await review.sessions.adminExists()) return undefined;
-  const token = await review.sessions.createSetupToken(review.now(), SETUP_LINK_TTL_MS);
+  const token = await review.sessions.createSetupToken(review.clock.now(), SETUP_LINK_TTL_MS);
   return `${appUrl}/setup#${token}`;
 }

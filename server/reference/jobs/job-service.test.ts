@@ -12,7 +12,7 @@ import { loadModelCatalog, type Model, type ModelCatalog } from '../models/model
 import { FileStore } from '../store/file-store';
 import type { InferenceRecord, JobRecord } from '../store/job-store';
 import { SqliteJobStore } from '../store/sqlite-job-store';
-import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 import { INVOICE_MODEL_ID, makeDataDir } from '@extraction-review/test-kit/reference/reference-harness';
 import { JobService } from './job-service';
 import { resolveJobOptions } from './job-options';

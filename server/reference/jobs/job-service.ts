@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { dateOf, systemClock, type Clock } from '../clock';
+import { dateOf, systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
 import type { Extractor } from '@extraction-review/document-text/extractor';
 import { extractResult, type FieldReader } from '@extraction-review/document-text/extract-result';

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Hono } from 'hono';
-import type { Clock } from '../clock';
+import type { Clock } from '@extraction-review/server-kit/clock';
 import { createRagRoutes, RAG_ROUTES_BASE } from './rag-routes';
 import { RagStore } from './rag-store';
 

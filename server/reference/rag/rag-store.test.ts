@@ -14,7 +14,7 @@ import {
 } from '@extraction-review/test-kit/reference/rag-fixtures';
 import { laidOut, unrelatedLetter } from '@extraction-review/test-kit/reference/rag-layout';
 import type { PostProcess } from '@extraction-review/document-text/extract-result';
-import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 import { applyRag, ragPostProcess } from './apply-rag';
 import { RagStore } from './rag-store';
 

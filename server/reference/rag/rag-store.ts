@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { FieldMap } from '@extraction-review/contract/v2/schemas';
-import { dateOf, systemClock, type Clock } from '../clock';
+import { dateOf, systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import { applyMigrations } from '../store/migrations';
 import { pageTexts, termsOf, type LaidOutPage, type Terms } from './document-terms';
 import { DEFAULT_SIMILARITY_THRESHOLD, findSimilarDocument } from './retrieval';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceService } from '../create-reference-service';
 import { expectJobResponse, expectProblem } from '@extraction-review/test-kit/reference/contract';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
-import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 import {
   enqueue,
   get,

@@ -42,6 +42,7 @@ export function rateLimit(limits: RateLimits): MiddlewareHandler[] {
       skip: (c) => !counts(c.req.method),
       handler: (c) => {
         const info = c.get('rateLimit' as never) as RateLimitInfo | undefined;
+        // hono-rate-limiter's windows run on the system clock: so does the time left (server-kit/clock.ts).
         const resetMs = (info?.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now();
         const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
         throw new ProblemError(

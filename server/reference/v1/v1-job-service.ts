@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import sharp from 'sharp';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { dateOf, systemClock, type Clock } from '../clock';
+import { dateOf, systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import type { FieldQuery, FieldReader } from '@extraction-review/document-text/extract-result';
 import type { StoredFile } from '@extraction-review/document-text/extractor';
 import type { Orientation } from '@extraction-review/document-text/ocr/orientation';

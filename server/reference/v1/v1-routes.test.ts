@@ -18,7 +18,7 @@ import { rotateGrey } from '@extraction-review/document-text/ocr/grey-image';
 import { drawTextPicture } from '@extraction-review/test-kit/reference/documents-images';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import { expectContract } from '@extraction-review/test-kit/reference/contract';
-import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 import {
   makeDataDir,
   startTestService,

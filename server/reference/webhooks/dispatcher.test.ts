@@ -9,9 +9,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebhookResponse } from '@extraction-review/contract/v2/schemas';
-import type { Clock } from '../clock';
+import type { Clock } from '@extraction-review/server-kit/clock';
 import { SqliteJobStore } from '../store/sqlite-job-store';
-import { manualClock } from '@extraction-review/test-kit/reference/manual-clock';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 import { failedJob, MODEL_ID, processedJob } from '@extraction-review/test-kit/reference/webhooks-fixtures';
 import {
   startReceiver,

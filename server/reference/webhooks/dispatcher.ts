@@ -14,7 +14,7 @@
  *   `resumeInterrupted` at the next start carries them on, so none stays `Processing` for good.
  */
 import type { ProblemBody } from '@extraction-review/contract/problem';
-import { dateOf, systemClock, type Clock } from '../clock';
+import { dateOf, systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
 import type { DeliveryRecord, NewDelivery, WebhookDeliveryStore } from './delivery-store';
 import { webhookPayload, type FinishedJob } from './payload';

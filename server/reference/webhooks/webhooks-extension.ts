@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ExtractionInference, WebhookResponse } from '@extraction-review/document-text/api-types';
-import type { Clock } from '../clock';
+import type { Clock } from '@extraction-review/server-kit/clock';
 import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';
 import type { FinishedJob } from './payload';

@@ -182,6 +182,7 @@ const hashOf = (texts: string[]): string => {
 
 /** Writes `text` to `file` unless it is there (its name is its content's hash); marks it used. */
 function writeOnce(file: string, text: string): void {
+  // Files' mtimes are the file system's wall clock: the system's (server-kit/clock.ts), as in removeStale.
   const now = new Date();
   try {
     utimesSync(file, now, now);

@@ -20,7 +20,7 @@ const database = await openReviewDatabase({ ...options.store, report: () => unde
 const runner = new BackgroundRunner({
   name: '[test] the runner to be killed',
   database,
-  now: () => options.now,
+  clock: { now: () => options.now },
   handlers: [
     {
       kind: 'test',

@@ -39,7 +39,7 @@ describe.each(ENGINES)('the analytics route on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, now: () => clock });
+    review = await openReview({ ...store.settings, clock: { now: () => clock } });
     const passwordHash = await hashPassword(PASSWORD);
     const ada = (await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, clock)).id;
     await review.operators.create({ name: 'Bob', role: 'operator', passwordHash }, clock);

@@ -17,7 +17,7 @@ export function analyticsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
   mountRoute(routes, review, getAnalytics, async (c, { query }) => {
-    const now = review.now();
+    const now = review.clock.now();
     const figures = await analyticsFigures(
       review.database,
       { model: query.model, ...analyticsPeriod(query, now) },

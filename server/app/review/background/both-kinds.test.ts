@@ -50,14 +50,18 @@ describe.each(ENGINES)('one runner for both kinds on %s', (engine) => {
     );
     const delivery = await addDueRagDelivery(store.database, document.id, T0 + FIRST_CHECK_MS);
     const follower = new JobFollower({
-      review: { queue, database: store.database, now: () => clock },
+      review: { queue, database: store.database, clock: { now: () => clock } },
       upstream: { v2 },
     });
-    const worker = new DeliveryWorker({ database: store.database, now: () => clock, upstream: { v2 } });
+    const worker = new DeliveryWorker({
+      database: store.database,
+      clock: { now: () => clock },
+      upstream: { v2 },
+    });
     const runner = new BackgroundRunner({
       name: '[test] a copy’s background work',
       database: store.database,
-      now: () => clock,
+      clock: { now: () => clock },
       handlers: [follower.handler, worker.handler],
     });
 

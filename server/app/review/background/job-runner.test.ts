@@ -48,7 +48,7 @@ describe.each(ENGINES)('the background work on %s', (engine) => {
     const made = new BackgroundRunner({
       name: '[test] the runner',
       database: store.database,
-      now: () => clock,
+      clock: { now: () => clock },
       handlers,
       log: () => undefined,
       ...extra,
@@ -208,7 +208,7 @@ describe.each(ENGINES)('the background work on %s', (engine) => {
     const dead = new BackgroundRunner({
       name: '[test] dead',
       database: store.database,
-      now: () => clock,
+      clock: { now: () => clock },
       log: () => undefined,
       handlers: [
         {

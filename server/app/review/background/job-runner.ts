@@ -10,7 +10,8 @@
  * - Leases: a job is the runner's until `now + leaseMs`; a copy killed mid-job (kill -9) leaves its
  *   jobs to run out, then another copy takes them. stop() cuts handlers short (their `signal`) and
  *   gives back what the runner holds, due at once for another copy.
- * - Time comes from the injected clock (`now`): tests move it, nothing here reads the wall clock.
+ * - Time comes from the injected clock (`clock`, server-kit/clock.ts): tests move it, nothing here
+ *   reads the wall clock.
  * - The loop cannot end the process (background-loop.ts): a pass that fails (the store away:
  *   `503-001`, a PostgreSQL restart) is told once per kind of failure and the next waits longer.
  */
@@ -20,6 +21,7 @@ import type { ReviewDatabase } from '../db/open-database';
 import { isStoreUnavailable } from '../db/store-unavailable';
 import { BackgroundLoop, describe, FailureLog } from './background-loop';
 import { JobTable, type LeasedJob } from './job-table';
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 /** What a handler decides about its job. */
 export type JobOutcome = { done: true } | { again: number; payload?: unknown };
@@ -68,7 +70,7 @@ export interface RunnerOptions {
   /** How the runner is named in the log (`[review intake] the job follower`). */
   name: string;
   database: ReviewDatabase;
-  now: () => number;
+  clock: Clock;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler keeps its own payload type
   handlers: readonly JobHandler<any>[];
   /** The pause between passes. Default 1 s. */
@@ -180,7 +182,7 @@ export class BackgroundRunner {
     for (const handler of this.options.handlers) {
       if (this.stopping.signal.aborted) break;
       try {
-        await handler.adopt?.(this.options.now());
+        await handler.adopt?.(this.options.clock.now());
       } catch (error) {
         // The jobs already there are still claimed.
         failures.push(error);
@@ -197,7 +199,7 @@ export class BackgroundRunner {
     const batch = this.options.batch ?? BATCH;
     try {
       for (let n = 0; n < batch && !signal.aborted; n++) {
-        const now = this.options.now();
+        const now = this.options.clock.now();
         const job = await this.table.claim({
           kind: handler.kind,
           scopes: handler.scopes,
@@ -237,7 +239,7 @@ export class BackgroundRunner {
       // The store away is the pass's failure, not the job's: no attempt spent, the lease left to run
       // out (or given back at stop), the loop backing off.
       if (isStoreUnavailable(error)) throw error;
-      const at = this.options.now();
+      const at = this.options.clock.now();
       const giveUp = job.attempts + 1 >= (handler.maxAttempts ?? Infinity);
       await this.table.fail(
         job,
@@ -250,7 +252,7 @@ export class BackgroundRunner {
     }
     this.runs.recovered();
     if ('done' in outcome) await this.table.finish(job);
-    else await this.table.again(job, outcome.again, this.options.now(), outcome.payload);
+    else await this.table.again(job, outcome.again, this.options.clock.now(), outcome.payload);
   }
 
   /** The wait after a job's `failures + 1`th failed run in a row. */

@@ -12,6 +12,7 @@ import type {
   BackgroundRunnerMessage,
   BackgroundRunnerOptions,
 } from '@extraction-review/test-kit/review/background-runner-process';
+import { repoRoot } from '../../config';
 import { BackgroundRunner, done } from './job-runner';
 import { scheduleJob } from './job-table';
 
@@ -31,7 +32,9 @@ describe.each(ENGINES)('a runner killed mid-job on %s', (engine) => {
   it('leaves its job to its lease, then another runner takes it', async () => {
     await scheduleJob(store.database.db, { kind: 'test', key: 'a', runAt: T0 }, T0);
     const options: BackgroundRunnerOptions = { store: store.settings, now: T0, leaseMs: LEASE_MS };
-    const child = fork(path.join(import.meta.dirname, '../../../../packages/test-kit/src/review/background-runner-process.ts'), [], {
+    // The test kit's process, started from the repository's root.
+    const child = fork(path.join(repoRoot, 'packages/test-kit/src/review/background-runner-process.ts'), [], {
+      cwd: repoRoot,
       execArgv: ['--import', 'tsx'],
       env: { ...process.env, BACKGROUND_RUNNER_OPTIONS: JSON.stringify(options) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -52,7 +55,7 @@ describe.each(ENGINES)('a runner killed mid-job on %s', (engine) => {
     const survivor = new BackgroundRunner({
       name: '[test] the survivor',
       database: store.database,
-      now: () => clock,
+      clock: { now: () => clock },
       handlers: [{ kind: 'test', leaseMs: LEASE_MS, run: async ({ now }) => (runs.push(now), done) }],
     });
     await survivor.pass();

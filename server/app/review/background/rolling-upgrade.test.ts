@@ -55,13 +55,13 @@ describe.each(ENGINES)('a rolling upgrade to the background work on %s', (engine
 
   const follower = () =>
     new JobFollower({
-      review: { queue, database: store.database, now: () => clock },
+      review: { queue, database: store.database, clock: { now: () => clock } },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
     });
   const worker = () =>
     new DeliveryWorker({
       database: store.database,
-      now: () => clock,
+      clock: { now: () => clock },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       retry: { attemptTimeoutMs: DELIVERY_LEASE_MS - 30_000 },
     });

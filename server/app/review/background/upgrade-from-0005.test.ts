@@ -77,10 +77,10 @@ describe.each(ENGINES)('work pending before migration 0006 on %s', (engine) => {
       const clock = T0 + FIRST_CHECK_MS;
       const v2 = { url: upstream.url, apiKey: 'test-key' };
       const follower = new JobFollower({
-        review: { queue: new QueueStore(database, 60_000), database, now: () => clock },
+        review: { queue: new QueueStore(database, 60_000), database, clock: { now: () => clock } },
         upstream: { v2 },
       });
-      const worker = new DeliveryWorker({ database, now: () => clock, upstream: { v2 } });
+      const worker = new DeliveryWorker({ database, clock: { now: () => clock }, upstream: { v2 } });
       await follower.tick();
       await follower.tick();
       await worker.drain();

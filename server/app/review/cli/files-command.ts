@@ -159,6 +159,7 @@ export async function copyAll(
     failed: [],
   };
   const every = io.progressEveryMs ?? 5_000;
+  // The progress lines' pace: a log's, on the system clock (nothing is decided or stored by it).
   let done = 0;
   let lastLine = Date.now();
   let after = '';

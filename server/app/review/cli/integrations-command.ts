@@ -27,11 +27,14 @@ import {
   runWithStore,
   table,
 } from './cli-support';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 
 export interface IntegrationsIo {
   stdout: Writable;
   stderr: Writable;
   env: NodeJS.ProcessEnv;
+  /** The one clock (server-kit/clock.ts) of the times written to the store; default the system's. */
+  clock?: Clock;
 }
 
 export const USAGE = `Usage: npm run integrations -- <command>
@@ -188,13 +191,14 @@ async function execute(
   webhooks: WebhookAddressGuard,
 ): Promise<void> {
   const integrations = new IntegrationStore(database, { webhooks });
+  const clock = io.clock ?? systemClock;
   switch (command.name) {
     case 'add': {
       let created;
       try {
         created = await integrations.create(
           { name: command.integration, webhookUrl: command.webhook },
-          Date.now(),
+          clock.now(),
         );
       } catch (error) {
         if (error instanceof DuplicateIntegrationError || error instanceof WebhookRefusedError)
@@ -233,7 +237,7 @@ async function execute(
       return;
     }
     case 'revoke': {
-      const revoked = await integrations.revoke(command.integration, Date.now());
+      const revoked = await integrations.revoke(command.integration, clock.now());
       if (revoked === undefined) {
         const existing = await integrations.findByName(command.integration);
         throw new Failure(

@@ -27,12 +27,15 @@ import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import type { ReviewDatabase } from '../db/open-database';
 import { DuplicateOperatorError, OperatorStore, type Operator } from '../store/operator-store';
 import { SETUP_LINK_TTL_MS, SessionStore } from '../store/session-store';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 
 export interface OperatorsIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: Writable;
   stderr: Writable;
   env: NodeJS.ProcessEnv;
+  /** The one clock (server-kit/clock.ts) of the times written to the store; default the system's. */
+  clock?: Clock;
 }
 
 export const USAGE = `Usage: npm run operators -- <command>
@@ -183,23 +186,24 @@ function checkNewName(name: string): string {
 
 async function execute(command: Command, database: ReviewDatabase, io: OperatorsIo): Promise<void> {
   const operators = new OperatorStore(database);
+  const clock = io.clock ?? systemClock;
   switch (command.name) {
     case 'add':
-      return add(operators, command.operator, command.role, io);
+      return add(operators, command.operator, command.role, io, clock);
     case 'list':
       return list(operators, io);
     case 'remove':
       return remove(operators, command.operator, io);
     case 'set-password':
-      return setPassword(operators, new SessionStore(database), command.operator, io);
+      return setPassword(operators, new SessionStore(database), command.operator, io, clock);
     case 'set-role':
-      return setRole(operators, command.operator, command.role, io);
+      return setRole(operators, command.operator, command.role, io, clock);
     case 'setup-link': {
       const sessions = new SessionStore(database);
       // The app would refuse it (a link makes the first admin only): say so rather than print it.
       if (await sessions.adminExists())
         throw new Failure('An admin exists already: add operators with `add NAME --role admin`.');
-      const token = await sessions.createSetupToken(Date.now(), SETUP_LINK_TTL_MS);
+      const token = await sessions.createSetupToken(clock.now(), SETUP_LINK_TTL_MS);
       // The link alone on the last line: scripts take it from there.
       io.stdout.write(
         `One-time link that creates the first admin, valid 1 hour:\n${command.base}/setup#${token}\n`,
@@ -214,6 +218,7 @@ async function add(
   name: string,
   role: OperatorRole,
   io: OperatorsIo,
+  clock: Clock,
 ): Promise<void> {
   // Checked before asking for a password, not to have it typed twice for nothing; create() still
   // refuses a name taken meanwhile.
@@ -223,7 +228,7 @@ async function add(
   const passwordHash = await hashPassword(await readNewPassword(name, io));
   let added: Operator;
   try {
-    added = await operators.create({ name, role, passwordHash }, Date.now());
+    added = await operators.create({ name, role, passwordHash }, clock.now());
   } catch (error) {
     if (error instanceof DuplicateOperatorError) throw new Failure(error.message);
     throw error;
@@ -260,10 +265,11 @@ async function setPassword(
   sessions: SessionStore,
   name: string,
   io: OperatorsIo,
+  clock: Clock,
 ): Promise<void> {
   const existing = await findOrFail(operators, name);
   const passwordHash = await hashPassword(await readNewPassword(existing.name, io));
-  const updated = await operators.setPasswordHash(name, passwordHash, Date.now());
+  const updated = await operators.setPasswordHash(name, passwordHash, clock.now());
   if (updated === undefined) throw unknownOperator(name);
   // A new password is often a suspected leak: whoever signed in with the old one is signed out.
   await sessions.deleteAllOf(updated.id);
@@ -275,8 +281,9 @@ async function setRole(
   name: string,
   role: OperatorRole,
   io: OperatorsIo,
+  clock: Clock,
 ): Promise<void> {
-  const updated = await operators.setRole(name, role, Date.now());
+  const updated = await operators.setRole(name, role, clock.now());
   if (updated === undefined) throw unknownOperator(name);
   // Sessions read the operator's row at every request: the new role applies at once.
   io.stdout.write(`${quote(updated.name)} is now ${role === 'admin' ? 'an admin' : 'an operator'}.\n`);

@@ -65,7 +65,7 @@ async function startCopy(settings: ReviewSettings, upstream?: Upstream): Promise
   follower.start();
   const deliveries = new DeliveryWorker({
     database: review.database,
-    now: review.now,
+    clock: review.clock,
     upstream: upstreams,
     webhooks: review.webhooks,
   });

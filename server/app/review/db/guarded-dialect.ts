@@ -145,6 +145,7 @@ export function throttledLine(
   let lastAt = -Infinity;
   let quiet = 0;
   return (line) => {
+    // A log's pace: on the system clock (server-kit/clock.ts), nothing is decided or stored by it.
     const now = Date.now();
     if (now - lastAt < everyMs) {
       quiet++;

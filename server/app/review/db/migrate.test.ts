@@ -28,6 +28,7 @@ import {
 import type { Engine } from './migrations';
 import { openReviewDatabase, type ReviewDatabase } from './open-database';
 import { ENGINES } from '@extraction-review/test-kit/review/test-stores';
+import { manualClock } from '@extraction-review/test-kit/manual-clock';
 
 const T0 = Date.UTC(2026, 10, 28, 9, 0, 0);
 const LAST = knownMigrations().at(-1) ?? '';
@@ -237,6 +238,19 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
     const recorded = await db.selectFrom('schema_compatibility').selectAll().orderBy('migration').execute();
     expect(recorded.map((r) => [r.migration, r.oldest_code, r.recorded_by])).toEqual(
       knownMigrations().map((name) => [name, THIS_CODE.oldestCodeFor[name], RELEASE]),
+    );
+  });
+
+  it("records each migration at the injected clock's time (server-kit/clock.ts)", async () => {
+    await prepareSchema(raw(), { migrate: true, code: olderCode, clock: manualClock(T0) });
+    const database = raw();
+    await prepareSchema(database, { migrate: true, clock: manualClock(T0 + 60_000) });
+    const db = database.db.withTables<{
+      schema_compatibility: { migration: string; recorded_at: number | string };
+    }>();
+    const recorded = await db.selectFrom('schema_compatibility').selectAll().orderBy('migration').execute();
+    expect(recorded.map((r) => [r.migration, Number(r.recorded_at)])).toEqual(
+      knownMigrations().map((name) => [name, name === LAST ? T0 + 60_000 : T0]),
     );
   });
 

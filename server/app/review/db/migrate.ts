@@ -26,6 +26,7 @@ import { z } from 'zod';
 import { reviewMigrations, type Engine } from './migrations';
 import type { ReviewDatabase } from './open-database';
 import { OLDEST_CODE_FOR, oldestCodeFor } from './schema-compatibility';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 
 /** What a copy's code knows of the schema. Tests make older and newer codes from it. */
 export interface SchemaCode {
@@ -136,6 +137,8 @@ export async function prepareSchema(
   options: {
     migrate?: boolean | undefined;
     code?: SchemaCode;
+    /** The one clock (server-kit/clock.ts): when compatibility is recorded. Default the system's. */
+    clock?: Clock | undefined;
     /** Where the lines about the schema go: the log by default; a command's stderr (its stdout is its answer). */
     report?: ((line: string) => void) | undefined;
   } = {},
@@ -145,7 +148,7 @@ export async function prepareSchema(
   const outcome =
     options.migrate === false
       ? { applied: [], status: await readSchemaStatus(database, code) }
-      : await migrateUnderLock(database, code);
+      : await migrateUnderLock(database, code, options.clock ?? systemClock);
   for (const name of outcome.applied) {
     report(`[review store] applied migration ${name} (release ${code.release})`);
   }
@@ -280,26 +283,30 @@ async function tableExists(db: Db, engine: Engine, table: string): Promise<boole
   return rows.length > 0;
 }
 
-async function migrateUnderLock(database: ReviewDatabase, code: SchemaCode): Promise<SchemaOutcome> {
+async function migrateUnderLock(
+  database: ReviewDatabase,
+  code: SchemaCode,
+  clock: Clock,
+): Promise<SchemaOutcome> {
   // One connection for the whole run: the lock (PostgreSQL's is per session), the reads, the Migrator.
   return database.db.connection().execute(async (connection) => {
     const db = connection.withTables<Bookkeeping>();
     const locked = database.engine === 'postgres' ? withPostgresLock : withSqliteWriteLock;
-    return locked(db, () => migrateLocked(db, database.engine, code));
+    return locked(db, () => migrateLocked(db, database.engine, code, clock));
   });
 }
 
-async function migrateLocked(db: Db, engine: Engine, code: SchemaCode): Promise<SchemaOutcome> {
+async function migrateLocked(db: Db, engine: Engine, code: SchemaCode, clock: Clock): Promise<SchemaOutcome> {
   await createCompatibilityTable(db, engine);
   const before = await readStatus(db, engine, code);
   if (before.state === 'too-new' || before.state === 'inconsistent') return { applied: [], status: before };
-  const applied = before.state === 'behind' ? await runMigrator(db, engine, code) : [];
-  await recordCompatibility(db, code);
+  const applied = before.state === 'behind' ? await runMigrator(db, engine, code, clock) : [];
+  await recordCompatibility(db, code, clock);
   return { applied, status: await readStatus(db, engine, code) };
 }
 
 /** Kysely's Migrator on this connection, each migration recording its compatibility as it runs. */
-async function runMigrator(db: Db, engine: Engine, code: SchemaCode): Promise<string[]> {
+async function runMigrator(db: Db, engine: Engine, code: SchemaCode, clock: Clock): Promise<string[]> {
   const known = knownMigrations(code);
   const migrations = Object.fromEntries(
     Object.entries(code.migrations(engine)).map(([name, migration]): [string, Migration] => [
@@ -309,7 +316,13 @@ async function runMigrator(db: Db, engine: Engine, code: SchemaCode): Promise<st
         // In the migration's transaction (PostgreSQL: the Migrator's; SQLite: ours).
         up: async (trx) => {
           await migration.up(trx);
-          await recordOne(trx as Db, name, oldestCodeFor(name, known, code.oldestCodeFor), code.release);
+          await recordOne(
+            trx as Db,
+            name,
+            oldestCodeFor(name, known, code.oldestCodeFor),
+            code.release,
+            clock,
+          );
         },
       },
     ]),
@@ -335,7 +348,7 @@ async function createCompatibilityTable(db: Db, engine: Engine): Promise<void> {
 }
 
 /** Entries for this code's applied migrations that have none (applied by releases before the table). */
-async function recordCompatibility(db: Db, code: SchemaCode): Promise<void> {
+async function recordCompatibility(db: Db, code: SchemaCode, clock: Clock): Promise<void> {
   const known = knownMigrations(code);
   const applied = new Set(
     (await db.selectFrom('kysely_migration').select('name').execute()).map((r) => r.name),
@@ -345,15 +358,21 @@ async function recordCompatibility(db: Db, code: SchemaCode): Promise<void> {
   );
   for (const name of known) {
     if (applied.has(name) && !recorded.has(name)) {
-      await recordOne(db, name, oldestCodeFor(name, known, code.oldestCodeFor), code.release);
+      await recordOne(db, name, oldestCodeFor(name, known, code.oldestCodeFor), code.release, clock);
     }
   }
 }
 
-async function recordOne(db: Db, migration: string, oldestCode: string, release: string): Promise<void> {
+async function recordOne(
+  db: Db,
+  migration: string,
+  oldestCode: string,
+  release: string,
+  clock: Clock,
+): Promise<void> {
   await db
     .insertInto('schema_compatibility')
-    .values({ migration, oldest_code: oldestCode, recorded_by: release, recorded_at: Date.now() })
+    .values({ migration, oldest_code: oldestCode, recorded_by: release, recorded_at: clock.now() })
     // What the code that applied it said stands: a later release does not rewrite history.
     .onConflict((oc) => oc.column('migration').doNothing())
     .execute();
@@ -391,6 +410,7 @@ async function withPostgresLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
 }
 
 async function takeAdvisoryLock(db: Db): Promise<void> {
+  // A wait beside setTimeout's: real time, on the system clock (server-kit/clock.ts).
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     const { rows } = await sql<{ locked: boolean }>`

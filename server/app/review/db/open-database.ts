@@ -26,6 +26,7 @@ import { prepareSchema } from './migrate';
 import { isStoreUnavailable } from './store-unavailable';
 import type { Engine } from './migrations';
 import type { ReviewDatabaseSchema } from './schema';
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 export interface ReviewDatabase {
   db: Kysely<ReviewDatabaseSchema>;
@@ -54,6 +55,8 @@ export interface DatabaseSettings {
   migrate?: boolean | undefined;
   /** Where the lines about migrations go (default the log; the admin commands send them to stderr). */
   report?: ((line: string) => void) | undefined;
+  /** The one clock (server-kit/clock.ts): when migrations are recorded. Default the system's. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -97,7 +100,11 @@ const pgTypes = {
 export async function openReviewDatabase(settings: DatabaseSettings): Promise<ReviewDatabase> {
   const opened = settings.databaseUrl !== undefined ? openPostgres(settings) : openSqlite(settings);
   try {
-    await prepareSchema(opened, { migrate: settings.migrate, report: settings.report });
+    await prepareSchema(opened, {
+      migrate: settings.migrate,
+      report: settings.report,
+      clock: settings.clock,
+    });
   } catch (error) {
     await opened.close();
     throw error;

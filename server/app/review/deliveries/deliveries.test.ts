@@ -34,6 +34,7 @@ import { QueueStore } from '../store/queue-store';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker, type DeliveryWorkerDeps } from './delivery-worker';
 import { wayBackOutbox } from './outbox';
+import { systemClock } from '@extraction-review/server-kit/clock';
 
 const LEASE = 600_000;
 const V2_RESULT = readFileSync(
@@ -106,7 +107,7 @@ function openCopy(database: ReviewDatabase, worker: Partial<DeliveryWorkerDeps> 
   const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: false }));
   const deliveries = new DeliveryWorker({
     database,
-    now: Date.now,
+    clock: systemClock,
     upstream: {},
     retry: FAST,
     webhooks: LOOPBACK_ALLOWED,
@@ -527,7 +528,12 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
       const upstream = { url: reference.url, apiKey: TEST_API_KEY };
       const database = store.database;
       const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: true }));
-      const worker = new DeliveryWorker({ database, now: Date.now, upstream: { v2: upstream }, retry: FAST });
+      const worker = new DeliveryWorker({
+        database,
+        clock: systemClock,
+        upstream: { v2: upstream },
+        retry: FAST,
+      });
       const now = Date.now();
       const added = await queue.addDocument(
         { apiVersion: 'v2', modelKey: INVOICE_MODEL_ID, fileName: 'invoice.pdf', upstreamJobId: job.id },

@@ -17,6 +17,7 @@ import { flakyDatabase } from '@extraction-review/test-kit/review/flaky-database
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 import { addDueRagDelivery } from '@extraction-review/test-kit/review/due-delivery';
+import { systemClock } from '@extraction-review/server-kit/clock';
 
 describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) => {
   let store: TestStore;
@@ -59,7 +60,7 @@ describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) 
     let onLog = (): void => undefined;
     const worker = new DeliveryWorker({
       database: flaky.database,
-      now: Date.now,
+      clock: systemClock,
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       pollMs: 1,
       log: (message) => {
@@ -91,7 +92,7 @@ describe.each(ENGINES)('the delivery worker through an outage, on %s', (engine) 
     const id = await pendingDelivery(HELD_MODEL);
     const worker = new DeliveryWorker({
       database: store.database,
-      now: Date.now,
+      clock: systemClock,
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
     });
     const arrived = upstream.nextRequest(`/v2/extensions/rag/${HELD_MODEL}/documents`);

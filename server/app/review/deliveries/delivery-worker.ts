@@ -45,6 +45,7 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { DeliveryRow } from '../db/schema';
 import { DELIVERY_KIND, DeliveryStore } from './delivery-store';
 import { WEBHOOK_EVENT } from './build-payloads';
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 export const WAYBACK_USER_AGENT = 'extraction-review/0.1 (way back)';
 /** Each attempt names its delivery, the same at every attempt: a receiver can drop a repeat. */
@@ -58,7 +59,7 @@ const LEASE_MARGIN_MS = 30_000;
 
 export interface DeliveryWorkerDeps {
   database: ReviewDatabase;
-  now: () => number;
+  clock: Clock;
   /** Where v1 feedback and v2 RAG go, with the server's key (as the proxy and the job follower call them). */
   upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
   retry?: Partial<RetryPolicy>;
@@ -109,7 +110,7 @@ export class DeliveryWorker {
     this.runner = new BackgroundRunner({
       name: '[way back] the delivery worker',
       database: deps.database,
-      now: deps.now,
+      clock: deps.clock,
       handlers: [this.handler],
       intervalMs: deps.pollMs ?? POLL_MS,
       log: deps.log,
@@ -173,7 +174,7 @@ export class DeliveryWorker {
     const started = performance.now();
     const target = await this.target(delivery);
     if ('refused' in target) {
-      await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.now());
+      await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.clock.now());
       this.report(delivery, target.refused);
       return done;
     }
@@ -188,9 +189,9 @@ export class DeliveryWorker {
     if (outcome.kind === 'aborted') {
       // Stopping: given back, due again at once for another copy.
       await this.store.release(delivery, leaseUntil);
-      return again(this.deps.now());
+      return again(this.deps.clock.now());
     }
-    const at = this.deps.now();
+    const at = this.deps.clock.now();
     const attempt = delivery.attempts + 1;
     if (outcome.kind === 'delivered') {
       await this.store.recordAttempt(delivery, leaseUntil, {

@@ -19,6 +19,7 @@ import { QueueStore } from '../store/queue-store';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 import { wayBackOutbox } from './outbox';
+import { systemClock } from '@extraction-review/server-kit/clock';
 
 const V2_RESULT = JSON.stringify({ inference: { result: { fields: {} } } });
 const FAST = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1, attemptTimeoutMs: 2_000 };
@@ -147,7 +148,7 @@ describe.each(ENGINES)('integration webhooks aimed inside, on %s', (engine) => {
   function worker(webhooks: WebhookAddressGuard, log: string[] = []) {
     return new DeliveryWorker({
       database: store.database,
-      now: Date.now,
+      clock: systemClock,
       upstream: {},
       retry: FAST,
       webhooks,

@@ -44,7 +44,7 @@ export function exportRoutes(review: ReviewContext): Hono<ReviewEnv> {
       from: query.from === undefined ? undefined : rangeStart(query.from),
       to: query.to === undefined ? undefined : rangeEnd(query.to),
     };
-    const name = `confirmed-${safeFileName(query.model)}-${new Date(review.now()).toISOString().slice(0, 10)}`;
+    const name = `confirmed-${safeFileName(query.model)}-${new Date(review.clock.now()).toISOString().slice(0, 10)}`;
     const lines = query.format === 'csv' ? csvLines(review, range) : jsonLines(review, range);
     const encoder = new TextEncoder();
     const iterator = lines[Symbol.asyncIterator]();

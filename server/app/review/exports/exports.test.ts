@@ -70,7 +70,7 @@ describe.each(ENGINES)('exports on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, now: () => clock });
+    review = await openReview({ ...store.settings, clock: { now: () => clock } });
     const passwordHash = await hashPassword(PASSWORD);
     adminId = (await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, clock)).id;
     await review.operators.create({ name: 'Bob', role: 'operator', passwordHash }, clock);

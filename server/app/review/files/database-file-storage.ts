@@ -42,6 +42,7 @@ import {
 import { keptFilesDb } from './kept-files-schema';
 import { THIS_PROCESS } from './process-mark';
 import { KEY_BATCH } from './unnamed-keys';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 
 /** Bytes per chunk row: large enough for few rows (400 for 100 MB), small enough to stream. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -55,8 +56,12 @@ export interface DatabaseFileStorageOptions {
   chunkBytes?: number;
   heartbeatMs?: number;
   staleWriteMs?: number;
-  /** The heartbeat's clock; default Date.now. */
-  now?: () => number;
+  /**
+   * The clock of the heartbeats and completion times; default the system's. open-review.ts leaves it
+   * so, whatever clock the store is given: the sweep of orphans compares these with the wall clock,
+   * as it does files' mtimes and S3's LastModified (open-review.ts). Tests give their own.
+   */
+  clock?: Clock;
 }
 
 const WRITER = `${THIS_PROCESS.host}.${THIS_PROCESS.pid}.${THIS_PROCESS.start}`;
@@ -66,7 +71,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
   private readonly chunkBytes: number;
   private readonly heartbeatMs: number;
   private readonly staleWriteMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly database: ReviewDatabase,
@@ -75,7 +80,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
     this.chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.staleWriteMs = options.staleWriteMs ?? STALE_WRITE_MS;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   private get db() {
@@ -88,7 +93,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
     await this.startWriting(key);
     const heartbeat = setInterval(() => {
       db.updateTable('kept_files')
-        .set({ heartbeat_at: this.now() })
+        .set({ heartbeat_at: this.clock.now() })
         .where('key', '=', key)
         .where('state', '=', 'writing')
         .execute()
@@ -131,8 +136,8 @@ export class DatabaseFileStorage implements KeptFileStorage {
           state: 'complete',
           bytes,
           sha256: stored.sha256,
-          completed_at: this.now(),
-          heartbeat_at: this.now(),
+          completed_at: this.clock.now(),
+          heartbeat_at: this.clock.now(),
         })
         .where('key', '=', key)
         .where('state', '=', 'writing')
@@ -218,7 +223,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
 
   /** A file's header in state `writing`, beating from now on: nothing of it opens until complete. */
   private async startWriting(key: string): Promise<void> {
-    const at = this.now();
+    const at = this.clock.now();
     await this.db
       .insertInto('kept_files')
       .values({

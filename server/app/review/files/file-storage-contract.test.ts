@@ -304,7 +304,7 @@ describe('the database storage’s writes in flight', () => {
 
   it('sweeps a write whose writer stopped beating, never one whose writer lives', async () => {
     let clock = Date.now();
-    const storage = new DatabaseFileStorage(store.database, { heartbeatMs: 5, now: () => clock });
+    const storage = new DatabaseFileStorage(store.database, { heartbeatMs: 5, clock: { now: () => clock } });
     const db = keptFilesDb(store.database);
     const live = randomUUID();
     const body = new Readable({ read() {} });

@@ -27,7 +27,7 @@ export interface Gateway {
 }
 
 export function createGateway(review: ReviewContext): Gateway {
-  const ownership = new GatewayOwnership(review.database, review.now);
+  const ownership = new GatewayOwnership(review.database, review.clock);
   return {
     authenticate: (version) => integrationAuth(review, version),
     routes: { v2: reviewedResultRoutes(review, 'v2'), v1: reviewedResultRoutes(review, 'v1') },

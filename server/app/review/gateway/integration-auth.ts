@@ -30,13 +30,13 @@ export function integrationKeyOf(authorization: string | undefined): string | un
 }
 
 export function integrationAuth(
-  review: Pick<ReviewContext, 'integrations' | 'now'>,
+  review: Pick<ReviewContext, 'integrations' | 'clock'>,
   version: ApiVersion,
 ): MiddlewareHandler {
   return async (c, next) => {
     const key = integrationKeyOf(c.req.header('authorization'));
     const integration =
-      key === undefined ? undefined : await review.integrations.authenticate(key, review.now());
+      key === undefined ? undefined : await review.integrations.authenticate(key, review.clock.now());
     if (integration === undefined) {
       const problem = new ProblemError(
         '401-013',

@@ -17,6 +17,7 @@
 import type { ReviewDatabase } from '../db/open-database';
 import type { GatewayIdKind } from '../db/schema';
 import type { ApiVersion } from '../review-types';
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 /** Upstream ids are UUIDs (hosted and reference); anything else is nobody's, and never looked up. */
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -37,7 +38,7 @@ export function normalId(id: string): string | undefined {
 export class GatewayOwnership {
   constructor(
     private readonly database: Pick<ReviewDatabase, 'db'>,
-    private readonly now: () => number,
+    private readonly clock: Clock,
   ) {}
 
   /** Records ids the upstream handed this integration; an id already recorded keeps its first owner. */
@@ -49,7 +50,7 @@ export class GatewayOwnership {
         : [{ api_version: version, kind, upstream_id: upstreamId, integration_id: integrationId }];
     });
     if (rows.length === 0) return;
-    const at = this.now();
+    const at = this.clock.now();
     await this.database.db
       .insertInto('gateway_ids')
       .values(rows.map((row) => ({ ...row, created_at: at })))

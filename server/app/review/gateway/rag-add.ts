@@ -27,7 +27,7 @@ export const MAX_RAG_BODY_BYTES = 5 * 1024 * 1024;
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface RagAddDeps {
-  review: Pick<ReviewContext, 'database' | 'now'>;
+  review: Pick<ReviewContext, 'database' | 'clock'>;
   ownership: GatewayOwnership;
   upstream: Upstream | undefined;
   timeoutMs: number;
@@ -138,7 +138,7 @@ async function madeByIntegration(
     documentId: document.id,
     kind: 'sent_to_rag',
     actorId: null,
-    at: deps.review.now(),
+    at: deps.review.clock.now(),
     data: {
       method: 'POST',
       fields:

@@ -26,6 +26,7 @@ import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-
 import { openReview, type OpenedReview } from '../open-review';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { mountReview } from './mount-review';
+import { systemClock } from '@extraction-review/server-kit/clock';
 
 const PASSWORD = 'correct horse battery staple';
 const V2_RESULT = readFileSync(
@@ -88,7 +89,7 @@ describe.each(ENGINES)('the deliveries API on %s', (engine) => {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     worker = new DeliveryWorker({
       database: review.database,
-      now: Date.now,
+      clock: systemClock,
       upstream: {},
       webhooks: review.webhooks,
       retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },

@@ -64,7 +64,7 @@ export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   mountRoute(routes, review, declared.retryDelivery, async (c, { params: { id } }) => {
     const delivery = await found(id);
-    const retried = await store.retry(delivery.id, review.now());
+    const retried = await store.retry(delivery.id, review.clock.now());
     if (!retried.ok) {
       if (retried.reason === 'not_found')
         throw new ProblemError('404-014', 'No such delivery of the way back.');

@@ -139,7 +139,7 @@ describe.each(ENGINES)('POST /api/review/import on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, now: () => clock });
+    review = await openReview({ ...store.settings, clock: { now: () => clock } });
     review.bus.subscribe({ onChange: (change) => changes.push(change) });
     adaId = (
       await review.operators.create(

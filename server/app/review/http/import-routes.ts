@@ -57,7 +57,7 @@ export function importRoutes(review: ReviewContext): Hono<ReviewEnv> {
           ...countFields(metadata.apiVersion, result.value),
           importedBy: caller,
         },
-        review.now(),
+        review.clock.now(),
       );
     } catch (error) {
       await discardFile();
@@ -67,7 +67,7 @@ export function importRoutes(review: ReviewContext): Hono<ReviewEnv> {
     // has its own file.
     if (!outcome.imported) await discardFile();
 
-    const now = review.now();
+    const now = review.clock.now();
     const body: ImportResponse = {
       document: presentReviewDocument(
         await withNames(review.database, outcome.document),

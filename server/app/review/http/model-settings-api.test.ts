@@ -76,7 +76,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, now: () => clock });
+    review = await openReview({ ...store.settings, clock: { now: () => clock } });
     server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,

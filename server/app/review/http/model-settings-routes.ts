@@ -43,7 +43,7 @@ export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
         version,
         input,
         c.get('session').operator.id,
-        review.now(),
+        review.clock.now(),
       );
       if (!result.ok) {
         throw new ProblemError(

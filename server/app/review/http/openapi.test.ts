@@ -368,7 +368,7 @@ function stubContext(): ReviewContext {
     operators: {} as OperatorStore,
     integrations: {} as IntegrationStore,
     sessions: {} as SessionStore,
-    now: () => 0,
+    clock: { now: () => 0 },
     isHttps: () => false,
   };
 }

@@ -29,7 +29,7 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
       passwordHash = await hashPassword(password);
     }
     try {
-      const created = await review.operators.create({ name, role, passwordHash }, review.now());
+      const created = await review.operators.create({ name, role, passwordHash }, review.clock.now());
       const row = await review.operators.findById(created.id);
       if (row === undefined) throw new Error('the operator just created is gone');
       return c.json({ operator: presentOperator(row) }, 201);

@@ -75,7 +75,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
 
   beforeAll(async () => {
     store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, leaseMs: LEASE, now: () => clock });
+    review = await openReview({ ...store.settings, leaseMs: LEASE, clock: { now: () => clock } });
     server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
       host: '127.0.0.1',
       port: 0,

@@ -11,6 +11,7 @@ import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
 import type { ActiveSession, SessionStore } from '../store/session-store';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 export interface ReviewContext {
   database: ReviewDatabase;
@@ -19,8 +20,8 @@ export interface ReviewContext {
   /** The pipelines that send documents through the gateway (/v2, /v1). */
   integrations: IntegrationStore;
   sessions: SessionStore;
-  /** Milliseconds since the epoch; tests move it. */
-  now: () => number;
+  /** The one clock (server-kit/clock.ts): every "now" the routes and stores act on. Tests move it. */
+  clock: Clock;
   /** Single sign-on: the header naming the person, believed only from these peers. */
   sso?: { header: string; trusted: PeerCheck } | undefined;
   /** Where documents' files are kept; without it, `…/file` answers 404. */

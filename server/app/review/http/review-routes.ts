@@ -31,7 +31,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     document: presentReviewDocument(
       await withNames(review.database, row),
       await review.queue.currentCorrections(row.id),
-      review.now(),
+      review.clock.now(),
     ),
   });
 
@@ -44,13 +44,13 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
 
   mountRoute(routes, review, declared.takeNext, async (c) => {
-    const document = await review.queue.takeNext(me(c), review.now());
+    const document = await review.queue.takeNext(me(c), review.clock.now());
     if (document === undefined) return c.body(null, 204);
     return c.json(await documentBody(document), 200);
   });
 
   mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
-    const now = review.now();
+    const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(
       {
         state: query.state,
@@ -73,7 +73,9 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   mountRoute(routes, review, declared.countDocuments, async (c) =>
-    c.json({ counts: await review.queue.countByState(review.now()) }, 200, { 'Cache-Control': 'no-store' }),
+    c.json({ counts: await review.queue.countByState(review.clock.now()) }, 200, {
+      'Cache-Control': 'no-store',
+    }),
   );
 
   mountRoute(routes, review, declared.getDocument, async (c, { params: { id } }) => {
@@ -154,23 +156,23 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   mountRoute(routes, review, declared.takeDocument, async (c, { params: { id } }) =>
-    answer(c, await review.queue.take(id, me(c), review.now())),
+    answer(c, await review.queue.take(id, me(c), review.clock.now())),
   );
   mountRoute(routes, review, declared.renewLease, async (c, { params: { id } }) =>
-    answer(c, await review.queue.renewLease(id, me(c), review.now())),
+    answer(c, await review.queue.renewLease(id, me(c), review.clock.now())),
   );
   mountRoute(routes, review, declared.releaseDocument, async (c, { params: { id } }) =>
-    answer(c, await review.queue.release(id, me(c), review.now())),
+    answer(c, await review.queue.release(id, me(c), review.clock.now())),
   );
 
   mountRoute(routes, review, declared.saveCorrections, async (c, { params: { id }, body }) => {
     const { version, corrections } = body;
-    return answer(c, await review.queue.saveCorrections(id, me(c), version, corrections, review.now()));
+    return answer(c, await review.queue.saveCorrections(id, me(c), version, corrections, review.clock.now()));
   });
 
   mountRoute(routes, review, declared.confirmDocument, async (c, { params: { id }, body }) => {
     const { version, overrideReason } = body;
-    const now = review.now();
+    const now = review.clock.now();
     const row = await review.queue.find(id);
     // Checked only when the confirmation would go through: a refusal of another kind comes first.
     const decidable =
@@ -194,13 +196,13 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
   mountRoute(routes, review, declared.rejectDocument, async (c, { params: { id }, body }) => {
     const { version, reason } = body;
-    return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.now()));
+    return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.clock.now()));
   });
   mountRoute(routes, review, declared.postponeDocument, async (c, { params: { id }, body }) => {
     const { version, reason } = body;
     return answer(
       c,
-      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.now()),
+      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.clock.now()),
     );
   });
 
@@ -209,14 +211,14 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const target =
       (await review.operators.findById(operator)) ?? (await review.operators.findByName(operator));
     if (target === undefined) throw new ProblemError('404-012', `No operator ${JSON.stringify(operator)}.`);
-    return answer(c, await review.queue.reassign(id, me(c), target.id, review.now()));
+    return answer(c, await review.queue.reassign(id, me(c), target.id, review.clock.now()));
   });
   mountRoute(routes, review, declared.setDocumentPriority, async (c, { params: { id }, body }) => {
     const { priority } = body;
-    return answer(c, await review.queue.setPriority(id, me(c), priority, review.now()));
+    return answer(c, await review.queue.setPriority(id, me(c), priority, review.clock.now()));
   });
   mountRoute(routes, review, declared.reopenDocument, async (c, { params: { id } }) =>
-    answer(c, await review.queue.reopen(id, me(c), review.now())),
+    answer(c, await review.queue.reopen(id, me(c), review.clock.now())),
   );
 
   mountRoute(routes, review, declared.getTimeline, async (c, { params: { id }, query }) => {
@@ -243,7 +245,7 @@ async function refusal(
   result: Extract<WriteResult, { ok: false }>,
 ): Promise<ProblemError> {
   if (result.reason === 'not_found') return new ProblemError('404-010', 'No such document in the review.');
-  const now = review.now();
+  const now = review.clock.now();
   const current = presentQueueDocument(await withNames(review.database, result.current), now);
   const extensions = { current };
   switch (result.reason) {

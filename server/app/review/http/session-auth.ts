@@ -28,7 +28,7 @@ export function setSessionCookie(c: Context, review: ReviewContext, token: strin
     sameSite: 'Lax',
     secure: review.isHttps(c),
     path: '/',
-    maxAge: Math.max(0, Math.floor((expiresAt - review.now()) / 1000)),
+    maxAge: Math.max(0, Math.floor((expiresAt - review.clock.now()) / 1000)),
   });
 }
 
@@ -40,7 +40,7 @@ export function clearSessionCookie(c: Context, review: ReviewContext): void {
 export async function currentSession(c: Context, review: ReviewContext): Promise<ActiveSession | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
   const session =
-    token !== undefined && token !== '' ? await review.sessions.find(token, review.now()) : undefined;
+    token !== undefined && token !== '' ? await review.sessions.find(token, review.clock.now()) : undefined;
   // Behind single sign-on the proxy's word wins: another person at the same browser is not the
   // cookie's operator.
   const named = singleSignOnName(c, review);
@@ -74,7 +74,7 @@ async function singleSignOn(
   const opened = await signOnSessionsOf(review.sessions).open(
     operator.id,
     c.req.header('user-agent') ?? '',
-    review.now(),
+    review.clock.now(),
   );
   setSessionCookie(c, review, opened.token, opened.expiresAt);
   return { operator, csrfToken: opened.csrfToken, expiresAt: opened.expiresAt };

@@ -46,7 +46,7 @@ function attemptsLimiter() {
 }
 
 async function openSession(c: Context, review: ReviewContext, operatorId: string) {
-  const opened = await review.sessions.create(operatorId, review.now());
+  const opened = await review.sessions.create(operatorId, review.clock.now());
   setSessionCookie(c, review, opened.token, opened.expiresAt);
   return opened;
 }
@@ -97,7 +97,7 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     );
 
   mountRoute(routes, review, declared.checkSetupLink, async (c, { params: { token } }) => {
-    if (!(await review.sessions.setupTokenValid(token, review.now()))) throw spent();
+    if (!(await review.sessions.setupTokenValid(token, review.clock.now()))) throw spent();
     return c.json({ valid: true }, 200, { 'Cache-Control': 'no-store' });
   });
 
@@ -108,7 +108,7 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     async (c, { body: { token, name, password } }) => {
       // Checked in this order, and used up only at the end: a weak password or a taken name never
       // burns the link.
-      if (!(await review.sessions.setupTokenValid(token, review.now()))) throw spent();
+      if (!(await review.sessions.setupTokenValid(token, review.clock.now()))) throw spent();
       const weak = checkPasswordRules(password);
       if (weak !== undefined) {
         throw new ProblemError('422-008', weak, { errors: [{ pointer: '#/password', detail: weak }] });
@@ -120,7 +120,7 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
       if ((await review.operators.findByName(name)) !== undefined) throw taken(name);
       const passwordHash = await hashPassword(password);
       // The link spent and the admin made in one transaction: of two uses at once, one makes an admin.
-      const made = await review.sessions.createFirstAdmin(token, review.now(), { name, passwordHash });
+      const made = await review.sessions.createFirstAdmin(token, review.clock.now(), { name, passwordHash });
       if (!made.ok) throw made.reason === 'name-taken' ? taken(name) : spent();
       const row = await review.operators.findById(made.operatorId);
       if (row === undefined) throw new Error('the admin just created is gone');

@@ -41,7 +41,7 @@ describe.each(ENGINES)('set-up links on %s', (engine) => {
     clock = T0;
     copies = [];
     for (let i = 0; i < (engine === 'postgres' ? n : 1); i++) {
-      const review = await openReview({ ...store.settings, now: () => clock });
+      const review = await openReview({ ...store.settings, clock: { now: () => clock } });
       const server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
         host: '127.0.0.1',
         port: 0,

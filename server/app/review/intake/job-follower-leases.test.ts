@@ -48,7 +48,7 @@ describe.each(ENGINES)('the job follower with several copies on %s', (engine) =>
 
   function follower(extra: Partial<FollowerDeps> = {}): JobFollower {
     const made = new JobFollower({
-      review: { queue, database: store.database, now: () => clock },
+      review: { queue, database: store.database, clock: { now: () => clock } },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       ...extra,
     });

@@ -23,6 +23,7 @@ import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { FIRST_CHECK_MS, JobFollower } from './job-follower';
 import { upstreamIdentity } from './upstream-identity';
 import { addDueRagDelivery } from '@extraction-review/test-kit/review/due-delivery';
+import { systemClock } from '@extraction-review/server-kit/clock';
 
 /** A log that resolves waits for a line containing some text. */
 function waitableLog() {
@@ -89,7 +90,7 @@ describe('the background loops through a PostgreSQL restart', () => {
     let clock = T0 + FIRST_CHECK_MS;
     const followerLog = waitableLog();
     const follower = new JobFollower({
-      review: { queue, database, now: () => clock },
+      review: { queue, database, clock: { now: () => clock } },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       tickMs: 20,
       log: followerLog.log,
@@ -97,7 +98,7 @@ describe('the background loops through a PostgreSQL restart', () => {
     const workerLog = waitableLog();
     const worker = new DeliveryWorker({
       database,
-      now: Date.now,
+      clock: systemClock,
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       pollMs: 20,
       log: workerLog.log,

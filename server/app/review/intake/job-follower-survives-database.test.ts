@@ -54,7 +54,7 @@ describe.each(ENGINES)('the job follower while the database is away, on %s', (en
     const logs: string[] = [];
     let onLog = (): void => undefined;
     const follower = new JobFollower({
-      review: { queue, database: flaky.database, now: () => T0 + FIRST_CHECK_MS },
+      review: { queue, database: flaky.database, clock: { now: () => T0 + FIRST_CHECK_MS } },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       tickMs: 1,
       log: (message) => {
@@ -92,7 +92,11 @@ describe.each(ENGINES)('the job follower while the database is away, on %s', (en
     const flaky = flakyDatabase(store.database);
     const logs: string[] = [];
     const follower = new JobFollower({
-      review: { queue: new QueueStore(store.database, 60_000), database: flaky.database, now: () => T0 },
+      review: {
+        queue: new QueueStore(store.database, 60_000),
+        database: flaky.database,
+        clock: { now: () => T0 },
+      },
       upstream: { v2: { url: upstream.url, apiKey: 'test-key' } },
       tickMs: 1,
       log: (message) => logs.push(message),

@@ -54,7 +54,7 @@ export const FOLLOW_LEASE_MS = 2 * REQUEST_TIMEOUT_MS + 60_000;
 export const FOLLOW_KIND = 'follow-job';
 
 export interface FollowerDeps {
-  review: Pick<ReviewContext, 'queue' | 'database' | 'now'>;
+  review: Pick<ReviewContext, 'queue' | 'database' | 'clock'>;
   /** The upstreams this copy sends jobs to: which documents it follows (their identities). */
   upstream: { v2?: Upstream | undefined; v1?: Upstream | undefined };
   /** How long a job taken stays this copy's. Default 2 min. */
@@ -99,7 +99,7 @@ export class JobFollower {
     this.runner = new BackgroundRunner({
       name: '[review intake] the job follower',
       database: deps.review.database,
-      now: deps.review.now,
+      clock: deps.review.clock,
       handlers: this.scopes.length === 0 ? [] : [this.handler],
       intervalMs: deps.tickMs ?? TICK_MS,
       log,
@@ -247,11 +247,11 @@ export class JobFollower {
       if (signal.aborted) {
         // Cut short by stop(): due again at once, for whichever copy looks next.
         await this.letGo(document, owner, followUntil, {});
-        return again(review.now());
+        return again(review.clock.now());
       }
       this.checks.report(error, `job ${document.upstream_job_id ?? ''}`);
     }
-    const now = review.now();
+    const now = review.clock.now();
     if (!settled && now - document.created_at > GIVE_UP_MS) {
       await review.queue.setFailed(
         document.id,
@@ -312,7 +312,7 @@ export class JobFollower {
       await review.queue.setFailed(
         document.id,
         JSON.stringify({ title: 'Job not found upstream' }),
-        review.now(),
+        review.clock.now(),
       );
       return true;
     }
@@ -323,7 +323,7 @@ export class JobFollower {
       await review.queue.setFailed(
         document.id,
         JSON.stringify(job.error ?? { title: 'Failed' }),
-        review.now(),
+        review.clock.now(),
       );
       return true;
     }
@@ -333,7 +333,7 @@ export class JobFollower {
       review,
       document.id,
       { json: result.text, resultId: result.inferenceId, ...countFields('v2', result.result) },
-      review.now(),
+      review.clock.now(),
     );
     return true;
   }
@@ -348,12 +348,12 @@ export class JobFollower {
         review,
         document.id,
         { json: fetched.text, resultId: polled.documentId, ...countFields('v1', fetched.result) },
-        review.now(),
+        review.clock.now(),
       );
       return true;
     }
     if (polled.kind === 'job' && polled.job.status === 'failed') {
-      await review.queue.setFailed(document.id, JSON.stringify(polled.job.error), review.now());
+      await review.queue.setFailed(document.id, JSON.stringify(polled.job.error), review.clock.now());
       return true;
     }
     return false;

@@ -98,7 +98,7 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
               documentId: document.id,
               kind: target.kind,
               actorId: await sender,
-              at: review.now(),
+              at: review.clock.now(),
               data: {
                 method,
                 fields: fieldsOf(sent),

@@ -226,7 +226,7 @@ async function keep(deps: RecorderDeps, target: Target, exchange: Exchange): Pro
   const { review } = deps;
   const { documentId, input, upstreamId } = exchange;
   const answer: unknown = JSON.parse(exchange.answer);
-  const now = review.now();
+  const now = review.clock.now();
 
   if (target.apiVersion === 'v2') {
     const { job } = V2Answer.parse(answer);

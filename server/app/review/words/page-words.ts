@@ -29,6 +29,7 @@ import { ProblemError } from '@extraction-review/contract/problem';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
 import { keptFilesDb } from '../files/kept-files-schema';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 
 export interface KeptDocument {
   id: string;
@@ -80,6 +81,8 @@ export interface PageWordsOptions {
    * after: this machine's, never kept. Default the system's temp folder.
    */
   tempDir?: string;
+  /** When a page's words were kept (`created_at`): the one clock (server-kit/clock.ts); default the system's. */
+  clock?: Clock;
 }
 
 export class PageWordsReader {
@@ -130,7 +133,11 @@ export class PageWordsReader {
 
   /** Kept for every copy; two copies reading the same page at once both write the same words. */
   private async keep(id: string, answer: PageWordsResponse): Promise<void> {
-    const row = { version: CACHE_VERSION, words_json: JSON.stringify(answer), created_at: Date.now() };
+    const row = {
+      version: CACHE_VERSION,
+      words_json: JSON.stringify(answer),
+      created_at: (this.options.clock ?? systemClock).now(),
+    };
     await keptFilesDb(this.database)
       .insertInto('page_words')
       .values({ document_id: id, page: answer.page, ...row })

@@ -1,5 +1,5 @@
-/** A clock a test sets (clock.ts): the service's times are what the test says, not when it ran. */
-import type { Clock } from '@extraction-review/reference/clock';
+/** A clock a test sets (server-kit/clock.ts): the servers' times are what the test says, not when it ran. */
+import type { Clock } from '@extraction-review/server-kit/clock';
 
 export interface ManualClock extends Clock {
   set(ms: number): void;

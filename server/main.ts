@@ -235,12 +235,12 @@ async function main(): Promise<void> {
 async function openReviewStore(
   env: Env,
   reference: ReferenceService | undefined,
-  wayBack: { rag: boolean },
+  deliveries: { rag: boolean },
   clock: Clock,
 ): Promise<OpenedReview> {
   let review: OpenedReview;
   try {
-    review = await openReview({ ...reviewSettingsFromEnv(env), wayBack, clock });
+    review = await openReview({ ...reviewSettingsFromEnv(env), deliveries, clock });
   } catch (error) {
     await reference?.close();
     // A schema this code cannot serve, or a migration that failed, says itself what to do.

@@ -1,7 +1,7 @@
 /**
  * When a webhook delivery is tried again: the reference service's policy (docs/reference-webhooks-rag.md,
  * "Delivery"), shared by its dispatcher (reference/webhooks/dispatcher.ts) and the app server's way back
- * (review/wayback/delivery-worker.ts), so both retry alike.
+ * (review/deliveries/delivery-worker.ts), so both retry alike.
  */
 
 /** What one delivery attempt came to (post-webhook.ts for the reference, upstream/deliver-once.ts for the app). */

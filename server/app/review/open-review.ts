@@ -22,7 +22,7 @@ import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';
 import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
-import { wayBackOutbox, type OutboxOptions } from './deliveries/outbox';
+import { deliveriesOnConfirm, type DeliveryOptions } from './deliveries/deliveries-on-confirm';
 
 /** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS (db/open-database.ts). */
 export interface ReviewSettings extends Pick<
@@ -38,8 +38,8 @@ export interface ReviewSettings extends Pick<
   sso?: { header: string; trustedProxies: readonly string[] } | undefined;
   /** The one clock (server-kit/clock.ts): server/main.ts passes its own; default the system's. */
   clock?: Clock | undefined;
-  /** The way back (wayback/outbox.ts): whether confirmed v2 results go to the upstream's RAG. */
-  wayBack?: OutboxOptions | undefined;
+  /** The way back (deliveries/deliveries-on-confirm.ts): whether confirmed v2 results go to the upstream's RAG. */
+  deliveries?: DeliveryOptions | undefined;
   /** What the page words may read of one document (DOCUMENT_MAX_*; over them a `422-012`). */
   documentLimits?: Partial<DocumentLimits> | undefined;
   /** How long the page words may take to read a page (default 60 s; tests shorten it). */
@@ -154,7 +154,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       settings.leaseMs ?? DEFAULT_LEASE_MS,
       (row) => bus.publish(toEvent(row)),
       // Each confirmation's webhook and feedback, written in its transaction (the way back's outbox).
-      wayBackOutbox(settings.wayBack ?? { rag: false }),
+      deliveriesOnConfirm(settings.deliveries ?? { rag: false }),
     ),
     operators: new OperatorStore(database),
     integrations: new IntegrationStore(database, { webhooks }),

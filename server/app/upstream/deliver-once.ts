@@ -1,5 +1,5 @@
 /**
- * One delivery attempt of the way back (review/wayback/delivery-worker.ts): v1 feedback, a v2 RAG
+ * One delivery attempt of the way back (review/deliveries/delivery-worker.ts): v1 feedback, a v2 RAG
  * document, or a pipeline's webhook. The rules are the reference dispatcher's (shared/post-webhook.ts):
  * - redirects are never followed (a 3xx is an answer like any other, and not a 2xx);
  * - the body is one Buffer written once, the same bytes at every attempt;

@@ -5,7 +5,7 @@
  *
  * Expand-only: a new table, which older code never reads. During a rolling upgrade older copies keep
  * following jobs and sending deliveries their own way (the leases in `documents` and `deliveries`);
- * newer copies take the same leases before they act (intake/follow-kind.ts, wayback/delivery-kind.ts),
+ * newer copies take the same leases before they act (intake/follow-kind.ts, deliveries/delivery-kind.ts),
  * so no job is followed by two copies at once and no delivery is attempted twice at once. Rows older
  * code wrote (or that were pending before this migration) get their job from the newer copies' runner
  * (each kind's `adopt`), so nothing is carried over here.

@@ -131,7 +131,7 @@ describe('PostgreSQL stopped and started under two working copies', () => {
       statementTimeoutMs: 2_000,
       connectTimeoutMs: 1_000,
       // Each confirmation also writes a delivery for the way back, sent by the copies' workers.
-      wayBack: { rag: true },
+      deliveries: { rag: true },
     };
     const target = { url: upstream.url, apiKey: 'server-key' };
     const a = await startCopy(settings, target);

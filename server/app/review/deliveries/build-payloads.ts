@@ -56,7 +56,7 @@ export interface ChangedField {
   after: unknown;
 }
 
-export interface WayBackPayloads {
+export interface DeliveryPayloads {
   /** The corrected result in the API's own shape: the stored answer, v2 `{ inference, … }`, v1 `{ document, … }`. */
   corrected: Record<string, unknown>;
   changedFields: ChangedField[];
@@ -66,7 +66,7 @@ export interface WayBackPayloads {
   v2Rag?: { inference_id: string; fields: FieldMap };
 }
 
-export function buildPayloads(stored: StoredDocument): WayBackPayloads {
+export function buildPayloads(stored: StoredDocument): DeliveryPayloads {
   const raw = parseObject(stored.resultJson);
   const read = readQueueResult({
     apiVersion: stored.apiVersion,
@@ -84,7 +84,7 @@ export function buildPayloads(stored: StoredDocument): WayBackPayloads {
     const corrected = correctedFields(nodes);
     const inference = asObject(raw.inference);
     const result = asObject(inference.result);
-    const payloads: WayBackPayloads = {
+    const payloads: DeliveryPayloads = {
       corrected: { ...raw, inference: { ...inference, result: { ...result, fields: corrected } } },
       changedFields,
     };
@@ -94,7 +94,7 @@ export function buildPayloads(stored: StoredDocument): WayBackPayloads {
   }
 
   const plan = toV1Feedback(nodes, 'PATCH');
-  const payloads: WayBackPayloads = { corrected: correctedV1(raw, nodes), changedFields };
+  const payloads: DeliveryPayloads = { corrected: correctedV1(raw, nodes), changedFields };
   if (Object.keys(plan.feedback).length > 0) payloads.v1Feedback = { feedback: plan.feedback };
   return payloads;
 }
@@ -123,7 +123,7 @@ export const WEBHOOK_EVENT = 'review.confirmed';
 export function webhookBody(
   apiVersion: 'v2' | 'v1',
   outcome: ReviewOutcome,
-  payloads: Pick<WayBackPayloads, 'corrected' | 'changedFields'>,
+  payloads: Pick<DeliveryPayloads, 'corrected' | 'changedFields'>,
 ): Record<string, unknown> {
   const review: Record<string, unknown> = {
     document_id: outcome.documentId,

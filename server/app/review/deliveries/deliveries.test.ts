@@ -33,7 +33,7 @@ import { OperatorStore } from '../store/operator-store';
 import { QueueStore } from '../store/queue-store';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker, type DeliveryWorkerDeps } from './delivery-worker';
-import { wayBackOutbox } from './outbox';
+import { deliveriesOnConfirm } from './deliveries-on-confirm';
 import { systemClock } from '@extraction-review/server-kit/clock';
 
 const LEASE = 600_000;
@@ -104,7 +104,7 @@ const LOOPBACK_ALLOWED = new WebhookAddressGuard(['127.0.0.1']);
 
 /** The review store as one app-server copy opens it: the queue with the outbox, and a worker. */
 function openCopy(database: ReviewDatabase, worker: Partial<DeliveryWorkerDeps> = {}) {
-  const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: false }));
+  const queue = new QueueStore(database, LEASE, undefined, deliveriesOnConfirm({ rag: false }));
   const deliveries = new DeliveryWorker({
     database,
     clock: systemClock,
@@ -527,7 +527,7 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
 
       const upstream = { url: reference.url, apiKey: TEST_API_KEY };
       const database = store.database;
-      const queue = new QueueStore(database, LEASE, undefined, wayBackOutbox({ rag: true }));
+      const queue = new QueueStore(database, LEASE, undefined, deliveriesOnConfirm({ rag: true }));
       const worker = new DeliveryWorker({
         database,
         clock: systemClock,

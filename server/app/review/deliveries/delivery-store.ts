@@ -1,6 +1,6 @@
 /**
  * The way back's deliveries in the review store (`deliveries`, `delivery_attempts`, written by the
- * outbox at confirmation, outbox.ts): sent as jobs of the copies' background work (kind `delivery`,
+ * outbox at confirmation, deliveries-on-confirm.ts): sent as jobs of the copies' background work (kind `delivery`,
  * background/README.md), their attempts recorded, listed and retried by admins.
  *
  * A job of the background work is taken with the table of leased jobs' one claim statement; before an

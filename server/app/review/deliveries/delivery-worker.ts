@@ -1,5 +1,5 @@
 /**
- * Sends the way back's deliveries (written by the outbox at confirmation, outbox.ts) until each is
+ * Sends the way back's deliveries (written by the outbox at confirmation, deliveries-on-confirm.ts) until each is
  * delivered, with the reference service's retry policy (shared/retry-policy.ts: 5 attempts, 1 s
  * doubling to 60 s with jitter, `Retry-After` honoured, 10 s per attempt; docs/gateway.md):
  *
@@ -47,7 +47,7 @@ import { DELIVERY_KIND, DeliveryStore } from './delivery-store';
 import { WEBHOOK_EVENT } from './build-payloads';
 import type { Clock } from '@extraction-review/server-kit/clock';
 
-export const WAYBACK_USER_AGENT = 'extraction-review/0.1 (way back)';
+export const DELIVERY_USER_AGENT = 'extraction-review/0.1 (way back)';
 /** Each attempt names its delivery, the same at every attempt: a receiver can drop a repeat. */
 export const DELIVERY_HEADER = 'X-Review-Delivery';
 export const EVENT_HEADER = 'X-Review-Event';
@@ -243,7 +243,7 @@ export class DeliveryWorker {
   /** Where this attempt goes and with which headers, read now; or why it cannot be sent. */
   private async target(delivery: DeliveryRow): Promise<Target> {
     const db = this.deps.database.db;
-    const json = { 'Content-Type': 'application/json', 'User-Agent': WAYBACK_USER_AGENT };
+    const json = { 'Content-Type': 'application/json', 'User-Agent': DELIVERY_USER_AGENT };
     if (delivery.kind === 'webhook') {
       const integration =
         delivery.integration_id === null

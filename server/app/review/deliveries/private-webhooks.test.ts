@@ -18,7 +18,7 @@ import { OperatorStore } from '../store/operator-store';
 import { QueueStore } from '../store/queue-store';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
-import { wayBackOutbox } from './outbox';
+import { deliveriesOnConfirm } from './deliveries-on-confirm';
 import { systemClock } from '@extraction-review/server-kit/clock';
 
 const V2_RESULT = JSON.stringify({ inference: { result: { fields: {} } } });
@@ -109,7 +109,7 @@ describe.each(ENGINES)('integration webhooks aimed inside, on %s', (engine) => {
         Date.now(),
       )
     ).id;
-    queue = new QueueStore(store.database, 600_000, undefined, wayBackOutbox({ rag: false }));
+    queue = new QueueStore(store.database, 600_000, undefined, deliveriesOnConfirm({ rag: false }));
     deliveries = new DeliveryStore(store.database);
     receiver = await listenReceiver();
   });

@@ -16,7 +16,7 @@ import { ProblemError } from '@extraction-review/contract/problem';
 import type { ReviewContext } from '../http/review-context';
 import type { ApiVersion } from '../review-types';
 import { buildPayloads, webhookBody } from '../deliveries/build-payloads';
-import { reviewOutcome } from '../deliveries/outbox';
+import { reviewOutcome } from '../deliveries/deliveries-on-confirm';
 import { integrationOf } from './integration-auth';
 
 /** Words for a state, in "The document is …". */

@@ -24,12 +24,12 @@ import { scheduleDelivery } from './delivery-store';
 
 type Trx = Transaction<ReviewDatabaseSchema>;
 
-export interface OutboxOptions {
+export interface DeliveryOptions {
   /** Whether the v2 upstream takes validated results for RAG (`POST /v2/extensions/rag/…`). */
   rag: boolean;
 }
 
-export function wayBackOutbox(options: OutboxOptions): ConfirmationHook {
+export function deliveriesOnConfirm(options: DeliveryOptions): ConfirmationHook {
   return async (trx, document, now) => {
     if (document.result_json === null) return;
     const decidedAt = document.decided_at ?? now;

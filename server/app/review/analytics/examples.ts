@@ -15,6 +15,7 @@ import {
 import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
 import { readQueueResult } from '@extraction-review/review-domain/queue/read-queue-result';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
+import { listCorrectionsOfDocuments, listStoredResultsOf } from '../store/queue-store';
 import type { LatestCorrection } from './corrections';
 
 type Stored = Pick<
@@ -29,17 +30,8 @@ export async function readExamples(
   const examples = new Map<string, CorrectionExample[]>();
   const ids = [...new Set(latest.map((entry) => entry.documentId))];
   if (ids.length === 0) return examples;
-  const documents = await db
-    .selectFrom('documents')
-    .select(['id', 'file_name', 'api_version', 'model_key', 'upstream_job_id', 'result_json'])
-    .where('id', 'in', ids)
-    .execute();
-  const corrections = await db
-    .selectFrom('corrections')
-    .select(['document_id', 'field_path', 'value_json'])
-    .where('document_id', 'in', ids)
-    .orderBy('id')
-    .execute();
+  const documents = await listStoredResultsOf(db, ids);
+  const corrections = await listCorrectionsOfDocuments(db, ids);
   const trees = new Map<string, Map<string, SimpleNode>>();
   for (const document of documents) {
     const latestValues: Record<string, unknown> = {};

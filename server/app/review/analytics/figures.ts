@@ -4,6 +4,7 @@
  */
 import type { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 import type { ReviewDatabase } from '../db/open-database';
+import { listDocumentModels } from '../store/queue-store';
 import { confirmations } from './confirmations';
 import { fieldCorrections } from './corrections';
 import { queueAge } from './queue-age';
@@ -18,13 +19,7 @@ export async function analyticsFigures(
   const { db } = database;
   const decided = await confirmations(db, scope);
   const corrections = await fieldCorrections(db, scope, decided.byOperator);
-  const models = await db
-    .selectFrom('documents')
-    .select(['api_version', 'model_key'])
-    .distinct()
-    .orderBy('model_key')
-    .orderBy('api_version')
-    .execute();
+  const models = await listDocumentModels(db);
   return {
     model: scope.model ?? null,
     from: new Date(scope.from).toISOString(),

@@ -16,6 +16,7 @@ import { sql, type Kysely } from 'kysely';
 import type { OperatorTime, RangeCount } from '@extraction-review/contract/review/analytics';
 import type { Engine } from '../db/migrations';
 import type { ReviewDatabaseSchema } from '../db/schema';
+import { operatorNamesById } from '../store/operator-store';
 import { countInRanges, percentile, WORK_RANGES } from './ranges';
 import { decidedIn, type AnalyticsScope } from './scope';
 
@@ -82,7 +83,7 @@ export async function workTime(
     perOperator.set(row.operator_id, [...(perOperator.get(row.operator_id) ?? []), ms]);
   }
   const documentTimes = [...perDocument.values()].sort((a, b) => a - b);
-  const names = await operatorNames(db, [...perOperator.keys()]);
+  const names = await operatorNamesById(db, [...perOperator.keys()]);
   const operators = [...perOperator].map(([operatorId, times]): OperatorTime => {
     const sorted = [...times].sort((a, b) => a - b);
     return {
@@ -107,12 +108,6 @@ export async function workTime(
     ranges: countInRanges(documentTimes, WORK_RANGES),
     operators,
   };
-}
-
-async function operatorNames(db: Kysely<ReviewDatabaseSchema>, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('operators').select(['id', 'name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 function sum(values: readonly number[]): number {

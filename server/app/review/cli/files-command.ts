@@ -20,6 +20,7 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorageKind, KeptFileStorage } from '../files/file-storage';
 import { openFileStorage, s3SettingsFromEnv } from '../files/open-file-storage';
 import { describe as describeError, Failure, helpOrUsage, runWithStore } from './cli-support';
+import { countDocumentsWithFiles, listKeptFilesPage } from '../store/queue-store';
 
 export interface FilesIo {
   stdout: Writable;
@@ -144,13 +145,8 @@ export async function copyAll(
   to: KeptFileStorage,
   io: Pick<FilesIo, 'stdout' | 'progressEveryMs'>,
 ): Promise<MigrationSummary> {
-  const counted = await database.db
-    .selectFrom('documents')
-    .select(({ fn }) => fn.countAll<number>().as('n'))
-    .where('file_key', 'is not', null)
-    .executeTakeFirstOrThrow();
   const summary: MigrationSummary = {
-    total: Number(counted.n),
+    total: Number(await countDocumentsWithFiles(database.db)),
     copied: 0,
     copiedBytes: 0,
     verified: 0,
@@ -165,14 +161,7 @@ export async function copyAll(
   let after = '';
   for (;;) {
     // By file key, the files of several documents (an import's) counted once each time they appear.
-    const page = await database.db
-      .selectFrom('documents')
-      .select(['id', 'file_key', 'file_bytes', 'file_sha256'])
-      .where('file_key', 'is not', null)
-      .where('file_key', '>', after)
-      .orderBy('file_key')
-      .limit(PAGE)
-      .execute();
+    const page = await listKeptFilesPage(database.db, after, PAGE);
     for (const row of page) {
       const key = row.file_key ?? '';
       const expected = { bytes: row.file_bytes, sha256: row.file_sha256 };

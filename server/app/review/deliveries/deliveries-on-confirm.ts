@@ -18,9 +18,13 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DeliveryKind, DocumentRow, ReviewDatabaseSchema } from '../db/schema';
-import type { ConfirmationHook } from '../store/queue-store';
+import { findConfirmedEventData } from '../store/audit-store';
+import { findWebhookOfIntegration } from '../store/integration-store';
+import { findFeedbackEnabled } from '../store/model-settings-store';
+import { findOperatorName } from '../store/operator-store';
+import { currentCorrectionsOf, type ConfirmationHook } from '../store/queue-store';
 import { buildPayloads, webhookBody, type ReviewOutcome } from './build-payloads';
-import { scheduleDelivery } from './delivery-store';
+import { addDeliveries, scheduleDelivery } from './delivery-store';
 
 type Trx = Transaction<ReviewDatabaseSchema>;
 
@@ -54,30 +58,12 @@ export function deliveriesOnConfirm(options: DeliveryOptions): ConfirmationHook 
       deliveries.push({ kind: 'v2_rag', payload: payloads.v2Rag });
     if (deliveries.length === 0) return;
 
-    const written = await trx
-      .insertInto('deliveries')
-      .values(
-        deliveries.map(({ kind, payload }) => ({
-          document_id: document.id,
-          integration_id: kind === 'webhook' ? document.integration_id : null,
-          kind,
-          decided_at: decidedAt,
-          state: 'pending' as const,
-          attempts: 0,
-          next_attempt_at: now,
-          lease_until: null,
-          last_status: null,
-          last_error: null,
-          // Compact JSON, the exact bytes every attempt sends (and signs).
-          payload_json: JSON.stringify(payload),
-          created_at: now,
-          updated_at: now,
-          delivered_at: null,
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['document_id', 'kind', 'decided_at']).doNothing())
-      .returning('id')
-      .execute();
+    const written = await addDeliveries(
+      trx,
+      { documentId: document.id, integrationId: document.integration_id, decidedAt },
+      deliveries,
+      now,
+    );
     // Each delivery's job of the background work, committed with it (the worker sends it).
     for (const { id } of written) await scheduleDelivery(trx, id, now, now);
   };
@@ -85,13 +71,7 @@ export function deliveriesOnConfirm(options: DeliveryOptions): ConfirmationHook 
 
 /** The latest value of each corrected path, as the review reads them (`document.corrections`). */
 async function corrections(trx: Trx, documentId: string): Promise<Record<string, unknown>> {
-  const rows = await trx
-    .selectFrom('corrections')
-    .select(['field_path', 'value_json'])
-    .where('document_id', '=', documentId)
-    .orderBy('id')
-    .execute();
-  const latest = new Map(rows.map((row) => [row.field_path, row.value_json]));
+  const latest = await currentCorrectionsOf(trx, documentId);
   return Object.fromEntries([...latest].map(([path, json]) => [path, JSON.parse(json) as unknown]));
 }
 
@@ -100,11 +80,7 @@ async function webhookIntegration(
   document: DocumentRow,
 ): Promise<{ id: string; name: string } | undefined> {
   if (document.integration_id === null) return undefined;
-  const row = await trx
-    .selectFrom('integrations')
-    .select(['id', 'name', 'webhook_url', 'revoked_at'])
-    .where('id', '=', document.integration_id)
-    .executeTakeFirst();
+  const row = await findWebhookOfIntegration(trx, document.integration_id);
   if (row === undefined || row.webhook_url === null || row.webhook_url === '' || row.revoked_at !== null)
     return undefined;
   return { id: row.id, name: row.name };
@@ -112,12 +88,7 @@ async function webhookIntegration(
 
 async function feedbackEnabled(trx: Trx, document: DocumentRow): Promise<boolean> {
   if (document.api_version !== 'v1') return false;
-  const row = await trx
-    .selectFrom('model_settings')
-    .select('feedback_enabled')
-    .where('api_version', '=', 'v1')
-    .where('model_key', '=', document.model_key)
-    .executeTakeFirst();
+  const row = await findFeedbackEnabled(trx, document.model_key);
   return Number(row?.feedback_enabled ?? 0) === 1;
 }
 
@@ -134,22 +105,8 @@ export async function reviewOutcome(
   decidedAt: number,
 ): Promise<ReviewOutcome> {
   const operator =
-    document.decided_by === null
-      ? undefined
-      : await trx
-          .selectFrom('operators')
-          .select('name')
-          .where('id', '=', document.decided_by)
-          .executeTakeFirst();
-  const event = await trx
-    .selectFrom('audit_events')
-    .select('data_json')
-    .where('document_id', '=', document.id)
-    .where('kind', '=', 'confirmed')
-    .where('at', '=', decidedAt)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    document.decided_by === null ? undefined : await findOperatorName(trx, document.decided_by);
+  const event = await findConfirmedEventData(trx, document.id, decidedAt);
   const data = parseData(event?.data_json ?? null);
   const overrideReason = document.reason ?? (typeof data.override === 'string' ? data.override : null);
   return {

@@ -260,3 +260,39 @@ export class DeliveryStore {
       .select(['documents.file_name as file_name', 'integrations.name as integration_name']);
   }
 }
+
+/**
+ * A confirmation's deliveries, pending and due at `now`, each with what it will send (compact JSON,
+ * the exact bytes every attempt sends and signs); one per kind per confirmation, so one already
+ * written is left as it is. In the confirming transaction. The ids of those written.
+ */
+export async function addDeliveries(
+  db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>,
+  confirmation: { documentId: string; integrationId: string | null; decidedAt: number },
+  deliveries: readonly { kind: DeliveryKind; payload: unknown }[],
+  now: number,
+): Promise<{ id: number }[]> {
+  return db
+    .insertInto('deliveries')
+    .values(
+      deliveries.map(({ kind, payload }) => ({
+        document_id: confirmation.documentId,
+        integration_id: kind === 'webhook' ? confirmation.integrationId : null,
+        kind,
+        decided_at: confirmation.decidedAt,
+        state: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        last_status: null,
+        last_error: null,
+        payload_json: JSON.stringify(payload),
+        created_at: now,
+        updated_at: now,
+        delivered_at: null,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['document_id', 'kind', 'decided_at']).doNothing())
+    .returning('id')
+    .execute();
+}

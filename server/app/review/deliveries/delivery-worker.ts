@@ -43,6 +43,8 @@ import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from 
 import { SIGNATURE_HEADER, signPayload } from '@extraction-review/server-kit/webhook-signature';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DeliveryRow } from '../db/schema';
+import { findWebhookTarget } from '../store/integration-store';
+import { findUpstreamResultOf } from '../store/queue-store';
 import { DELIVERY_KIND, DeliveryStore } from './delivery-store';
 import { WEBHOOK_EVENT } from './build-payloads';
 import type { Clock } from '@extraction-review/server-kit/clock';
@@ -246,13 +248,7 @@ export class DeliveryWorker {
     const json = { 'Content-Type': 'application/json', 'User-Agent': DELIVERY_USER_AGENT };
     if (delivery.kind === 'webhook') {
       const integration =
-        delivery.integration_id === null
-          ? undefined
-          : await db
-              .selectFrom('integrations')
-              .select(['webhook_url', 'webhook_secret', 'revoked_at'])
-              .where('id', '=', delivery.integration_id)
-              .executeTakeFirst();
+        delivery.integration_id === null ? undefined : await findWebhookTarget(db, delivery.integration_id);
       if (integration === undefined)
         return { refused: 'The integration was removed: the webhook was not sent.' };
       if (integration.revoked_at !== null)
@@ -281,11 +277,7 @@ export class DeliveryWorker {
       };
     }
 
-    const document = await db
-      .selectFrom('documents')
-      .select(['model_key', 'upstream_result_id'])
-      .where('id', '=', delivery.document_id)
-      .executeTakeFirst();
+    const document = await findUpstreamResultOf(db, delivery.document_id);
     const version = delivery.kind === 'v1_feedback' ? 'v1' : 'v2';
     const upstream = this.deps.upstream[version];
     if (upstream === undefined) return { refused: `There is no ${version} upstream to send to.` };

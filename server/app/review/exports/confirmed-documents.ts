@@ -10,6 +10,7 @@ import { buildReviewTree } from '@extraction-review/review-domain/fields/review-
 import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
 import { readQueueResult } from '@extraction-review/review-domain/queue/read-queue-result';
 import type { ReviewDatabase } from '../db/open-database';
+import { listConfirmedDocumentsPage, listCorrectionsOfDocuments } from '../store/queue-store';
 
 const BATCH = 100;
 
@@ -44,40 +45,7 @@ export async function* confirmedDocuments(
 ): AsyncGenerator<ConfirmedDocument> {
   let after: { at: number; id: string } | undefined;
   for (;;) {
-    let query = store.db
-      .selectFrom('documents')
-      .leftJoin('operators', 'operators.id', 'documents.decided_by')
-      .leftJoin('integrations', 'integrations.id', 'documents.integration_id')
-      .select([
-        'documents.id',
-        'documents.api_version',
-        'documents.model_key',
-        'documents.file_name',
-        'documents.alias',
-        'documents.upstream_job_id',
-        'documents.decided_at',
-        'documents.decided_by',
-        'documents.result_json',
-        'operators.name as operator_name',
-        'integrations.name as integration_name',
-      ])
-      .where('documents.state', '=', 'confirmed')
-      .where('documents.model_key', '=', range.model)
-      .orderBy('documents.decided_at')
-      .orderBy('documents.id')
-      .limit(BATCH);
-    if (range.from !== undefined) query = query.where('documents.decided_at', '>=', range.from);
-    if (range.to !== undefined) query = query.where('documents.decided_at', '<', range.to);
-    if (after !== undefined) {
-      const { at, id } = after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('documents.decided_at', '>', at),
-          eb.and([eb('documents.decided_at', '=', at), eb('documents.id', '>', id)]),
-        ]),
-      );
-    }
-    const rows = await query.execute();
+    const rows = await listConfirmedDocumentsPage(store.db, range, after, BATCH);
     if (rows.length === 0) return;
     const corrections = await latestCorrections(
       store,
@@ -127,12 +95,7 @@ async function latestCorrections(
   store: ReviewDatabase,
   ids: readonly string[],
 ): Promise<Map<string, Record<string, unknown>>> {
-  const rows = await store.db
-    .selectFrom('corrections')
-    .select(['document_id', 'field_path', 'value_json'])
-    .where('document_id', 'in', ids)
-    .orderBy('id')
-    .execute();
+  const rows = await listCorrectionsOfDocuments(store.db, ids);
   // Maps, then fromEntries: a path such as `__proto__` is a key like any other.
   const latest = new Map<string, Map<string, unknown>>();
   for (const row of rows) {

@@ -34,7 +34,7 @@ const V2_RESULT_PATH = /\/(?:products\/extraction\/results|inferences)\/([^/]+)\
 const V1_DOCUMENT_PATH = /\/documents\/([^/]+)\/?$/;
 
 export interface IsolationDeps {
-  review: Pick<ReviewContext, 'database' | 'clock'>;
+  review: Pick<ReviewContext, 'database' | 'queue' | 'clock'>;
   ownership: GatewayOwnership;
   /** For what the gateway sends upstream itself (a RAG document, whose body must be checked first). */
   upstream: Upstream | undefined;

@@ -18,6 +18,8 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { GatewayIdKind } from '../db/schema';
 import type { ApiVersion } from '../review-types';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import { GatewayIdsStore } from '../store/gateway-ids-store';
+import { findIntegrationDocumentByUpstreamId, listIntegrationInferenceIds } from '../store/queue-store';
 
 /** Upstream ids are UUIDs (hosted and reference); anything else is nobody's, and never looked up. */
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -36,10 +38,14 @@ export function normalId(id: string): string | undefined {
 }
 
 export class GatewayOwnership {
+  private readonly ids: GatewayIdsStore;
+
   constructor(
     private readonly database: Pick<ReviewDatabase, 'db'>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.ids = new GatewayIdsStore(database);
+  }
 
   /** Records ids the upstream handed this integration; an id already recorded keeps its first owner. */
   async record(integrationId: string, ids: readonly OwnedId[]): Promise<void> {
@@ -50,12 +56,7 @@ export class GatewayOwnership {
         : [{ api_version: version, kind, upstream_id: upstreamId, integration_id: integrationId }];
     });
     if (rows.length === 0) return;
-    const at = this.clock.now();
-    await this.database.db
-      .insertInto('gateway_ids')
-      .values(rows.map((row) => ({ ...row, created_at: at })))
-      .onConflict((conflict) => conflict.columns(['api_version', 'kind', 'upstream_id']).doNothing())
-      .execute();
+    await this.ids.record(rows, this.clock.now());
   }
 
   /** Whether this upstream id is this integration's. */
@@ -64,22 +65,10 @@ export class GatewayOwnership {
     const column = documentColumn(kind);
     // Both looked up whatever the first says, so that another's id costs what an unknown one does.
     const [recorded, kept] = await Promise.all([
-      this.database.db
-        .selectFrom('gateway_ids')
-        .select('integration_id')
-        .where('api_version', '=', version)
-        .where('kind', '=', kind)
-        .where('upstream_id', '=', upstreamId)
-        .executeTakeFirst(),
+      this.ids.findOwner(version, kind, upstreamId),
       column === undefined
         ? Promise.resolve(undefined)
-        : this.database.db
-            .selectFrom('documents')
-            .select('id')
-            .where('api_version', '=', version)
-            .where(column, '=', upstreamId)
-            .where('integration_id', '=', integrationId)
-            .executeTakeFirst(),
+        : findIntegrationDocumentByUpstreamId(this.database.db, version, column, upstreamId, integrationId),
     ]);
     if (upstreamId === '') return false;
     if (recorded !== undefined) return recorded.integration_id === integrationId;
@@ -92,25 +81,13 @@ export class GatewayOwnership {
     const owned = new Set<string>();
     for (let start = 0; start < wanted.length; start += CHUNK) {
       const chunk = wanted.slice(start, start + CHUNK);
-      const recorded = await this.database.db
-        .selectFrom('gateway_ids')
-        .select(['upstream_id', 'integration_id'])
-        .where('api_version', '=', 'v2')
-        .where('kind', '=', 'inference')
-        .where('upstream_id', 'in', chunk)
-        .execute();
+      const recorded = await this.ids.listOwners('v2', 'inference', chunk);
       const others = new Set<string>();
       for (const row of recorded) {
         if (row.integration_id === integrationId) owned.add(row.upstream_id);
         else others.add(row.upstream_id);
       }
-      const kept = await this.database.db
-        .selectFrom('documents')
-        .select('upstream_result_id')
-        .where('api_version', '=', 'v2')
-        .where('upstream_result_id', 'in', chunk)
-        .where('integration_id', '=', integrationId)
-        .execute();
+      const kept = await listIntegrationInferenceIds(this.database.db, chunk, integrationId);
       for (const row of kept) {
         if (row.upstream_result_id !== null && !others.has(row.upstream_result_id)) {
           owned.add(row.upstream_result_id);

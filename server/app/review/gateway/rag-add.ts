@@ -27,7 +27,7 @@ export const MAX_RAG_BODY_BYTES = 5 * 1024 * 1024;
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface RagAddDeps {
-  review: Pick<ReviewContext, 'database' | 'clock'>;
+  review: Pick<ReviewContext, 'database' | 'queue' | 'clock'>;
   ownership: GatewayOwnership;
   upstream: Upstream | undefined;
   timeoutMs: number;
@@ -125,13 +125,11 @@ async function madeByIntegration(
     await deps.ownership.record(integration.id, [{ version: 'v2', kind: 'rag_document', id: ragId }]);
   }
   if (inferenceId === undefined) return;
-  const document = await deps.review.database.db
-    .selectFrom('documents')
-    .select('id')
-    .where('api_version', '=', 'v2')
-    .where('upstream_result_id', '=', inferenceId.toLowerCase())
-    .where('integration_id', '=', integration.id)
-    .executeTakeFirst();
+  const document = await deps.review.queue.findIdByUpstreamResult(
+    'v2',
+    inferenceId.toLowerCase(),
+    integration.id,
+  );
   if (document === undefined) return;
   const fields = member(sent, 'fields');
   await recordEvent(deps.review.database.db, {

@@ -47,14 +47,7 @@ async function validatedResult(
   const document =
     integration === undefined
       ? undefined
-      : await review.database.db
-          .selectFrom('documents')
-          .selectAll()
-          .where('api_version', '=', version)
-          .where('upstream_result_id', '=', upstreamId)
-          .where('integration_id', '=', integration.id)
-          .orderBy('created_at', 'desc')
-          .executeTakeFirst();
+      : await review.queue.findLatestOfIntegrationByUpstreamResult(version, upstreamId, integration.id);
   if (document === undefined) {
     throw new ProblemError(
       '404-013',

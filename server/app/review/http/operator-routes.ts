@@ -16,7 +16,7 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
   mountRoute(routes, review, declared.listOperators, async (c) => {
-    const rows = await review.database.db.selectFrom('operators').selectAll().orderBy('name_key').execute();
+    const rows = await review.operators.listRows();
     return c.json({ operators: rows.map(presentOperator) }, 200, { 'Cache-Control': 'no-store' });
   });
 

@@ -8,9 +8,9 @@ import type {
   ReviewDocument,
   TimelineEntry as TimelineEntryView,
 } from '@extraction-review/contract/review/schemas';
-import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, OperatorRow } from '../db/schema';
 import type { TimelineEntry } from '../store/audit-store';
+import type { OperatorStore } from '../store/operator-store';
 import type { ListedDocument } from '../store/queue-store';
 import { effectiveState } from '../queue-state';
 
@@ -56,17 +56,12 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
 }
 
 /** The names of the operators a row names (holder, decider). */
-export async function withNames(database: ReviewDatabase, row: DocumentRow): Promise<ListedDocument> {
+export async function withNames(
+  operators: Pick<OperatorStore, 'namesById'>,
+  row: DocumentRow,
+): Promise<ListedDocument> {
   const ids = [row.holder_id, row.decided_by].filter((id): id is string => id !== null);
-  const names = new Map<string, string>();
-  if (ids.length > 0) {
-    const found = await database.db
-      .selectFrom('operators')
-      .select(['id', 'name'])
-      .where('id', 'in', ids)
-      .execute();
-    for (const operator of found) names.set(operator.id, operator.name);
-  }
+  const names = await operators.namesById(ids);
   return {
     ...row,
     holder_name: row.holder_id === null ? null : (names.get(row.holder_id) ?? null),

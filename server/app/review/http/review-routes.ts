@@ -18,7 +18,6 @@ import { failingRules } from '../routing/route-result';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
 import type { WriteResult } from '../store/queue-store';
-import type { ApiVersion } from '../review-types';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from './review-context';
@@ -29,7 +28,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   const documentBody = async (row: Parameters<typeof withNames>[1]): Promise<DocumentResponse> => ({
     document: presentReviewDocument(
-      await withNames(review.database, row),
+      await withNames(review.operators, row),
       await review.queue.currentCorrections(row.id),
       review.clock.now(),
     ),
@@ -145,7 +144,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   // A job's page (`/jobs/{id}`, `/jobs/v1/{id}`) knows its upstream job, not the review's document:
   // every upload the app makes goes through this server, which kept its file with the job's id.
   mountRoute(routes, review, declared.getJobPageWords, async (c, { params: { apiVersion, jobId, page } }) => {
-    const row = await keptDocumentOfJob(review, apiVersion, jobId);
+    const row = await review.queue.findKeptByUpstreamJob(apiVersion, jobId);
     if (row === undefined) {
       throw new ProblemError(
         '404-010',
@@ -246,7 +245,7 @@ async function refusal(
 ): Promise<ProblemError> {
   if (result.reason === 'not_found') return new ProblemError('404-010', 'No such document in the review.');
   const now = review.clock.now();
-  const current = presentQueueDocument(await withNames(review.database, result.current), now);
+  const current = presentQueueDocument(await withNames(review.operators, result.current), now);
   const extensions = { current };
   switch (result.reason) {
     case 'stale':
@@ -296,30 +295,6 @@ function decodeCursor(text: string | undefined): { createdAt: number; id: string
   throw new ProblemError('422-008', 'This cursor is not one a page gave.', {
     errors: [{ pointer: '#/cursor', detail: 'Pass nextCursor of the previous page as it is.' }],
   });
-}
-
-/**
- * The latest document with a kept file that an upstream job brought: v2 by its job id; v1 by its
- * queued job's id or, for a synchronous prediction (whose page is addressed by it), its document's.
- */
-async function keptDocumentOfJob(
-  review: ReviewContext,
-  apiVersion: ApiVersion,
-  jobId: string,
-): Promise<DocumentRow | undefined> {
-  return review.database.db
-    .selectFrom('documents')
-    .selectAll()
-    .where('api_version', '=', apiVersion)
-    .where((eb) =>
-      apiVersion === 'v1'
-        ? eb.or([eb('upstream_job_id', '=', jobId), eb('upstream_result_id', '=', jobId)])
-        : eb('upstream_job_id', '=', jobId),
-    )
-    .where('file_key', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
 }
 
 /** `If-None-Match` names `validator` (RFC 9110 13.1.2: weak comparison, a list, or `*`). */

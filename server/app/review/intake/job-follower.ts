@@ -28,20 +28,27 @@
  * (background/background-loop.ts): a pass that fails (the database away) is told once per kind of
  * failure and retried with back-off.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Upstream } from '../../upstream/upstream-client';
 import { V1Upstream } from '../../upstream/v1-upstream';
 import { V2Upstream } from '../../upstream/v2-upstream';
 import { FailureLog } from '../background/background-loop';
 import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from '../background/job-runner';
-import { adoptJobs } from '../background/job-table';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ReviewContext } from '../http/review-context';
 import { setRoutedResult } from '../routing/route-result';
+import {
+  adoptFollowJobs,
+  findFollowState,
+  FIRST_CHECK_MS,
+  giveBackFollowLease,
+  releaseFollowLeases,
+  takeFollowLease,
+} from '../store/queue-store';
 import { countFields } from './count-fields';
 import { upstreamIdentity } from './upstream-identity';
 
-export const FIRST_CHECK_MS = 1_500;
+export { FIRST_CHECK_MS };
 export const MAX_INTERVAL_MS = 30_000;
 const BACKOFF = 1.5;
 const TICK_MS = 1_000;
@@ -64,15 +71,6 @@ export interface FollowerDeps {
   /** Where the loop's failures are told (once per kind). Default console.warn. */
   log?: (message: string) => void;
 }
-
-/** When a document's job is due: its row's time, or 1.5 s after it was received. */
-const dueAt = sql<number>`coalesce(next_check_at, created_at + ${FIRST_CHECK_MS})`;
-
-/**
- * Which copies follow a document's job: those with an upstream of its API version that took it
- * (`v2 <identity>`), or, kept before upstreams were recorded, any with its API version (`v2`).
- */
-const scopeOf = sql<string>`api_version || coalesce(' ' || upstream_id, '')`;
 
 export class JobFollower {
   /** The follower as a kind of background work, for a runner shared with other kinds. */
@@ -156,13 +154,7 @@ export class JobFollower {
       scopes: this.scopes,
       adopt: (now) => this.adopt(now),
       // The documents' own leases (what older copies read), given back with the jobs.
-      release: async (owner) => {
-        await this.db
-          .updateTable('documents')
-          .set({ follow_holder: null, follow_until: null })
-          .where('follow_holder', '=', owner)
-          .execute();
-      },
+      release: (owner) => releaseFollowLeases(this.db, owner),
       run: async ({ key, owner, leaseUntil, now, signal }) => {
         const document = await this.take(key, owner, leaseUntil, now);
         if ('outcome' in document) return document.outcome;
@@ -173,16 +165,7 @@ export class JobFollower {
 
   /** A job for every processing document that has none (kept by an older copy, or before 0006). */
   private async adopt(now: number): Promise<void> {
-    await adoptJobs(
-      this.db,
-      FOLLOW_KIND,
-      now,
-      this.db
-        .selectFrom('documents')
-        .select([sql<string>`id`.as('key'), scopeOf.as('scope'), dueAt.as('run_at')])
-        .where('state', '=', 'processing')
-        .where('upstream_job_id', 'is not', null),
-    );
+    await adoptFollowJobs(this.db, FOLLOW_KIND, now);
   }
 
   /**
@@ -195,28 +178,9 @@ export class JobFollower {
     leaseUntil: number,
     now: number,
   ): Promise<{ row: DocumentRow } | { outcome: JobOutcome }> {
-    const row = await this.db
-      .updateTable('documents')
-      .set({ follow_holder: owner, follow_until: leaseUntil })
-      .where('id', '=', id)
-      .where('state', '=', 'processing')
-      .where('upstream_job_id', 'is not', null)
-      .where(dueAt, '<=', now)
-      .where((eb) =>
-        eb.or([
-          eb('follow_holder', 'is', null),
-          eb('follow_until', '<=', now),
-          eb('follow_holder', '=', owner),
-        ]),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const row = await takeFollowLease(this.db, id, owner, leaseUntil, now);
     if (row !== undefined) return { row };
-    const current = await this.db
-      .selectFrom('documents')
-      .select(['state', 'upstream_job_id', 'follow_holder', 'follow_until', dueAt.as('due_at')])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const current = await findFollowState(this.db, id);
     if (current === undefined || current.state !== 'processing' || current.upstream_job_id === null)
       return { outcome: done };
     // Held by another copy (an older release's follower): looked at again soon, since it writes the
@@ -288,13 +252,7 @@ export class JobFollower {
     followUntil: number,
     schedule: { next_check_at?: number; check_interval_ms?: number },
   ): Promise<void> {
-    await this.db
-      .updateTable('documents')
-      .set({ ...schedule, follow_holder: null, follow_until: null })
-      .where('id', '=', document.id)
-      .where('follow_holder', '=', owner)
-      .where('follow_until', '=', followUntil)
-      .execute();
+    await giveBackFollowLease(this.db, document.id, owner, followUntil, schedule);
   }
 
   /** Whether the document left `processing` (its result stored, or its failure). */

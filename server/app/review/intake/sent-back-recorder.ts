@@ -87,12 +87,10 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
                 ? (sent as { inference_id: string }).inference_id
                 : undefined);
             if (resultId === undefined) return;
-            const document = await review.database.db
-              .selectFrom('documents')
-              .select('id')
-              .where('api_version', '=', target.kind === 'feedback_sent' ? 'v1' : 'v2')
-              .where('upstream_result_id', '=', resultId)
-              .executeTakeFirst();
+            const document = await review.queue.findIdByUpstreamResult(
+              target.kind === 'feedback_sent' ? 'v1' : 'v2',
+              resultId,
+            );
             if (document === undefined) return;
             await recordEvent(review.database.db, {
               documentId: document.id,

@@ -64,3 +64,20 @@ export async function documentTimeline(db: Db, documentId: string): Promise<Time
 }
 
 export type { AuditEventRow };
+
+/** The data of the latest `confirmed` event of a document at this decision time (null when it has none). */
+export async function findConfirmedEventData(
+  db: Db,
+  documentId: string,
+  decidedAt: number,
+): Promise<{ data_json: string | null } | undefined> {
+  return db
+    .selectFrom('audit_events')
+    .select('data_json')
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'confirmed')
+    .where('at', '=', decidedAt)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

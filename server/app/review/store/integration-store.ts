@@ -14,8 +14,9 @@
  * worker checks again before each attempt, which is the check that counts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
-import type { IntegrationRow } from '../db/schema';
+import type { IntegrationRow, ReviewDatabaseSchema } from '../db/schema';
 import { endpointUrl } from '@extraction-review/server-kit/post-webhook';
 import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
 import { isUniqueViolation, nameKey } from './operator-store';
@@ -208,4 +209,30 @@ export class IntegrationStore {
       .executeTakeFirst();
     return row === undefined ? undefined : { row, webhookSecret, webhookNote };
   }
+}
+
+type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
+
+/** An integration's name and webhook, in `db`'s transaction if any (the outbox's, at confirmation). */
+export async function findWebhookOfIntegration(
+  db: Db,
+  id: string,
+): Promise<Pick<IntegrationRow, 'id' | 'name' | 'webhook_url' | 'revoked_at'> | undefined> {
+  return db
+    .selectFrom('integrations')
+    .select(['id', 'name', 'webhook_url', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Where an integration's webhook goes and how it is signed, read before each attempt (the delivery worker). */
+export async function findWebhookTarget(
+  db: Db,
+  id: string,
+): Promise<Pick<IntegrationRow, 'webhook_url' | 'webhook_secret' | 'revoked_at'> | undefined> {
+  return db
+    .selectFrom('integrations')
+    .select(['webhook_url', 'webhook_secret', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

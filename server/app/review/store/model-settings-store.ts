@@ -174,3 +174,16 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** Whether v1 feedback is on for this v1 product, as stored (0, 1 or no row), in `db`'s transaction if any. */
+export async function findFeedbackEnabled(
+  db: Db,
+  modelKey: string,
+): Promise<{ feedback_enabled: ModelSettingsRow['feedback_enabled'] } | undefined> {
+  return db
+    .selectFrom('model_settings')
+    .select('feedback_enabled')
+    .where('api_version', '=', 'v1')
+    .where('model_key', '=', modelKey)
+    .executeTakeFirst();
+}

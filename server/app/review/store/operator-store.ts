@@ -80,6 +80,16 @@ export class OperatorStore {
     return rows.map(toOperator);
   }
 
+  /** Every operator's row, by name (with its hash: for presenting whether it has one, never for sending). */
+  async listRows(): Promise<OperatorRow[]> {
+    return this.store.db.selectFrom('operators').selectAll().orderBy('name_key').execute();
+  }
+
+  /** The names of these operators, by id (one since removed is not there). */
+  async namesById(ids: readonly string[]): Promise<Map<string, string>> {
+    return operatorNamesById(this.store.db, ids);
+  }
+
   async count(): Promise<number> {
     const row = await this.store.db
       .selectFrom('operators')
@@ -134,4 +144,22 @@ export class OperatorStore {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** An operator's name, in `db`'s transaction if any (the outbox's, at confirmation). */
+export async function findOperatorName(
+  db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>,
+  id: string,
+): Promise<{ name: string } | undefined> {
+  return db.selectFrom('operators').select('name').where('id', '=', id).executeTakeFirst();
+}
+
+/** The names of these operators, by id (one since removed is not there); no query for none. */
+export async function operatorNamesById(
+  db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('operators').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

@@ -15,6 +15,7 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../queue-state';
 import type { ApiVersion, Decision, DocumentState } from '../review-types';
+import { adoptJobs } from '../background/job-table';
 import { recordEvent } from './audit-store';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
@@ -591,15 +592,60 @@ export class QueueStore {
       .executeTakeFirst();
   }
 
+  /**
+   * The latest document with a kept file that an upstream job brought: v2 by its job id; v1 by its
+   * queued job's id or, for a synchronous prediction (whose page is addressed by it), its document's.
+   */
+  async findKeptByUpstreamJob(apiVersion: ApiVersion, jobId: string): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('api_version', '=', apiVersion)
+      .where((eb) =>
+        apiVersion === 'v1'
+          ? eb.or([eb('upstream_job_id', '=', jobId), eb('upstream_result_id', '=', jobId)])
+          : eb('upstream_job_id', '=', jobId),
+      )
+      .where('file_key', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** The latest document this integration sent whose upstream result (inference, v1 document) is this id. */
+  async findLatestOfIntegrationByUpstreamResult(
+    apiVersion: ApiVersion,
+    resultId: string,
+    integrationId: string,
+  ): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('api_version', '=', apiVersion)
+      .where('upstream_result_id', '=', resultId)
+      .where('integration_id', '=', integrationId)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** The id of a document whose upstream result is this id (sent by this integration, when one is named). */
+  async findIdByUpstreamResult(
+    apiVersion: ApiVersion,
+    resultId: string,
+    integrationId?: string,
+  ): Promise<{ id: string } | undefined> {
+    let query = this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('api_version', '=', apiVersion)
+      .where('upstream_result_id', '=', resultId);
+    if (integrationId !== undefined) query = query.where('integration_id', '=', integrationId);
+    return query.executeTakeFirst();
+  }
+
   /** The latest corrected value (JSON text) of each corrected field. */
   async currentCorrections(id: string, db: Db = this.db): Promise<Map<string, string>> {
-    const rows = await db
-      .selectFrom('corrections')
-      .select(['field_path', 'value_json'])
-      .where('document_id', '=', id)
-      .orderBy('id')
-      .execute();
-    return new Map(rows.map((row) => [row.field_path, row.value_json]));
+    return currentCorrectionsOf(db, id);
   }
 
   /**
@@ -754,4 +800,279 @@ export function newDocumentRow(id: string, input: NewDocument, now: number): New
     integration_id: input.integrationId ?? null,
     upstream_id: input.upstreamId ?? null,
   };
+}
+
+// The job follower's reads and writes of the documents it follows (intake/job-follower.ts): the
+// document's own follow lease (`follow_holder`, `follow_until`) and its schedule (`next_check_at`,
+// `check_interval_ms`). Functions of the follower's connection, as the background jobs' are.
+
+/** A processing document's first check of its upstream job: 1.5 s after it was received. */
+export const FIRST_CHECK_MS = 1_500;
+
+/** When a document's job is due: its row's time, or 1.5 s after it was received. */
+const dueAt = sql<number>`coalesce(next_check_at, created_at + ${FIRST_CHECK_MS})`;
+
+/**
+ * Which copies follow a document's job: those with an upstream of its API version that took it
+ * (`v2 <identity>`), or, kept before upstreams were recorded, any with its API version (`v2`).
+ */
+const scopeOf = sql<string>`api_version || coalesce(' ' || upstream_id, '')`;
+
+/** A job of this kind for every processing document that has none (kept by an older copy, or before 0006). */
+export async function adoptFollowJobs(db: Db, kind: string, now: number): Promise<void> {
+  await adoptJobs(
+    db,
+    kind,
+    now,
+    db
+      .selectFrom('documents')
+      .select([sql<string>`id`.as('key'), scopeOf.as('scope'), dueAt.as('run_at')])
+      .where('state', '=', 'processing')
+      .where('upstream_job_id', 'is not', null),
+  );
+}
+
+/**
+ * Takes the document's own follow lease: processing, due, and held by no copy (an older copy follows
+ * with this lease alone) or by this owner. The row, or undefined when it cannot be taken.
+ */
+export async function takeFollowLease(
+  db: Db,
+  id: string,
+  owner: string,
+  leaseUntil: number,
+  now: number,
+): Promise<DocumentRow | undefined> {
+  return db
+    .updateTable('documents')
+    .set({ follow_holder: owner, follow_until: leaseUntil })
+    .where('id', '=', id)
+    .where('state', '=', 'processing')
+    .where('upstream_job_id', 'is not', null)
+    .where(dueAt, '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb('follow_holder', 'is', null),
+        eb('follow_until', '<=', now),
+        eb('follow_holder', '=', owner),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** What a document's follow lease and schedule are now (for a lease that could not be taken). */
+export async function findFollowState(db: Db, id: string) {
+  return db
+    .selectFrom('documents')
+    .select(['state', 'upstream_job_id', 'follow_holder', 'follow_until', dueAt.as('due_at')])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Gives a document's follow lease back, with its next due time. Only while the lease is still this
+ * owner's (`followUntil`): a copy that took it over after the lease ran out keeps its own schedule.
+ */
+export async function giveBackFollowLease(
+  db: Db,
+  id: string,
+  owner: string,
+  followUntil: number,
+  schedule: { next_check_at?: number; check_interval_ms?: number },
+): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ ...schedule, follow_holder: null, follow_until: null })
+    .where('id', '=', id)
+    .where('follow_holder', '=', owner)
+    .where('follow_until', '=', followUntil)
+    .execute();
+}
+
+/** Gives back every document's follow lease this owner holds (a follower that stops). */
+export async function releaseFollowLeases(db: Db, owner: string): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ follow_holder: null, follow_until: null })
+    .where('follow_holder', '=', owner)
+    .execute();
+}
+
+// The gateway's look-ups of whose a document is (gateway/ownership.ts).
+
+/** A document this integration sent that keeps this upstream id in `column` (job or result id). */
+export async function findIntegrationDocumentByUpstreamId(
+  db: Db,
+  apiVersion: ApiVersion,
+  column: 'upstream_job_id' | 'upstream_result_id',
+  upstreamId: string,
+  integrationId: string,
+): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('documents')
+    .select('id')
+    .where('api_version', '=', apiVersion)
+    .where(column, '=', upstreamId)
+    .where('integration_id', '=', integrationId)
+    .executeTakeFirst();
+}
+
+/** Of these v2 inference ids, the documents this integration sent that keep one. */
+export async function listIntegrationInferenceIds(
+  db: Db,
+  inferenceIds: readonly string[],
+  integrationId: string,
+): Promise<{ upstream_result_id: string | null }[]> {
+  return db
+    .selectFrom('documents')
+    .select('upstream_result_id')
+    .where('api_version', '=', 'v2')
+    .where('upstream_result_id', 'in', inferenceIds)
+    .where('integration_id', '=', integrationId)
+    .execute();
+}
+
+// The exports' reads (exports/confirmed-documents.ts).
+
+/** A page of the confirmed documents of a model, in order of confirmation (time, id), after `after`. */
+export async function listConfirmedDocumentsPage(
+  db: Db,
+  range: { model: string; from?: number | undefined; to?: number | undefined },
+  after: { at: number; id: string } | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('documents')
+    .leftJoin('operators', 'operators.id', 'documents.decided_by')
+    .leftJoin('integrations', 'integrations.id', 'documents.integration_id')
+    .select([
+      'documents.id',
+      'documents.api_version',
+      'documents.model_key',
+      'documents.file_name',
+      'documents.alias',
+      'documents.upstream_job_id',
+      'documents.decided_at',
+      'documents.decided_by',
+      'documents.result_json',
+      'operators.name as operator_name',
+      'integrations.name as integration_name',
+    ])
+    .where('documents.state', '=', 'confirmed')
+    .where('documents.model_key', '=', range.model)
+    .orderBy('documents.decided_at')
+    .orderBy('documents.id')
+    .limit(limit);
+  if (range.from !== undefined) query = query.where('documents.decided_at', '>=', range.from);
+  if (range.to !== undefined) query = query.where('documents.decided_at', '<', range.to);
+  if (after !== undefined) {
+    const { at, id } = after;
+    query = query.where((eb) =>
+      eb.or([
+        eb('documents.decided_at', '>', at),
+        eb.and([eb('documents.decided_at', '=', at), eb('documents.id', '>', id)]),
+      ]),
+    );
+  }
+  return query.execute();
+}
+
+/** Every correction of these documents (path and value JSON), oldest first. */
+export async function listCorrectionsOfDocuments(
+  db: Db,
+  documentIds: readonly string[],
+): Promise<{ document_id: string; field_path: string; value_json: string }[]> {
+  return db
+    .selectFrom('corrections')
+    .select(['document_id', 'field_path', 'value_json'])
+    .where('document_id', 'in', documentIds)
+    .orderBy('id')
+    .execute();
+}
+
+/** The latest corrected value (JSON text) of each corrected field, in `db`'s transaction if any. */
+export async function currentCorrectionsOf(db: Db, documentId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('corrections')
+    .select(['field_path', 'value_json'])
+    .where('document_id', '=', documentId)
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((row) => [row.field_path, row.value_json]));
+}
+
+/** What a delivery to the upstream needs of its document (the delivery worker). */
+export async function findUpstreamResultOf(
+  db: Db,
+  documentId: string,
+): Promise<Pick<DocumentRow, 'model_key' | 'upstream_result_id'> | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(['model_key', 'upstream_result_id'])
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+}
+
+// The analytics' reads (analytics/).
+
+/** Every model (with its API version) some document was sent to, by model then version. */
+export async function listDocumentModels(db: Db): Promise<Pick<DocumentRow, 'api_version' | 'model_key'>[]> {
+  return db
+    .selectFrom('documents')
+    .select(['api_version', 'model_key'])
+    .distinct()
+    .orderBy('model_key')
+    .orderBy('api_version')
+    .execute();
+}
+
+/** These documents' stored results, with what reading one needs. */
+export async function listStoredResultsOf(
+  db: Db,
+  documentIds: readonly string[],
+): Promise<
+  Pick<DocumentRow, 'id' | 'file_name' | 'api_version' | 'model_key' | 'upstream_job_id' | 'result_json'>[]
+> {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'file_name', 'api_version', 'model_key', 'upstream_job_id', 'result_json'])
+    .where('id', 'in', documentIds)
+    .execute();
+}
+
+// The kept files' sweeps and migration (files/, cli/files-command.ts).
+
+/** Of these file keys, those some document names. */
+export async function listNamedFileKeys(
+  db: Db,
+  fileKeys: readonly string[],
+): Promise<{ file_key: string | null }[]> {
+  return db.selectFrom('documents').select('file_key').where('file_key', 'in', fileKeys).execute();
+}
+
+/** How many documents have a kept file. */
+export async function countDocumentsWithFiles(db: Db): Promise<number | string | bigint> {
+  const counted = await db
+    .selectFrom('documents')
+    .select(({ fn }) => fn.countAll<number>().as('n'))
+    .where('file_key', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return counted.n;
+}
+
+/** A page of the documents with a kept file, by file key, after the key `after`. */
+export async function listKeptFilesPage(
+  db: Db,
+  after: string,
+  limit: number,
+): Promise<Pick<DocumentRow, 'id' | 'file_key' | 'file_bytes' | 'file_sha256'>[]> {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'file_key', 'file_bytes', 'file_sha256'])
+    .where('file_key', 'is not', null)
+    .where('file_key', '>', after)
+    .orderBy('file_key')
+    .limit(limit)
+    .execute();
 }

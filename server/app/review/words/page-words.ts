@@ -28,8 +28,8 @@ import type { ThreadedExtractor } from '@extraction-review/document-text/threads
 import { ProblemError } from '@extraction-review/contract/problem';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorage } from '../files/file-storage';
-import { keptFilesDb } from '../files/kept-files-schema';
 import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
+import { findPageWords, keepPageWords } from '../store/page-words-store';
 
 export interface KeptDocument {
   id: string;
@@ -117,12 +117,7 @@ export class PageWordsReader {
   }
 
   private async cached(id: string, page: number): Promise<PageWordsResponse | undefined> {
-    const row = await keptFilesDb(this.database)
-      .selectFrom('page_words')
-      .select(['version', 'words_json'])
-      .where('document_id', '=', id)
-      .where('page', '=', page)
-      .executeTakeFirst();
+    const row = await findPageWords(this.database, id, page);
     if (row === undefined || row.version !== CACHE_VERSION) return undefined;
     try {
       return JSON.parse(row.words_json) as PageWordsResponse;
@@ -138,11 +133,7 @@ export class PageWordsReader {
       words_json: JSON.stringify(answer),
       created_at: (this.options.clock ?? systemClock).now(),
     };
-    await keptFilesDb(this.database)
-      .insertInto('page_words')
-      .values({ document_id: id, page: answer.page, ...row })
-      .onConflict((conflict) => conflict.columns(['document_id', 'page']).doUpdateSet(row))
-      .execute();
+    await keepPageWords(this.database, id, answer.page, row);
   }
 
   private async read(doc: KeptDocument, page: number): Promise<PageWordsResponse> {

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { build } from 'vite';
-import { repoRoot } from '@extraction-review/app-server/config';
+import { repoRoot } from '@extraction-review/app-server/settings/config';
 import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { ms, percentile, table } from './stats';
 import { firstPageProbe, pageScript } from './viewer-probes';

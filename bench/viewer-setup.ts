@@ -13,7 +13,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { Page } from '@playwright/test';
 import { build } from 'vite';
 import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
-import { repoRoot } from '@extraction-review/app-server/config';
+import { repoRoot } from '@extraction-review/app-server/settings/config';
 
 export const INVOICE_10P = path.join(fixturesDir, 'v1/products/invoices/invoice_10p.pdf');
 

@@ -25,7 +25,7 @@ import { forwardQueueEvents } from '@extraction-review/app-server/events/forward
 import { MigrationFailed, SchemaRefusal } from '@extraction-review/app-server/review/db/migrate';
 import { installProcessGuards } from '@extraction-review/app-server/process-guards';
 import { onShutdownSignals, shutDown } from '@extraction-review/app-server/shutdown';
-import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from '@extraction-review/app-server/config';
+import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from '@extraction-review/app-server/settings/config';
 import { mountReview } from '@extraction-review/app-server/review/http/mount-review';
 import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
 import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';

@@ -79,4 +79,30 @@ describe('the architecture (docs/architecture.md)', () => {
     });
     expect(broken.map(describeImport)).toEqual([]);
   });
+
+  it("the app server's folders import one way: no two of them import each other", () => {
+    // A folder of server/app, or of its review/ (review/http, review/store, ...); top-level files are
+    // the composition (create-app.ts, review/open-review.ts, review/review-context.ts).
+    const folder = (file: string): string | undefined => {
+      const match = /^server\/app\/(?:(review)\/)?([^/]+)\//.exec(file);
+      if (!match) return undefined;
+      return match[1] === undefined ? match[2] : `review/${match[2]}`;
+    };
+    const edges = new Map<string, Import>();
+    for (const i of all) {
+      if (isTestFile(i.from) || i.to === null) continue;
+      const from = folder(i.from);
+      const to = folder(i.to);
+      if (from !== undefined && to !== undefined && from !== to && from !== 'review' && to !== 'review') {
+        edges.set(`${from} -> ${to}`, i);
+      }
+    }
+    const both = [...edges.entries()]
+      .filter(([edge]) => {
+        const [from, to] = edge.split(' -> ');
+        return edges.has(`${to} -> ${from}`);
+      })
+      .map(([edge, i]) => `${edge}: ${describeImport(i)}`);
+    expect(both).toEqual([]);
+  });
 });

@@ -48,24 +48,11 @@ import { hostPolicy } from '@extraction-review/server-kit/host-policy';
 import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { crossSiteGuard } from './cross-site-guard';
 import type { ReviewMount } from './review/http/mount-review';
-import { securityHeaders } from './security-headers';
+import { securityHeaders } from '@extraction-review/server-kit/security-headers';
 import { noSuchPage, serveApp } from './static/serve-app';
+import type { UpstreamTarget } from './upstream/upstream-target';
 
-export interface UpstreamTarget {
-  /** Base URL of the service, without the version segment: `https://api-v2.mindee.net`. */
-  url: string;
-  apiKey: string;
-  /** Who it is for the review store, when its URL may change (proxy/create-proxy.ts `Upstream`). */
-  identity?: string | undefined;
-  /** The embedded reference service (reported as such by /api/health). */
-  embedded?: boolean;
-  /**
-   * Other base URLs under which this upstream writes its own absolute URLs (for example the
-   * reference service's REFERENCE_PUBLIC_URL when it differs from the URL we call it at). Rewritten
-   * like `url`.
-   */
-  aliases?: readonly string[];
-}
+export type { UpstreamTarget } from './upstream/upstream-target';
 
 export interface AppOptions {
   upstream: { v2?: UpstreamTarget; v1?: UpstreamTarget };
@@ -123,7 +110,7 @@ export interface AppOptions {
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_JSON_REWRITE_BYTES = 16 * 1024 * 1024;
-/** READY_CHECK_TIMEOUT_MS's default (server/app/config.ts SETTING_DEFAULTS). */
+/** READY_CHECK_TIMEOUT_MS's default (server/app/settings/config.ts SETTING_DEFAULTS). */
 const DEFAULT_READY_CHECK_TIMEOUT_MS = 2_000;
 const DEFAULT_STATIC_DIR = path.resolve(import.meta.dirname, '..', '..', 'dist');
 

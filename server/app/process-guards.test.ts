@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from './config';
+import { repoRoot } from './settings/config';
 import { survivable } from './process-guards';
 
 interface Guarded {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EnvSchema, readEnv, repoRoot } from '@extraction-review/app-server/config';
+import { EnvSchema, readEnv, repoRoot } from '@extraction-review/app-server/settings/config';
 import {
   readReferenceSettings,
   ReferenceSettingsShape,

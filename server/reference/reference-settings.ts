@@ -1,7 +1,7 @@
 /**
  * The reference service's own settings: the REFERENCE_* and DOCUMENT_MAX_* environment variables,
  * read and checked here, for `npm run reference` (main.ts) and for whoever embeds the service (the
- * app server's settings take the same variables: server/app/config.ts spreads `ReferenceSettingsShape`).
+ * app server's settings take the same variables: server/app/settings/config.ts spreads `ReferenceSettingsShape`).
  * `referenceOptionsFromSettings` (create-reference-service.ts) turns them into service options.
  *
  * Nothing here reads the app's settings: the service can run, and be published, alone.

@@ -1,5 +1,5 @@
 /**
- * Building blocks of the settings schemas, shared by the app server's (server/app/config.ts) and the
+ * Building blocks of the settings schemas, shared by the app server's (server/app/settings/config.ts) and the
  * reference service's (server/reference/reference-settings.ts): both read the environment only, and
  * an unset or empty variable means "the default" in both.
  */

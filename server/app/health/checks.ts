@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { ReviewDatabase } from '../review/db/open-database';
-import type { UpstreamTarget } from '../create-app';
+import type { UpstreamTarget } from '../upstream/upstream-target';
 import { errorCode } from '../upstream/exchange';
 import { probeUpstream } from '../upstream/probe';
 import type { CheckOutcome, ReadinessCheck } from './readiness';

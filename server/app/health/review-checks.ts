@@ -5,7 +5,7 @@
  * and the upstreams (reported only). A check whose dependency cannot tell (a bus without
  * `connected()`, a storage without `check()`) is left out.
  */
-import type { UpstreamTarget } from '../create-app';
+import type { UpstreamTarget } from '../upstream/upstream-target';
 import { describeSchema, isServable, readSchemaStatus } from '../review/db/migrate';
 import type { OpenedReview } from '../review/open-review';
 import { databaseCheck, fileStorageCheck, listenCheck, migrationsCheck, upstreamCheck } from './checks';

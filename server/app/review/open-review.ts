@@ -3,7 +3,7 @@
  * operators and sessions over it. `npm start` calls it (server/main.ts); tests call it with a clock.
  */
 import path from 'node:path';
-import { fileStorageKind, type Env } from '../config';
+import { fileStorageKind, type Env } from '../settings/config';
 import { documentLimitsFromEnv, type DocumentLimits } from '@extraction-review/document-text/document-limits';
 import { sql } from 'kysely';
 import type { DocumentRow } from './db/schema';
@@ -16,8 +16,8 @@ import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
 import { openReviewDatabase, type DatabaseSettings, type ReviewDatabase } from './db/open-database';
-import type { ReviewContext } from './http/review-context';
-import { DEFAULT_LEASE_MS } from './queue-state';
+import type { ReviewContext } from './review-context';
+import { DEFAULT_LEASE_MS } from './model/queue-state';
 import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';

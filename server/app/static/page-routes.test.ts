@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGE_ROUTES, pageFor } from '@extraction-review/contract/page-routes';
-import { repoRoot } from '../config';
+import { repoRoot } from '../settings/config';
 
 async function routerPaths(): Promise<string[]> {
   const source = await readFile(path.join(repoRoot, 'src', 'app', 'app.tsx'), 'utf8');

@@ -32,7 +32,7 @@ export interface Upstream {
   identity?: string | undefined;
 }
 
-/** UPSTREAM_TIMEOUT_MS's default (server/app/config.ts). */
+/** UPSTREAM_TIMEOUT_MS's default (server/app/settings/config.ts). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 /** An answer read whole: a result's pages of fields and text, not more. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;

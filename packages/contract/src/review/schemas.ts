@@ -10,7 +10,7 @@
  *      failed          an admin may reopen a decided document (→ to_review) or reassign a held one
  *
  * `in_review` is held by one operator under a lease; an expired lease counts as `to_review` at once,
- * with no sweeper (server/app/review/queue-state.ts).
+ * with no sweeper (server/app/review/model/queue-state.ts).
  */
 import { z } from 'zod';
 

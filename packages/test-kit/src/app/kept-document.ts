@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { readEnv } from '@extraction-review/app-server/config';
+import { readEnv } from '@extraction-review/app-server/settings/config';
 import { hashPassword } from '@extraction-review/app-server/review/auth/passwords';
 import { openReview, reviewSettingsFromEnv } from '@extraction-review/app-server/review/open-review';
 

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { repoRoot } from '@extraction-review/app-server/config';
+import { repoRoot } from '@extraction-review/app-server/settings/config';
 
 export interface MainProcess {
   /** `http://127.0.0.1:<port>`, the app server. */

@@ -12,7 +12,7 @@ import type {
   BackgroundRunnerMessage,
   BackgroundRunnerOptions,
 } from '@extraction-review/test-kit/review/background-runner-process';
-import { repoRoot } from '../../config';
+import { repoRoot } from '../../settings/config';
 import { BackgroundRunner, done } from './job-runner';
 import { scheduleJob } from './job-table';
 

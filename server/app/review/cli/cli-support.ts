@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { readEnv, repoRoot, type Env } from '../../config';
+import { readEnv, repoRoot, type Env } from '../../settings/config';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
 
 /** The repository's .env, as the server reads it (server/main.ts): the environment itself wins. */

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { readEnv, type Env } from '../../config';
+import { readEnv, type Env } from '../../settings/config';
 import type { ReviewDatabase } from '../db/open-database';
 import type { FileStorageKind, KeptFileStorage } from '../files/file-storage';
 import { openFileStorage, s3SettingsFromEnv } from '../files/open-file-storage';

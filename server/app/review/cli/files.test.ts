@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { DatabaseFileStorage } from '../files/database-file-storage';
 import { DiskFileStorage, type KeptFileStorage } from '../files/file-storage';
-import { keptFilesDb } from '../files/kept-files-schema';
+import { keptFilesDb } from '../db/kept-files-schema';
 import { S3FileStorage } from '../files/s3-file-storage';
 import { QueueStore } from '../store/queue-store';
 import { s3Settings, startS3Server, type S3Server } from '@extraction-review/test-kit/review/s3-server';

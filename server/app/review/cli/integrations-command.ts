@@ -13,7 +13,7 @@
  */
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { readEnv } from '../../config';
+import { readEnv } from '../../settings/config';
 import type { ReviewDatabase } from '../db/open-database';
 import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
 import { DuplicateIntegrationError, IntegrationStore, WebhookRefusedError } from '../store/integration-store';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../config';
+import { repoRoot } from '../../settings/config';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { IntegrationStore, KEY_PREFIX, SECRET_PREFIX } from '../store/integration-store';
 import { hashToken } from '../store/session-store';

@@ -8,7 +8,7 @@
  */
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { readEnv, type Env } from '../../config';
+import { readEnv, type Env } from '../../settings/config';
 import { describeSchema, MigrationFailed, schemaOutcome, SchemaRefusal } from '../db/migrate';
 import { openReviewDatabase, type ReviewDatabase } from '../db/open-database';
 import { describe, explainOpenError, redactUrl } from './cli-support';

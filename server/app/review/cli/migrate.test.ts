@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../config';
+import { repoRoot } from '../../settings/config';
 import { knownMigrations, prepareSchema, RELEASE, THIS_CODE, type SchemaCode } from '../db/migrate';
 import { ENGINES } from '@extraction-review/test-kit/review/test-stores';
 import { openWithoutSchema } from '@extraction-review/test-kit/review/raw-review-database';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../config';
+import { repoRoot } from '../../settings/config';
 import { verifyPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { OperatorStore } from '../store/operator-store';

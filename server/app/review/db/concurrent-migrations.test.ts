@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../config';
+import { repoRoot } from '../../settings/config';
 import { createTestDatabase, type TestDatabase } from '@extraction-review/test-kit/review/test-database';
 import { knownMigrations } from './migrate';
 import { ENGINES } from '@extraction-review/test-kit/review/test-stores';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { readEnv } from '../../config';
+import { readEnv } from '../../settings/config';
 import { reviewSettingsFromEnv } from '../open-review';
 import { OperatorStore } from '../store/operator-store';
 import { QueueStore } from '../store/queue-store';
@@ -82,7 +82,7 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
     opened.push(database);
     return database;
   };
-  /** The settings `npm start` reads from this environment (server/app/config.ts, open-review.ts). */
+  /** The settings `npm start` reads from this environment (server/app/settings/config.ts, open-review.ts). */
   const fromEnv = (extra: Record<string, string> = {}) =>
     reviewSettingsFromEnv(
       readEnv({ APP_DATA_DIR: dataDir, DATABASE_URL: settings.databaseUrl ?? '', ...extra }),

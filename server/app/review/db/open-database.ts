@@ -20,7 +20,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { SETTING_DEFAULTS } from '../../config';
+import { SETTING_DEFAULTS } from '../../settings/config';
 import { guardedDialect, throttledLine } from './guarded-dialect';
 import { prepareSchema } from './migrate';
 import { isStoreUnavailable } from './store-unavailable';
@@ -66,7 +66,7 @@ export interface DatabaseSettings {
  */
 export const SQLITE_MAX_BUSY_MS = 5_000;
 
-/** The timeouts in force for these settings (the defaults of server/app/config.ts filled in). */
+/** The timeouts in force for these settings (the defaults of server/app/settings/config.ts filled in). */
 export function databaseTimeouts(
   settings: Pick<DatabaseSettings, 'statementTimeoutMs' | 'connectTimeoutMs'>,
 ): {

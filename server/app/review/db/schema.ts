@@ -5,7 +5,7 @@
  * (migrations.ts) create exactly this.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { DocumentState, OperatorRole } from '../review-types';
+import type { DocumentState, OperatorRole } from '../model/review-types';
 
 export interface OperatorsTable {
   id: string;

@@ -39,7 +39,7 @@ import {
   type StorageSweepOptions,
   type StoredFile,
 } from './file-storage';
-import { keptFilesDb } from './kept-files-schema';
+import { keptFilesDb } from '../db/kept-files-schema';
 import { THIS_PROCESS } from './process-mark';
 import { KEY_BATCH } from './unnamed-keys';
 import { systemClock, type Clock } from '@extraction-review/server-kit/clock';

@@ -18,7 +18,7 @@ import { QueueStore } from '../store/queue-store';
 import { s3Settings, startS3Server, type S3Server } from '@extraction-review/test-kit/review/s3-server';
 import { DatabaseFileStorage } from './database-file-storage';
 import { DiskFileStorage, type KeptFileStorage } from './file-storage';
-import { keptFilesDb } from './kept-files-schema';
+import { keptFilesDb } from '../db/kept-files-schema';
 import { ORPHAN_GRACE_MS } from './orphan-files';
 import { S3FileStorage } from './s3-file-storage';
 

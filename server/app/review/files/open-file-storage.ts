@@ -1,10 +1,10 @@
 /**
- * The file storage FILE_STORAGE names (server/app/config.ts, `fileStorageKind`): `disk` under
+ * The file storage FILE_STORAGE names (server/app/settings/config.ts, `fileStorageKind`): `disk` under
  * APP_DATA_DIR/files, `database` in the review store, `s3` in a bucket. file-storage.ts says what each
  * promises; docs/review-store.md, "Where files are kept", when to choose which.
  */
 import path from 'node:path';
-import type { Env } from '../../config';
+import type { Env } from '../../settings/config';
 import type { ReviewDatabase } from '../db/open-database';
 import { DatabaseFileStorage } from './database-file-storage';
 import { DiskFileStorage, type FileStorageKind, type KeptFileStorage } from './file-storage';

@@ -6,8 +6,8 @@
  */
 import type { ErrorHandler, Hono, MiddlewareHandler } from 'hono';
 import type { Upstream } from '../../upstream/upstream-client';
-import type { ReviewContext } from '../http/review-context';
-import type { ApiVersion } from '../review-types';
+import type { ReviewContext } from '../review-context';
+import type { ApiVersion } from '../model/review-types';
 import { renderV1GatewayError } from './gateway-routes';
 import { integrationAuth } from './integration-auth';
 import { isolateIntegrations } from './isolation';

@@ -10,7 +10,7 @@
  */
 import { ProblemError } from '@extraction-review/contract/problem';
 import type { GatewayIdKind } from '../db/schema';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 
 /**
  * One path segment as the gateway passes it: no percent-encoding and no leading dot, so that the

@@ -12,8 +12,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { v1ErrorBody } from '@extraction-review/contract/v1/api-request';
 import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
 import type { IntegrationRow } from '../db/schema';
-import type { ReviewContext } from '../http/review-context';
-import type { ApiVersion } from '../review-types';
+import type { ReviewContext } from '../review-context';
+import type { ApiVersion } from '../model/review-types';
 
 const INTEGRATION = 'gatewayIntegration';
 const SCHEME = /^(?:token|bearer)\s+/i;

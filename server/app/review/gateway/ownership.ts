@@ -16,7 +16,7 @@
  */
 import type { ReviewDatabase } from '../db/open-database';
 import type { GatewayIdKind } from '../db/schema';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 import type { Clock } from '@extraction-review/server-kit/clock';
 import { GatewayIdsStore } from '../store/gateway-ids-store';
 import { findIntegrationDocumentByUpstreamId, listIntegrationInferenceIds } from '../store/queue-store';

@@ -15,7 +15,7 @@ import { readBodyText } from '@extraction-review/server-kit/body-limit';
 import { checkJsonDepth } from '@extraction-review/server-kit/json-depth';
 import { ProblemError } from '@extraction-review/contract/problem';
 import type { IntegrationRow } from '../db/schema';
-import type { ReviewContext } from '../http/review-context';
+import type { ReviewContext } from '../review-context';
 import { recordEvent } from '../store/audit-store';
 import { NOT_FOUND } from './gateway-route-table';
 import type { GatewayOwnership } from './ownership';

@@ -13,8 +13,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { ProblemError } from '@extraction-review/contract/problem';
-import type { ReviewContext } from '../http/review-context';
-import type { ApiVersion } from '../review-types';
+import type { ReviewContext } from '../review-context';
+import type { ApiVersion } from '../model/review-types';
 import { buildPayloads, webhookBody } from '../deliveries/build-payloads';
 import { reviewOutcome } from '../deliveries/deliveries-on-confirm';
 import { integrationOf } from './integration-auth';

@@ -5,15 +5,15 @@
  */
 import { Hono } from 'hono';
 import { getOpenApi } from '@extraction-review/contract/review/routes/index';
-import { analyticsRoutes } from '../analytics/analytics-routes';
+import { analyticsRoutes } from './analytics-routes';
 import { deliveryRoutes } from './delivery-routes';
-import { exportRoutes } from '../exports/export-routes';
+import { exportRoutes } from './export-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
 import { reviewOpenApiDocument } from './openapi';
 import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 import { reviewRoutes } from './review-routes';
 import { requireSession } from './session-auth';
 import { sessionRoutes } from './session-routes';

@@ -20,7 +20,7 @@ import { ProblemError } from '@extraction-review/contract/problem';
 import type { DeliveryAttemptRow } from '../db/schema';
 import { DeliveryStore, type ListedDelivery } from '../deliveries/delivery-store';
 import { mountRoute } from './mount-route';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export function deliveryRoutes(review: ReviewContext): Hono<ReviewEnv> {

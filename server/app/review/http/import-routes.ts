@@ -20,7 +20,7 @@ import { importDocument } from '../store/import-document';
 import { presentReviewDocument, withNames } from './present';
 import { mountRoute } from './mount-route';
 import { readImportForm } from './read-import-form';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 
 export function importRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();

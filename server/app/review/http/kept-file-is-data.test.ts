@@ -18,7 +18,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toImportForm } from '@extraction-review/contract/review/import-form';
 import type { RunningServer } from '../../listen';
-import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../security-headers';
+import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '@extraction-review/server-kit/security-headers';
 import type { ReferenceService } from '@extraction-review/test-kit/reference/reference-service';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import {

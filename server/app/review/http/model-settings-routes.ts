@@ -13,7 +13,7 @@ import * as declared from '@extraction-review/contract/review/routes/models';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { ModelSettingsStore, type StoredModelSettings } from '../store/model-settings-store';
 import { mountRoute } from './mount-route';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 
 export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();

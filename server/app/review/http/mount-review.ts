@@ -9,11 +9,11 @@ import type { ExchangeRecorder } from '../../proxy/create-proxy';
 import { hostPolicy } from '@extraction-review/server-kit/host-policy';
 import { requestFacts } from '@extraction-review/server-kit/request-connection';
 import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
-import { firstRecorder, sentBackRecorder } from '../intake/sent-back-recorder';
-import { uploadRecorder } from '../intake/upload-recorder';
+import { firstRecorder, sentBackRecorder } from './sent-back-recorder';
+import { uploadRecorder } from './upload-recorder';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { createReviewApi } from './create-review-api';
-import type { ReviewContext } from './review-context';
+import type { ReviewContext } from '../review-context';
 import { requireSession } from './session-auth';
 
 export interface ReviewMount {

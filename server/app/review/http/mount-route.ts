@@ -14,7 +14,7 @@ import {
 } from '@extraction-review/contract/review/routes/declare';
 import { ProblemError, problemCatalog, type ProblemCode } from '@extraction-review/contract/problem';
 import { readBody, readQuery } from './read-body';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 import { requireAdmin, requireSession } from './session-auth';
 
 export type RouteHandler<R extends RouteDeclaration> = (

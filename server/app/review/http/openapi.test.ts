@@ -36,7 +36,7 @@ import type { QueueStore } from '../store/queue-store';
 import type { SessionStore } from '../store/session-store';
 import { createReviewApi } from './create-review-api';
 import { reviewOpenApiDocument } from './openapi';
-import type { ReviewContext } from './review-context';
+import type { ReviewContext } from '../review-context';
 import { mountReview } from './mount-review';
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_PART_BYTES } from './read-import-form';
 

@@ -10,7 +10,7 @@ import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import { DuplicateOperatorError } from '../store/operator-store';
 import { presentOperator } from './present';
 import { mountRoute } from './mount-route';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 
 export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();

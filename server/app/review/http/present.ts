@@ -12,7 +12,7 @@ import type { DocumentRow, OperatorRow } from '../db/schema';
 import type { TimelineEntry } from '../store/audit-store';
 import type { OperatorStore } from '../store/operator-store';
 import type { ListedDocument } from '../store/queue-store';
-import { effectiveState } from '../queue-state';
+import { effectiveState } from '../model/queue-state';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -8,19 +8,19 @@
  */
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
-import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '../../security-headers';
+import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '@extraction-review/server-kit/security-headers';
 import { readHead, servedType } from '../files/document-type';
 import * as declared from '@extraction-review/contract/review/routes/queue';
 import type { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { effectiveState } from '../queue-state';
+import { effectiveState } from '../model/queue-state';
 import { failingRules } from '../routing/route-result';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
 import type { WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { mountRoute } from './mount-route';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 import { timelineCsv } from './timeline-csv';
 
 export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {

@@ -16,7 +16,7 @@ import { requestConnection } from '@extraction-review/server-kit/request-connect
 import { nameKey } from '../store/operator-store';
 import { signOnSessionsOf } from '../store/sign-on-sessions';
 import type { ActiveSession } from '../store/session-store';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 
 export const SESSION_COOKIE = 'er_session';
 export const CSRF_HEADER = 'X-CSRF-Token';

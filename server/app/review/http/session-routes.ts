@@ -18,7 +18,7 @@ import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwo
 import type { ActiveSession } from '../store/session-store';
 import { presentOperator } from './present';
 import { mountRoute } from './mount-route';
-import type { ReviewContext, ReviewEnv } from './review-context';
+import type { ReviewContext, ReviewEnv } from '../review-context';
 import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from './session-auth';
 import { getCookie } from 'hono/cookie';
 

@@ -35,7 +35,7 @@ import { V2Upstream } from '../../upstream/v2-upstream';
 import { FailureLog } from '../background/background-loop';
 import { again, BackgroundRunner, done, type JobHandler, type JobOutcome } from '../background/job-runner';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
-import type { ReviewContext } from '../http/review-context';
+import type { ReviewContext } from '../review-context';
 import { setRoutedResult } from '../routing/route-result';
 import {
   adoptFollowJobs,

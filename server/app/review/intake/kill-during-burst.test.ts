@@ -37,7 +37,7 @@ import type { DocumentRow } from '../db/schema';
 import { openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { STALE_WRITE_MS } from '../files/database-file-storage';
 import { FILE_KEY, type FileStorage, type FileStorageKind } from '../files/file-storage';
-import { keptFilesDb } from '../files/kept-files-schema';
+import { keptFilesDb } from '../db/kept-files-schema';
 import { openFileStorage } from '../files/open-file-storage';
 import { sweepOrphanFiles } from '../files/orphan-files';
 import { openReview, type OpenedReview, type ReviewSettings } from '../open-review';

@@ -14,7 +14,7 @@ import { evaluateRules } from '@extraction-review/review-domain/rules/evaluate-r
 import { routeDocument } from '@extraction-review/review-domain/rules/route-document';
 import type { ConfidenceThresholds } from '@extraction-review/review-domain/v1/v1-confidence';
 import type { DocumentRow } from '../db/schema';
-import type { ReviewContext } from '../http/review-context';
+import type { ReviewContext } from '../review-context';
 import { ModelSettingsStore } from '../store/model-settings-store';
 import type { RoutingOutcome } from '../store/queue-store';
 

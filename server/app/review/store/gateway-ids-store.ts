@@ -5,7 +5,7 @@
  */
 import type { ReviewDatabase } from '../db/open-database';
 import type { GatewayIdKind } from '../db/schema';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 
 export interface NewGatewayId {
   api_version: ApiVersion;

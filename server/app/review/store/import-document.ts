@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow } from '../db/schema';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 import { recordEvent } from './audit-store';
 import { newDocumentRow, type QueueStore } from './queue-store';
 

@@ -15,7 +15,7 @@ import {
 } from '@extraction-review/contract/review/model-settings';
 import type { ReviewDatabase } from '../db/open-database';
 import type { ModelSettingsRow, ReviewDatabaseSchema } from '../db/schema';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 import { recordEvent } from './audit-store';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;

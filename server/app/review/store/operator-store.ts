@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { OperatorRow, ReviewDatabaseSchema } from '../db/schema';
-import type { OperatorRole } from '../review-types';
+import type { OperatorRole } from '../model/review-types';
 
 export interface NewOperator {
   name: string;

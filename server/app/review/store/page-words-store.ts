@@ -4,7 +4,7 @@
  * by the caller and kept anew over the old one.
  */
 import type { ReviewDatabase } from '../db/open-database';
-import { keptFilesDb, type PageWordsTable } from '../files/kept-files-schema';
+import { keptFilesDb, type PageWordsTable } from '../db/kept-files-schema';
 
 export type KeptPageWords = Pick<PageWordsTable, 'version' | 'words_json'>;
 

@@ -13,8 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
-import { effectiveState, explainHolderRefusal, type Refusal } from '../queue-state';
-import type { ApiVersion, Decision, DocumentState } from '../review-types';
+import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';
+import type { ApiVersion, Decision, DocumentState } from '../model/review-types';
 import { adoptJobs } from '../background/job-table';
 import { recordEvent } from './audit-store';
 

@@ -15,7 +15,7 @@ import { closeDocumentExtraction } from '@extraction-review/document-text/extrac
 import { OCR_RENDER_DPI, openPdf } from '@extraction-review/document-text/pdf-document';
 import { openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { DiskFileStorage } from '../files/file-storage';
-import { keptFilesDb } from '../files/kept-files-schema';
+import { keptFilesDb } from '../db/kept-files-schema';
 import { PageWordsReader } from './page-words';
 
 let dir: string;

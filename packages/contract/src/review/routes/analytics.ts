@@ -1,4 +1,4 @@
-/** "Where time goes", for admins (docs/review-store.md; the handler: server/app/review/analytics/analytics-routes.ts). */
+/** "Where time goes", for admins (docs/review-store.md; the handler: server/app/review/http/analytics-routes.ts). */
 import type { z } from 'zod';
 import { AnalyticsQuery, AnalyticsResponse, AnalyticsTable } from '../analytics';
 import { declareRoute } from './declare';

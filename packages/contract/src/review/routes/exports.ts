@@ -1,4 +1,4 @@
-/** Exports of confirmed documents, for admins (docs/gateway.md, "Exports"; the handler: server/app/review/exports/export-routes.ts). */
+/** Exports of confirmed documents, for admins (docs/gateway.md, "Exports"; the handler: server/app/review/http/export-routes.ts). */
 import type { z } from 'zod';
 import { ExportQuery } from '../exports';
 import { declareRoute } from './declare';

@@ -36,16 +36,16 @@ import { z } from 'zod';
 import type { ExchangeRecorder, ExchangeRecording } from '../../proxy/create-proxy';
 import { PART_PARAM_CHARSET, partFileName } from '@extraction-review/server-kit/part-file-name';
 import type { FileStorage } from '../files/file-storage';
-import type { ReviewContext } from '../http/review-context';
+import type { ReviewContext } from '../review-context';
 import { integrationOf } from '../gateway/integration-auth';
-import { currentSession } from '../http/session-auth';
+import { currentSession } from './session-auth';
 import { setRoutedResult } from '../routing/route-result';
-import type { ApiVersion } from '../review-types';
+import type { ApiVersion } from '../model/review-types';
 import { declaredPartType, documentTypeOf, HEAD_BYTES, HeadTap } from '../files/document-type';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { countFields } from './count-fields';
-import { upstreamIdentity } from './upstream-identity';
-import { MAX_FIELD_BYTES, MAX_FIELDS, MAX_HELD_FIELD_BYTES, uploadScreen } from './upload-screen';
+import { countFields } from '../intake/count-fields';
+import { upstreamIdentity } from '../intake/upstream-identity';
+import { MAX_FIELD_BYTES, MAX_FIELDS, MAX_HELD_FIELD_BYTES, uploadScreen } from '../intake/upload-screen';
 
 // The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
 const V2_ENQUEUE = /^(?:\/api)?\/v2\/products\/extraction\/enqueue\/?$/;

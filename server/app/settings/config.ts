@@ -19,7 +19,7 @@ import {
 } from '@extraction-review/server-kit/settings-schema';
 import { isUuid } from '@extraction-review/contract/common-schemas';
 
-export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+export const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 
 export const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),

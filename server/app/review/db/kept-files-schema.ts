@@ -3,8 +3,8 @@
  * database file storage and the page words use `database.db.withTables<KeptFilesSchema>()`.
  */
 import type { Kysely } from 'kysely';
-import type { ReviewDatabase } from '../db/open-database';
-import type { ReviewDatabaseSchema } from '../db/schema';
+import type { ReviewDatabase } from './open-database';
+import type { ReviewDatabaseSchema } from './schema';
 
 export interface KeptFilesTable {
   key: string;

@@ -9,9 +9,9 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'hono';
 import type { ExchangeRecorder } from '../../proxy/create-proxy';
-import type { ReviewContext } from '../http/review-context';
+import type { ReviewContext } from '../review-context';
 import { integrationOf } from '../gateway/integration-auth';
-import { currentSession } from '../http/session-auth';
+import { currentSession } from './session-auth';
 import { recordEvent } from '../store/audit-store';
 
 // From the app (/api/…) and from pipelines through the gateway (/v1, /v2 of the app server).

@@ -21,9 +21,13 @@ import {
   safeCellText,
   type CsvRecord,
 } from '@extraction-review/review-domain/corrections/to-csv';
-import { mountRoute } from '../http/mount-route';
-import type { ReviewContext, ReviewEnv } from '../http/review-context';
-import { confirmedDocuments, type ConfirmedDocument, type ConfirmedRange } from './confirmed-documents';
+import { mountRoute } from './mount-route';
+import type { ReviewContext, ReviewEnv } from '../review-context';
+import {
+  confirmedDocuments,
+  type ConfirmedDocument,
+  type ConfirmedRange,
+} from '../exports/confirmed-documents';
 
 const DOCUMENT_COLUMNS = [
   'document_id',

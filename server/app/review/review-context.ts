@@ -3,13 +3,13 @@
  * server (server/app/review/open-review.ts builds it).
  */
 import type { Context } from 'hono';
-import type { ReviewDatabase } from '../db/open-database';
-import type { FileStorage } from '../files/file-storage';
-import type { PageWordsReader } from '../words/page-words';
-import type { IntegrationStore } from '../store/integration-store';
-import type { OperatorStore } from '../store/operator-store';
-import type { QueueStore } from '../store/queue-store';
-import type { ActiveSession, SessionStore } from '../store/session-store';
+import type { ReviewDatabase } from './db/open-database';
+import type { FileStorage } from './files/file-storage';
+import type { PageWordsReader } from './words/page-words';
+import type { IntegrationStore } from './store/integration-store';
+import type { OperatorStore } from './store/operator-store';
+import type { QueueStore } from './store/queue-store';
+import type { ActiveSession, SessionStore } from './store/session-store';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
 import type { Clock } from '@extraction-review/server-kit/clock';
 

@@ -8,10 +8,10 @@
 import { Hono } from 'hono';
 import { analyticsPeriod } from '@extraction-review/contract/review/analytics';
 import { getAnalytics } from '@extraction-review/contract/review/routes/analytics';
-import { mountRoute } from '../http/mount-route';
-import type { ReviewContext, ReviewEnv } from '../http/review-context';
-import { analyticsCsv } from './analytics-csv';
-import { analyticsFigures } from './figures';
+import { mountRoute } from './mount-route';
+import type { ReviewContext, ReviewEnv } from '../review-context';
+import { analyticsCsv } from '../analytics/analytics-csv';
+import { analyticsFigures } from '../analytics/figures';
 
 export function analyticsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();

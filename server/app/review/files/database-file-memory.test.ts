@@ -3,12 +3,12 @@
  * ever being whole in memory, on both engines. What JavaScript holds (V8's heap and the buffers
  * outside it) is sampled while it streams, every 25 ms right after a full garbage collection: what is
  * still held, not the chunks already written or read and waiting for V8's next collection. A buffered
- * save or read would hold the 40 MB (as one Buffer, or as PostgreSQL's hex text of it) at its peak, so
- * each must stay under three quarters of it (measured on Node 20: 2–9 MB for a save, 8–15 MB for a read,
- * PostgreSQL reading a few chunks ahead as hex text; on Node 24 up to 15 MB; a whole copy: +80 MB). Not the process's RSS: it also counts the allocator's arenas and
- * SQLite's own pages reaching their working size, which on Node 24 (a larger young generation) grew by
- * +45 to +51 MB on the first save where Node 20 grew by +31, a figure about V8 and malloc, not about
- * streaming.
+ * save or read would hold the 40 MB (as one Buffer, or as PostgreSQL's hex text of it) at its peak each
+ * time (a whole copy: +80 MB), so a save after the first (which warms the process up) and a read must
+ * stay under three quarters of it. Measured: 1-16 MB for a save, 8-15 MB for a read (PostgreSQL reads a
+ * few chunks ahead as hex text), on Node 20 and 24. Not the process's RSS: it also counts the
+ * allocator's arenas and SQLite's own pages reaching their working size, which on Node 24 grew by +45
+ * to +51 MB on the first save where Node 20 grew by +31, a figure about V8 and malloc, not streaming.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -79,6 +79,9 @@ describe.each(ENGINES)('a 40 MB file in the review store on %s', (engine) => {
     const storage = new DatabaseFileStorage(store.database);
     const key = randomUUID();
     const source = generated(engine.length);
+    // The first save warms the process up (V8's code and heap, the driver's buffers: up to +40 MB on
+    // Node 24 under a full run, +15 alone), so it is logged, not bounded; a buffered save would hold the
+    // file again on the second one, which is.
     const first = await peakGrowth(() => storage.save(randomUUID(), generated(7).stream));
     const saved = await peakGrowth(() => storage.save(key, source.stream));
     expect(saved.result).toEqual({ bytes: FILE_BYTES, sha256: source.sha256() });
@@ -99,7 +102,6 @@ describe.each(ENGINES)('a 40 MB file in the review store on %s', (engine) => {
         `+${first.growthMb.toFixed(1)} MB, a second +${saved.growthMb.toFixed(1)} MB, ` +
         `read back +${read.growthMb.toFixed(1)} MB`,
     );
-    expect(first.growthMb).toBeLessThan(HELD_AT_MOST_MB);
     expect(saved.growthMb).toBeLessThan(HELD_AT_MOST_MB);
     expect(read.growthMb).toBeLessThan(HELD_AT_MOST_MB);
   });

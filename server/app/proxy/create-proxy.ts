@@ -169,6 +169,12 @@ async function screenBody(source: Readable, screen: BodyScreen): Promise<Readabl
       head.write(next.value);
     }
     if (decided) await verdict;
+  } catch (refusal) {
+    // Refused: the rest of the body is read and dropped before the answer (the count above it still
+    // bounds it). Answered while the client still sends, on a connection then closed, a client's next
+    // write fails (EPIPE, or a reset that takes the answer with it) and it never sees why.
+    if (!ended) await dropRest(iterator, pending);
+    throw refusal;
   } finally {
     if (!head.writableEnded) head.destroy();
   }
@@ -187,6 +193,19 @@ async function screenBody(source: Readable, screen: BodyScreen): Promise<Readabl
     }
   }
   return Readable.from(replay(), { objectMode: false });
+}
+
+/** Reads a body to its end, keeping nothing; a body that breaks (cut short, over the limit) ends it. */
+async function dropRest(
+  iterator: AsyncIterator<Buffer>,
+  pending: Promise<IteratorResult<Buffer>> | undefined,
+): Promise<void> {
+  try {
+    if (pending !== undefined && (await pending).done === true) return;
+    for (;;) if ((await iterator.next()).done === true) return;
+  } catch {
+    // The caller answers from what it knows: the refusal, or the 413 of a body over the limit.
+  }
 }
 
 /**
@@ -363,7 +382,7 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
         recording.failed();
         if (overLimit) throw bodyTooLarge(maxRequestBytes);
         if (!(error instanceof ProblemError)) throw error;
-        // Refused before the rest of the upload was read: the connection closes after the answer.
+        // The rest was read (screenBody); were it not, the connection closes after the answer.
         throw new ProblemError(error.code, error.message, {
           errors: error.errors,
           headers: { ...error.headers, ...connectionHeaders() },

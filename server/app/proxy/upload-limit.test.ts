@@ -11,6 +11,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ProblemError } from '@extraction-review/contract/problem';
 import { renderError } from '@extraction-review/server-kit/problem-response';
 import { listen, type RunningServer } from '../listen';
 import { sendChunked } from '@extraction-review/test-kit/app/chunked-attack';
@@ -139,6 +140,57 @@ describe('the request body limit', () => {
     expect(answer.sent).toBeLessThan(64 * MiB);
     await upstream.requests.at(-1)?.closed;
     expect(received[before]?.bytes).toBeLessThanOrEqual(LIMIT);
+  });
+});
+
+describe('an upload its screen refuses', () => {
+  /** A recording whose screen refuses every body at its first byte, as a polyglot is refused. */
+  const refusing = (): ExchangeRecorder => ({
+    begin: () => ({
+      body: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+      answered: () => undefined,
+      failed: () => undefined,
+      screen: {
+        limit: 64 * 1024,
+        check: async (head) => {
+          await once(head, 'data');
+          throw new ProblemError('422-011', 'not a document', {
+            errors: [{ pointer: '#/file', detail: 'not a document' }],
+          });
+        },
+      },
+    }),
+  });
+
+  it('is read to its end, then refused, on a connection kept open, when within the limit', async () => {
+    recorder = refusing();
+    const before = upstream.requests.length;
+    const answer = await sendChunked(proxy.url, {
+      method: 'POST',
+      path: '/api/v2/products/extraction/enqueue',
+      bytes: LIMIT - 64 * 1024,
+      chunkBytes: 16 * 1024,
+    });
+    expect(answer.status).toBe(422);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: '422-011' });
+    expect(answer.sent).toBe(LIMIT - 64 * 1024);
+    expect(answer.headers.connection).not.toBe('close');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('over the limit while it is read: 413-001, the rest not read', async () => {
+    recorder = refusing();
+    const before = upstream.requests.length;
+    const answer = await sendChunked(proxy.url, {
+      method: 'POST',
+      path: '/api/v2/products/extraction/enqueue',
+      bytes: 64 * MiB,
+      chunkBytes: 64 * 1024,
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: '413-001' });
+    expect(answer.sent).toBeLessThan(64 * MiB);
+    expect(upstream.requests.length).toBe(before);
   });
 });
 

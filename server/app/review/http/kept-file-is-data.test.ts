@@ -333,6 +333,87 @@ describe.each(ENGINES)('kept files are data on %s', (engine) => {
     expect(await documentCount()).toBe(count);
   });
 
+  it('answers a refused upload once its client has sent it all, on a connection it keeps open', async () => {
+    // The polyglot's first bytes decide; the rest comes in pieces after that. Answered while the
+    // client still sent, on a connection then closed, the client's next write failed (EPIPE) and it
+    // saw no answer at all: a CI run's fetch did, at random.
+    const boundary = `kf-${randomUUID()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n${INVOICE_MODEL_ID}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.html"\r\n` +
+        `Content-Type: text/html\r\n\r\n${HTML_PAGE}\n`,
+    );
+    const pieces = Array.from({ length: 8 }, () => Buffer.alloc(32 * 1024, 0x20));
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const length = head.length + pieces.reduce((sum, piece) => sum + piece.length, 0) + tail.length;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const posts = upstreamPosts.length;
+    try {
+      let allSent = false;
+      const answer = await new Promise<{
+        status: number;
+        sentFirst: boolean;
+        body: string;
+        connection?: string;
+      }>((resolve, reject) => {
+        const request = http.request(
+          `${server.url}/api/v2/products/extraction/enqueue`,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              Origin: server.url,
+              'Sec-Fetch-Site': 'same-origin',
+              Cookie: cookie,
+              'X-CSRF-Token': csrf,
+              'Content-Type': `multipart/form-data; boundary=${boundary}`,
+              'Content-Length': String(length),
+            },
+          },
+          (response) => {
+            const sentFirst = allSent;
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                sentFirst,
+                body: Buffer.concat(chunks).toString(),
+                connection: response.headers.connection,
+              }),
+            );
+          },
+        );
+        request.on('error', reject);
+        void (async () => {
+          request.write(head);
+          // Each piece once the server has read the one before: the screen has long decided.
+          for (const piece of pieces) {
+            await new Promise<void>((resolve) => request.write(piece, () => resolve()));
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          request.end(tail, () => (allSent = true));
+        })();
+      });
+      expect(answer.status).toBe(422);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: '422-011' });
+      expect(answer.sentFirst).toBe(true);
+      expect(answer.connection).not.toBe('close');
+      // The same connection serves the next request.
+      const reused = await new Promise<boolean>((resolve, reject) => {
+        const request = http.get(`${server.url}/api/health`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(request.reusedSocket));
+        });
+        request.on('error', reject);
+      });
+      expect(reused).toBe(true);
+      expect(upstreamPosts.length).toBe(posts);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('never keeps a polyglot that came too late in the body to be screened, nor records its declared type', async () => {
     const posts = upstreamPosts.length;
     // Over the screen's limit of fields before the file: the body goes on unscreened.

@@ -9,7 +9,7 @@ import {
   type ObjectNode,
   type ReviewNode,
 } from './review-tree';
-import { schemaHints } from './schema-hints';
+import { humanFieldName, schemaHints } from './schema-hints';
 
 const find = (nodes: readonly ReviewNode[], path: string): ReviewNode | undefined => {
   for (const node of nodes) {
@@ -64,8 +64,8 @@ describe('buildReviewTree', () => {
     const table = find(nodes, 'field_object_list') as ListNode;
     expect(table.itemKind).toBe('object');
     expect(table.columns).toEqual([
-      { name: 'subfield_1', kind: 'simple' },
-      { name: 'subfield_2', kind: 'simple' },
+      { name: 'subfield_1', title: 'Subfield 1', kind: 'simple' },
+      { name: 'subfield_2', title: 'Subfield 2', kind: 'simple' },
     ]);
   });
 
@@ -94,8 +94,16 @@ describe('buildReviewTree', () => {
     ]);
     const deep = find(nodes, 'field_object.sub_object_object.sub_object_object_sub_object_list') as ListNode;
     expect(deep.columns).toEqual([
-      { name: 'sub_object_object_sub_object_list_simple', kind: 'simple' },
-      { name: 'sub_object_object_sub_object_list_object', kind: 'object' },
+      {
+        name: 'sub_object_object_sub_object_list_simple',
+        title: 'Sub object object sub object list simple',
+        kind: 'simple',
+      },
+      {
+        name: 'sub_object_object_sub_object_list_object',
+        title: 'Sub object object sub object list object',
+        kind: 'object',
+      },
     ]);
     // Items without a confidence (deep_nested_fields.json omits it) read as unknown.
     expect(simpleNodes(nodes).every((n) => n.confidence === null)).toBe(true);
@@ -199,5 +207,43 @@ describe('buildReviewTree', () => {
   ])('names the leaves as flattenFields does, which the viewer harness uses (%s)', (name) => {
     const fields = extractionFixture(name).inference.result.fields;
     expect(leavesOf(buildReviewTree(fields))).toEqual(flattenFields(fields));
+  });
+});
+
+describe('titles', () => {
+  it('reads the schema’s titles, items numbered, and makes a name human where the schema gives none', () => {
+    const fields = {
+      supplier_address: {
+        fields: { street_number: { value: '12', locations: [], confidence: null } },
+        locations: [],
+        confidence: null,
+      },
+      line_items: {
+        items: [
+          {
+            fields: { unitPrice: { value: 2, locations: [], confidence: null } },
+            locations: [],
+            confidence: null,
+          },
+        ],
+        confidence: null,
+      },
+    };
+    const hints = schemaHints([
+      {
+        name: 'supplier_address',
+        title: 'Supplier address',
+        type: 'nested_object',
+        nested_fields: [{ name: 'street_number', title: 'Street number', type: 'string' }],
+      },
+      { name: 'line_items', title: 'Line items', type: 'nested_object', is_array: true, nested_fields: [] },
+    ]);
+    const nodes = buildReviewTree(fields, undefined, hints);
+    expect(find(nodes, 'supplier_address')?.title).toBe('Supplier address');
+    expect(find(nodes, 'supplier_address.street_number')?.title).toBe('Street number');
+    const list = find(nodes, 'line_items') as ListNode;
+    expect(list.items[0]?.node.title).toBe('Line items 1');
+    expect(list.columns).toEqual([{ name: 'unitPrice', title: 'Unit price', kind: 'simple' }]);
+    expect(humanFieldName('total_amount')).toBe('Total amount');
   });
 });

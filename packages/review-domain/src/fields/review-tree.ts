@@ -17,7 +17,7 @@ import type {
 } from '@extraction-review/contract/v2/schemas';
 import type { CorrectionValue } from './draft';
 import type { FieldLeaf } from './flatten-fields';
-import { itemHint, type FieldHint, type SchemaHints } from './schema-hints';
+import { humanFieldName, itemHint, type FieldHint, type SchemaHints } from './schema-hints';
 
 export type ValueType = 'text' | 'number' | 'date' | 'boolean' | 'classification';
 
@@ -41,6 +41,11 @@ interface NodeBase {
   path: string;
   /** The field's own name; `taxes 2` for the second item of the list `taxes` (as flattenFields names it). */
   name: string;
+  /**
+   * What the operator reads: the data schema's title, else the name made human (`Supplier address`);
+   * `Taxes 2` for the second item of `taxes`. The name (API path) stays the key.
+   */
+  title: string;
   confidence: FieldConfidence | null;
   /** Inside an item the operator added: nothing was extracted for it. */
   added: boolean;
@@ -80,6 +85,8 @@ export interface ListItem {
 
 export interface Column {
   name: string;
+  /** The sub-field's title (schema-hints), else its name made human. */
+  title: string;
   kind: 'simple' | 'object' | 'list';
 }
 
@@ -122,14 +129,15 @@ function visit(
   field: FieldResult,
   hint: FieldHint | undefined,
   added: boolean,
+  title: string = hint?.title ?? humanFieldName(name),
 ): ReviewNode {
   const confidence = added ? null : field.confidence;
-  if ('items' in field) return visitList(ctx, path, name, field.items, confidence, hint, added);
+  if ('items' in field) return visitList(ctx, path, name, title, field.items, confidence, hint, added);
   if ('fields' in field) {
     const children = Object.entries(field.fields).map(([sub, child]) =>
       visit(ctx, `${path}.${sub}`, sub, child, hint?.nested.get(sub), added),
     );
-    return { kind: 'object', path, name, confidence, added, children, locations: field.locations };
+    return { kind: 'object', path, name, title, confidence, added, children, locations: field.locations };
   }
   const original = added ? null : field.value;
   const edited = Object.hasOwn(ctx.edits.values, path);
@@ -139,6 +147,7 @@ function visit(
     kind: 'simple',
     path,
     name,
+    title,
     confidence,
     added,
     original,
@@ -157,6 +166,7 @@ function visitList(
   ctx: Context,
   path: string,
   name: string,
+  title: string,
   extracted: FieldResult[],
   confidence: FieldConfidence | null,
   hint: FieldHint | undefined,
@@ -176,7 +186,15 @@ function visitList(
       path: itemPath,
       removed: ctx.removed.has(itemPath),
       added: itemAdded,
-      node: visit(ctx, itemPath, `${name} ${index + 1}`, field, itemHint(hint), itemAdded),
+      node: visit(
+        ctx,
+        itemPath,
+        `${name} ${index + 1}`,
+        field,
+        itemHint(hint),
+        itemAdded,
+        `${title} ${index + 1}`,
+      ),
     };
   });
   const itemKind = template == null ? 'empty' : 'fields' in template ? 'object' : 'simple';
@@ -184,6 +202,7 @@ function visitList(
     kind: 'list',
     path,
     name,
+    title,
     confidence,
     added,
     itemKind,
@@ -199,11 +218,21 @@ function columnsOf(items: FieldResult[], hint: FieldHint | undefined): Column[] 
   for (const item of items) {
     if (!('fields' in item)) continue;
     for (const [name, sub] of Object.entries(item.fields))
-      if (!columns.has(name)) columns.set(name, { name, kind: fieldKind(sub) });
+      if (!columns.has(name))
+        columns.set(name, {
+          name,
+          title: hint?.nested.get(name)?.title ?? humanFieldName(name),
+          kind: fieldKind(sub),
+        });
   }
   if (hint?.type === 'nested_object')
     for (const [name, sub] of hint.nested)
-      if (!columns.has(name)) columns.set(name, { name, kind: sub.isArray ? 'list' : 'simple' });
+      if (!columns.has(name))
+        columns.set(name, {
+          name,
+          title: sub.title ?? humanFieldName(name),
+          kind: sub.isArray ? 'list' : 'simple',
+        });
   return [...columns.values()];
 }
 

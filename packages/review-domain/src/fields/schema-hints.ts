@@ -9,6 +9,8 @@
 
 export interface SchemaFieldLike {
   name: string;
+  /** The field's human name (every field of a v2 data schema has one). */
+  title?: string | null | undefined;
   type: string;
   is_array?: boolean | null | undefined;
   classification_values?: readonly string[] | null | undefined;
@@ -16,6 +18,8 @@ export interface SchemaFieldLike {
 }
 
 export interface FieldHint {
+  /** The schema's title, or null when it gives none (or only repeats the name). */
+  title: string | null;
   type: string;
   isArray: boolean;
   /** Classification values, or null for other types. */
@@ -35,7 +39,9 @@ export function schemaHints(fields: readonly SchemaFieldLike[] | null | undefine
 }
 
 function hintOf(field: SchemaFieldLike): FieldHint {
+  const title = field.title?.trim();
   return {
+    title: title !== undefined && title !== '' && title !== field.name ? title : null,
     type: field.type,
     isArray: field.is_array === true,
     options:
@@ -49,4 +55,17 @@ function hintOf(field: SchemaFieldLike): FieldHint {
 /** The hint of one item of a list field: the same field, not an array. */
 export function itemHint(hint: FieldHint | undefined): FieldHint | undefined {
   return hint && { ...hint, isArray: false };
+}
+
+/**
+ * A field's human name when the schema gives none: `supplier_address` → "Supplier address",
+ * `totalAmount` → "Total amount". The API name stays the key (and is shown on hover/in Details).
+ */
+export function humanFieldName(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words === '' ? name : words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -55,7 +55,14 @@ async function visit(context: BrowserContext, url: string) {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   };
-  const onConsole = (message: { text(): string }) => messages.push(message.text());
+  // What the page itself says. The browser's own doings are left out: its PDF viewer
+  // (chrome-extension:, chrome:) and its own ask for /favicon.ico (Chromium 156 asks it for a PDF shown
+  // inline; the app has none: a 404 the page did not make).
+  const onConsole = (message: { text(): string; location(): { url: string } }) => {
+    const { url } = message.location();
+    if (/^chrome(-extension)?:/.test(url) || new URL(url, 'http://x').pathname === '/favicon.ico') return;
+    messages.push(`${message.text()} (${url})`);
+  };
   page.on('request', onRequest);
   page.on('dialog', onDialog);
   page.on('console', onConsole);

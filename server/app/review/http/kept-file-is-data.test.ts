@@ -179,19 +179,18 @@ describe.each(ENGINES)('kept files are data on %s', (engine) => {
     await store?.cleanup();
   });
 
-  /** As the app's page sends it: same origin, the session cookie and its CSRF token. */
+  /** The headers the app's page sends: same origin, the session cookie and its CSRF token. */
+  const operatorHeaders = (headers: Record<string, string> = {}) => ({
+    Origin: server.url,
+    'Sec-Fetch-Site': 'same-origin',
+    Cookie: cookie,
+    'X-CSRF-Token': csrf,
+    ...headers,
+  });
+
+  /** As the app's page sends it. */
   const asOperator = (url: string, body: FormData | string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: {
-        Origin: server.url,
-        'Sec-Fetch-Site': 'same-origin',
-        Cookie: cookie,
-        'X-CSRF-Token': csrf,
-        ...headers,
-      },
-      body,
-    });
+    fetch(`${server.url}${url}`, { method: 'POST', headers: operatorHeaders(headers), body });
 
   /** As a pipeline calls the gateway: its integration key, nothing else. */
   const asPipeline = (
@@ -361,14 +360,10 @@ describe.each(ENGINES)('kept files are data on %s', (engine) => {
           {
             method: 'POST',
             agent,
-            headers: {
-              Origin: server.url,
-              'Sec-Fetch-Site': 'same-origin',
-              Cookie: cookie,
-              'X-CSRF-Token': csrf,
+            headers: operatorHeaders({
               'Content-Type': `multipart/form-data; boundary=${boundary}`,
               'Content-Length': String(length),
-            },
+            }),
           },
           (response) => {
             const sentFirst = allSent;
@@ -452,13 +447,7 @@ describe.each(ENGINES)('kept files are data on %s', (engine) => {
       }
       return fetch(`${server.url}/api/v2/products/extraction/enqueue`, {
         method: 'POST',
-        headers: {
-          Origin: server.url,
-          'Sec-Fetch-Site': 'same-origin',
-          Cookie: cookie,
-          'X-CSRF-Token': csrf,
-          'Content-Type': `multipart/form-data; boundary=${boundary}`,
-        },
+        headers: operatorHeaders({ 'Content-Type': `multipart/form-data; boundary=${boundary}` }),
         body: Readable.toWeb(Readable.from(body())) as ReadableStream,
         duplex: 'half',
       } as RequestInit);

@@ -85,6 +85,11 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   mountRoute(routes, review, declared.signOut, async (c) => {
     const token = getCookie(c, SESSION_COOKIE);
+    // The documents this operator holds go back to the team at once (issue 21: they stayed locked
+    // until the lease ran out). Before the session ends: a failure here leaves the operator signed in
+    // and able to try again.
+    const session = c.get('session');
+    await review.queue.releaseAllHeldBy(session.operator.id, review.clock.now());
     if (token !== undefined) await review.sessions.delete(token);
     clearSessionCookie(c, review);
     return c.json({ signedOut: true }, 200);

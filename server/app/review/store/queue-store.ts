@@ -392,6 +392,25 @@ export class QueueStore {
   }
 
   /**
+   * Every document this operator holds goes back to `to_review` (signing out, deactivation): the
+   * team need not wait for the lease to run out. One release each, so each has its event and its
+   * queue message. The ids released.
+   */
+  async releaseAllHeldBy(operatorId: string, now: number): Promise<string[]> {
+    const held = await this.db
+      .selectFrom('documents')
+      .select('id')
+      .where(heldBy(operatorId, now))
+      .execute();
+    const released: string[] = [];
+    for (const { id } of held) {
+      const result = await this.release(id, operatorId, now);
+      if (result.ok) released.push(id);
+    }
+    return released;
+  }
+
+  /**
    * Corrections made by the holder on the version it read: kept with their author and time, one
    * audit event each, the document's version moved on and its lease renewed. A write based on an
    * older version, or by anybody but the holder, touches nothing.

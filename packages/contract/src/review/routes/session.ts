@@ -51,7 +51,8 @@ export const signOut = declareRoute({
   path: '/api/session',
   tag: 'session',
   summary: 'Sign out',
-  description: 'Ends the session and clears its cookie.',
+  description:
+    'Releases the documents the operator holds (back to the queue, each with its event), then ends the session and clears its cookie.',
   access: 'operator',
   responses: {
     200: { description: 'Signed out; the cookie is cleared.', schema: SignedOut, headers: SET_COOKIE },

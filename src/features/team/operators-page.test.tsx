@@ -28,7 +28,9 @@ describe('OperatorsPage', () => {
 
   it('sends a signed-out visitor straight to the sign-in form, coming back here', async () => {
     renderTeam(<OperatorsPage />, { session: null, path: '/operators' });
-    await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'));
+    await waitFor(() =>
+      expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'),
+    );
     expect(listOperators).not.toHaveBeenCalled();
   });
 
@@ -138,7 +140,9 @@ describe('OperatorsPage', () => {
     vi.mocked(listOperators).mockRejectedValue(ended);
     vi.mocked(getSession).mockRejectedValue(ended);
     renderAsAdmin();
-    await waitFor(() => expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'));
+    await waitFor(() =>
+      expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'),
+    );
     expect(getSession).toHaveBeenCalled();
   });
 });

@@ -5,6 +5,7 @@ import { reviewKeys } from '../../api/keys';
 import { csrfHeaders, rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { getSession, signOut } from '../../api/review/endpoints';
 import { AdminOnly } from '../../app/session/admin-only';
+import { beforeSignOut } from '../../app/session/before-sign-out';
 import { RequireSession } from '../../app/session/require-session';
 import { SessionMenu } from './session-menu';
 import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
@@ -55,6 +56,25 @@ describe('SessionMenu', () => {
     expect(csrfHeaders()).toEqual({});
     expect(client.getQueryData(reviewKeys.session())).toBeNull();
     expect(client.getQueryCache().findAll({ queryKey: reviewKeys.operators() })).toEqual([]);
+  });
+
+  it("sends the open review's pending corrections before signing out, and signs out even if they fail", async () => {
+    const order: string[] = [];
+    vi.mocked(signOut).mockImplementation(async () => {
+      order.push('sign-out');
+      return { signedOut: true };
+    });
+    const unregister = beforeSignOut(async () => {
+      await Promise.resolve();
+      order.push('corrections sent');
+    });
+    const refused = beforeSignOut(() => Promise.reject(new Error('taken over meanwhile')));
+    const { user } = renderTeam(<SessionMenu />, { session: sessionOf(bob), path: '/review/d1' });
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    expect(order).toEqual(['corrections sent', 'sign-out']);
+    unregister();
+    refused();
   });
 
   it('counts a session that had ended already (401) as signed out, and says when sign-out failed', async () => {

@@ -66,6 +66,13 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
           errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
         });
       }
+      // Checked after the password: a guesser learns nothing of who is deactivated.
+      if (operator.deactivated_at !== null) {
+        throw new ProblemError(
+          '403-007',
+          'An admin deactivated this operator: ask an admin to reactivate you.',
+        );
+      }
       // A new session at each sign-in: a token planted before sign-in never becomes a session.
       const previous = getCookie(c, SESSION_COOKIE);
       if (previous !== undefined) await review.sessions.delete(previous);

@@ -29,7 +29,7 @@ export const signIn = declareRoute({
   access: 'public',
   body: SignInRequest,
   responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
-  problems: ['401-012', '429-001'],
+  problems: ['401-012', '403-007', '429-001'],
 });
 
 export const getSession = declareRoute({

@@ -58,6 +58,7 @@ export function App() {
                 </Route>
                 <Route path="/sign-in" component={pages.signIn.Page} />
                 <Route path="/setup" component={pages.setup.Page} />
+                <Route path="/set-password" component={pages.setPassword.Page} />
                 <Route path="/operators" component={pages.operators.Page} />
                 <Route path="/rules">
                   <RequireSession>

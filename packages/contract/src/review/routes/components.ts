@@ -16,7 +16,13 @@ import {
   DeliveryResponse,
   DeliveryView,
 } from '../deliveries';
-import { ModelSettings, ModelSettingsRequest, ModelsResponse, RuleFailure } from '../model-settings';
+import {
+  ModelFields,
+  ModelSettings,
+  ModelSettingsRequest,
+  ModelsResponse,
+  RuleFailure,
+} from '../model-settings';
 import { PageWordsResponse } from '../page-words';
 import { ExportCount } from '../exports';
 import {
@@ -226,6 +232,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   SetPasswordRequest: {
     schema: SetPasswordRequest,
     description: 'A one-time password link’s token and the password to set.',
+  },
+  ModelFields: {
+    schema: ModelFields,
+    description:
+      'The field paths a model’s rules may name, as seen in its latest documents, with their titles.',
   },
   ExportCount: {
     schema: ExportCount,

@@ -92,6 +92,14 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
     schema: NewOperatorRequest,
     description: `A new operator. An empty password makes an operator who signs in only through single sign-on; any other has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
   },
+  UpdateOperatorRequest: {
+    schema: UpdateOperatorRequest,
+    description: 'An operator’s role, and whether they may sign in (`active: false`: deactivated).',
+  },
+  SetPasswordRequest: {
+    schema: SetPasswordRequest,
+    description: 'A one-time password link’s token and the password to set.',
+  },
   QueueQuery: {
     schema: QueueQuery,
     description: 'The query string of `GET /api/review/documents` (each property is one query parameter).',
@@ -225,14 +233,6 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     description: 'The password link can still be used; the operator it is for.',
   },
   PasswordSet: { schema: PasswordSet, description: 'The password is set; the operator’s sessions ended.' },
-  UpdateOperatorRequest: {
-    schema: UpdateOperatorRequest,
-    description: 'An operator’s role, and whether they may sign in (`active: false`: deactivated).',
-  },
-  SetPasswordRequest: {
-    schema: SetPasswordRequest,
-    description: 'A one-time password link’s token and the password to set.',
-  },
   ModelFields: {
     schema: ModelFields,
     description:

@@ -60,7 +60,8 @@ test('the field corrected most this week tops where time goes, with its before â
   await expect(page.getByText(/confirmed/i).first()).toBeVisible();
 
   // The admin opens the dashboard from the header.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Where time goes' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
+  await page.getByRole('menuitem', { name: 'Where time goes' }).click();
   await expect(page.getByRole('heading', { name: 'Where time goes', level: 1 })).toBeVisible();
   await page.getByLabel('Period').selectOption('this-week');
   await page.getByLabel('Model').selectOption(INVOICE_MODEL_ID);

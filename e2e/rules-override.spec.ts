@@ -42,7 +42,8 @@ test('a failing business rule is marked in the review, and confirming over it as
   try {
     // The admin sets the rule on the Rules page.
     await page.goto('/');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
+    await page.getByRole('menuitem', { name: 'Rules' }).click();
     await page.getByRole('link', { name: INVOICE_MODEL_ID }).click();
     await expect(page.getByRole('heading', { name: /Rules of/ })).toBeVisible();
     await page.getByLabel('Kind of rule to add').selectOption('pattern');

@@ -88,7 +88,9 @@ async function journey(browser: Browser, baseURL: string, link: string): Promise
   await expectAccessible(theirs, 'team-queue');
   await keepScreenshot(theirs, 'team-queue');
   await theirs.getByRole('button', { name: 'Sign out' }).click();
-  await expect(theirs.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  // Signed out on a team page: the sign-in form at once, to come back to it.
+  await expect(theirs.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(theirs).toHaveURL(/\/sign-in\?next=%2Fqueue/);
   await context.close();
   await adminContext.close();
 }

@@ -15,6 +15,10 @@ export const pages = {
   saved: lazyPage(() => import('./saved-route').then((m) => m.SavedRoute), 'Loading the review…'),
   signIn: lazyPage(() => import('../features/team/sign-in-page').then((m) => m.SignInPage), 'Loading…'),
   setup: lazyPage(() => import('../features/team/setup-page').then((m) => m.SetupPage), 'Loading…'),
+  setPassword: lazyPage(
+    () => import('../features/team/set-password-page').then((m) => m.SetPasswordPage),
+    'Loading…',
+  ),
   operators: lazyPage(
     () => import('../features/team/operators-page').then((m) => m.OperatorsPage),
     'Loading the operators…',

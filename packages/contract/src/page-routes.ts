@@ -16,6 +16,7 @@ export const PAGE_ROUTES = {
   saved: '/saved/:key',
   signIn: '/sign-in',
   setup: '/setup',
+  setPassword: '/set-password',
   operators: '/operators',
   rules: '/rules',
   modelRules: '/rules/:apiVersion/:model',

@@ -9,6 +9,8 @@ import { useId, useState } from 'react';
 import { ExportQuery, exportUrl, type ExportFormat } from '@extraction-review/contract/review/exports';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { ProblemAlert } from '../../components/problem-alert';
+import { formatNumber } from '../../lib/format';
+import { exportCountQueryOptions } from './export-count';
 import { AdminOnlyPage } from '../../app/session/admin-only-page';
 
 export function ExportsPage() {
@@ -34,6 +36,9 @@ function ExportForm() {
 
   const query = { model, format, from: from || undefined, to: to || undefined };
   const checked = ExportQuery.safeParse(query);
+  // Asked for the filters as they are: the page says how many before the download, and "nothing".
+  const count = useQuery({ ...exportCountQueryOptions(query), enabled: checked.success });
+  const empty = count.data?.count === 0;
   const problems = checked.success
     ? []
     : checked.error.issues
@@ -122,8 +127,25 @@ function ExportForm() {
             ))}
           </ul>
         )}
+        {checked.success && (
+          <div aria-live="polite" className="text-sm">
+            {count.isPending ? (
+              <p className="text-slate-600">Counting the documents…</p>
+            ) : count.isError ? (
+              <ProblemAlert error={count.error} onRetry={() => void count.refetch()} />
+            ) : empty ? (
+              <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950">
+                Nothing to export for these filters: no document of this model was confirmed in this range.
+              </p>
+            ) : (
+              <p className="text-slate-700">
+                {formatNumber(count.data.count)} document{count.data.count === 1 ? '' : 's'} to export.
+              </p>
+            )}
+          </div>
+        )}
         <div>
-          {checked.success ? (
+          {checked.success && !empty ? (
             <a
               href={exportUrl(query)}
               download

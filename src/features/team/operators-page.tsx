@@ -24,7 +24,7 @@ export function OperatorsPage() {
         <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />
       </main>
     );
-  if (session.data === null) return <SignInNeeded what="the operators" />;
+  if (session.data === null) return <SignInNeeded />;
   if (session.data.operator.role !== 'admin')
     return (
       <main className="mx-auto w-full max-w-4xl p-6">

@@ -50,6 +50,8 @@ export const OperatorView = z.object({
   role: OperatorRole,
   hasPassword: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** When an admin deactivated them (signed out, refused at sign-in); absent or null: active. */
+  deactivatedAt: z.iso.datetime().nullable().optional(),
 });
 export type OperatorView = z.infer<typeof OperatorView>;
 
@@ -80,6 +82,21 @@ export const NewOperatorRequest = z.strictObject({
   role: OperatorRole,
   password: z.string().max(1024),
 });
+
+/** `PUT /api/operators/{id}/access`: the operator's role, and whether they may sign in. */
+export const UpdateOperatorRequest = z.strictObject({
+  role: OperatorRole,
+  /** False: deactivated (signed out, refused at sign-in); true: active. */
+  active: z.boolean(),
+});
+export type UpdateOperatorRequest = z.infer<typeof UpdateOperatorRequest>;
+
+/** `POST /api/password-links`: a one-time password link's token and the new password. */
+export const SetPasswordRequest = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: z.string().max(1024),
+});
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequest>;
 
 // ─── Documents in the queue ──────────────────────────────────────────────────────────────────────────
 

@@ -4,7 +4,7 @@
  * back as numbers), JSON is kept as text, identifiers are UUIDs made by the app. The migrations
  * (migrations.ts) create exactly this.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DocumentState, OperatorRole } from '../model/review-types';
 
 export interface OperatorsTable {
@@ -18,6 +18,19 @@ export interface OperatorsTable {
   password_hash: string | null;
   created_at: number;
   updated_at: number;
+  /** When an admin deactivated them (signed out, refused at sign-in); null while active. */
+  deactivated_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface PasswordLinksTable {
+  /** SHA-256 (hex) of the one-time password link's token: the token itself is never stored. */
+  token_hash: string;
+  operator_id: string;
+  /** The admin who made it. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SessionsTable {
@@ -236,6 +249,7 @@ export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
+  password_links: PasswordLinksTable;
   documents: DocumentsTable;
   corrections: CorrectionsTable;
   audit_events: AuditEventsTable;

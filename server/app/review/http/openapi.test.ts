@@ -20,8 +20,10 @@ import {
   ReassignRequest,
   PriorityRequest,
   RejectRequest,
+  SetPasswordRequest,
   SetupRequest,
   SignInRequest,
+  UpdateOperatorRequest,
   VersionRequest,
 } from '@extraction-review/contract/review/schemas';
 import { createApp } from '../../create-app';
@@ -254,6 +256,19 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { name: 'Ada', password: 'x' },
     ],
   },
+  UpdateOperatorRequest: {
+    schema: UpdateOperatorRequest,
+    valid: [
+      { role: 'admin', active: true },
+      { role: 'operator', active: false },
+    ],
+    invalid: [{ role: 'boss', active: true }, { role: 'admin' }, { role: 'admin', active: true, name: 'x' }],
+  },
+  SetPasswordRequest: {
+    schema: SetPasswordRequest,
+    valid: [{ token: 'abc', password: 'correct horse battery staple' }],
+    invalid: [{ token: '', password: 'x' }, { password: 'x' }],
+  },
   NewOperatorRequest: {
     schema: NewOperatorRequest,
     valid: [
@@ -473,6 +488,8 @@ describe('the review API’s OpenAPI document', () => {
       'post /api/session',
       'post /api/setup',
       'get /api/setup/{token}',
+      'get /api/password-links/{token}',
+      'post /api/password-links',
       'get /api/openapi.json',
     ]);
     for (const { method, path, operation } of operations()) {

@@ -18,7 +18,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 export function presentOperator(
-  row: Pick<OperatorRow, 'id' | 'name' | 'role' | 'password_hash' | 'created_at'>,
+  row: Pick<OperatorRow, 'id' | 'name' | 'role' | 'password_hash' | 'created_at'> &
+    Partial<Pick<OperatorRow, 'deactivated_at'>>,
 ): OperatorView {
   return {
     id: row.id,
@@ -26,6 +27,7 @@ export function presentOperator(
     role: row.role,
     hasPassword: row.password_hash !== null,
     createdAt: iso(row.created_at),
+    deactivatedAt: isoOrNull(row.deactivated_at ?? null),
   };
 }
 

@@ -392,6 +392,21 @@ export class QueueStore {
   }
 
   /**
+   * Every document this operator holds goes back to `to_review` (signing out, deactivation): the
+   * team need not wait for the lease to run out. One release each, so each has its event and its
+   * queue message. The ids released.
+   */
+  async releaseAllHeldBy(operatorId: string, now: number): Promise<string[]> {
+    const held = await this.db.selectFrom('documents').select('id').where(heldBy(operatorId, now)).execute();
+    const released: string[] = [];
+    for (const { id } of held) {
+      const result = await this.release(id, operatorId, now);
+      if (result.ok) released.push(id);
+    }
+    return released;
+  }
+
+  /**
    * Corrections made by the holder on the version it read: kept with their author and time, one
    * audit event each, the document's version moved on and its lease renewed. A write based on an
    * older version, or by anybody but the holder, touches nothing.
@@ -936,6 +951,46 @@ export async function listIntegrationInferenceIds(
 // The exports' reads (exports/confirmed-documents.ts).
 
 /** A page of the confirmed documents of a model, in order of confirmation (time, id), after `after`. */
+/** How many confirmed documents of a model in a range of confirmation times (the export's count). */
+export async function countConfirmedDocuments(
+  db: Db,
+  range: { model: string; from?: number | undefined; to?: number | undefined },
+): Promise<number> {
+  let query = db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('state', '=', 'confirmed')
+    .where('model_key', '=', range.model);
+  if (range.from !== undefined) query = query.where('decided_at', '>=', range.from);
+  if (range.to !== undefined) query = query.where('decided_at', '<', range.to);
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Why each of these documents was confirmed with business rules failing (the confirmation event's
+ * `override`), from its latest confirmation (a document reopened and confirmed again: the last).
+ */
+export async function overrideReasonsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const reasons = new Map<string, string>();
+  if (ids.length === 0) return reasons;
+  const rows = await db
+    .selectFrom('audit_events')
+    .select(['document_id', 'data_json'])
+    .where('kind', '=', 'confirmed')
+    .where('document_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    if (row.document_id === null) continue;
+    const data = row.data_json === null ? null : (JSON.parse(row.data_json) as Record<string, unknown>);
+    const reason = data?.['override'];
+    if (typeof reason === 'string') reasons.set(row.document_id, reason);
+    else reasons.delete(row.document_id);
+  }
+  return reasons;
+}
+
 export async function listConfirmedDocumentsPage(
   db: Db,
   range: { model: string; from?: number | undefined; to?: number | undefined },

@@ -16,8 +16,15 @@ import {
   DeliveryResponse,
   DeliveryView,
 } from '../deliveries';
-import { ModelSettings, ModelSettingsRequest, ModelsResponse, RuleFailure } from '../model-settings';
+import {
+  ModelFields,
+  ModelSettings,
+  ModelSettingsRequest,
+  ModelsResponse,
+  RuleFailure,
+} from '../model-settings';
 import { PageWordsResponse } from '../page-words';
+import { ExportCount } from '../exports';
 import {
   ConfirmRequest,
   CorrectionsRequest,
@@ -36,11 +43,13 @@ import {
   RejectRequest,
   ReviewDocument,
   SessionResponse,
+  SetPasswordRequest,
   SetupRequest,
   SignInRequest,
   StateCounts,
   TimelineEntry,
   TimelineResponse,
+  UpdateOperatorRequest,
   VersionRequest,
 } from '../schemas';
 import { ErrorResponse } from '../../v2/schemas';
@@ -56,6 +65,15 @@ export const OperatorList = z.object({ operators: z.array(OperatorView) });
 export const OperatorResponse = z.object({ operator: OperatorView });
 export const SignedOut = z.object({ signedOut: z.literal(true) });
 export const SetupLinkValid = z.object({ valid: z.literal(true) });
+/** A one-time password link, made by an admin: its address (shown once) and when it expires. */
+export const PasswordLinkResponse = z.object({
+  /** `/set-password?token=…`, under the app's address. */
+  path: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+/** The password link can still be used, for this operator. */
+export const PasswordLinkValid = z.object({ valid: z.literal(true), name: z.string() });
+export const PasswordSet = z.object({ passwordSet: z.literal(true) });
 
 /** Every problem-details body of the review API. */
 export const Problem = ErrorResponse.extend({
@@ -73,6 +91,14 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   NewOperatorRequest: {
     schema: NewOperatorRequest,
     description: `A new operator. An empty password makes an operator who signs in only through single sign-on; any other has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
+  },
+  UpdateOperatorRequest: {
+    schema: UpdateOperatorRequest,
+    description: 'An operator’s role, and whether they may sign in (`active: false`: deactivated).',
+  },
+  SetPasswordRequest: {
+    schema: SetPasswordRequest,
+    description: 'A one-time password link’s token and the password to set.',
   },
   QueueQuery: {
     schema: QueueQuery,
@@ -198,6 +224,24 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   OperatorResponse: { schema: OperatorResponse, description: 'One operator.' },
   SignedOut: { schema: SignedOut, description: 'The session has ended.' },
   SetupLinkValid: { schema: SetupLinkValid, description: 'The set-up link can still be used.' },
+  PasswordLinkResponse: {
+    schema: PasswordLinkResponse,
+    description: 'A one-time password link: its path under the app (shown once) and when it expires (a day).',
+  },
+  PasswordLinkValid: {
+    schema: PasswordLinkValid,
+    description: 'The password link can still be used; the operator it is for.',
+  },
+  PasswordSet: { schema: PasswordSet, description: 'The password is set; the operator’s sessions ended.' },
+  ModelFields: {
+    schema: ModelFields,
+    description:
+      'The field paths a model’s rules may name, as seen in its latest documents, with their titles.',
+  },
+  ExportCount: {
+    schema: ExportCount,
+    description: 'How many confirmed documents an export of these filters holds.',
+  },
   Problem: {
     schema: Problem,
     description:

@@ -18,6 +18,7 @@ import {
 } from '../deliveries';
 import { ModelSettings, ModelSettingsRequest, ModelsResponse, RuleFailure } from '../model-settings';
 import { PageWordsResponse } from '../page-words';
+import { UncheckedGate, UncheckedGateRequest } from '../unchecked-gate';
 import {
   ConfirmRequest,
   CorrectionsRequest,
@@ -86,7 +87,11 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   ConfirmRequest: {
     schema: ConfirmRequest,
     description:
-      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it).',
+      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it). `uncheckedConfirmed`: how many unchecked values the operator was told of and confirmed anyway (kept in its timeline).',
+  },
+  UncheckedGateRequest: {
+    schema: UncheckedGateRequest,
+    description: 'Whether the model’s unchecked-values gate is strict (no confirmation with unchecked values).',
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,
@@ -156,6 +161,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: ModelSettings,
     description:
       'A model’s (v2) or product’s (v1) routing rules, business rules and feedback setting; version 0 and the defaults until an admin saves some.',
+  },
+  UncheckedGate: {
+    schema: UncheckedGate,
+    description:
+      'A model’s unchecked-values gate: asked (the default) or strict (a confirmation with values at Medium, Low or no confidence not checked is refused, 422-014).',
   },
   ModelsResponse: {
     schema: ModelsResponse,

@@ -72,7 +72,7 @@ test('a value picked with a box never warns; Enter on a typed value not on the p
   await dragBoxRound(page, [word(page, 'ACME'), word(page, 'Ltd')]);
   await expect(valueOf(page, 'supplier_name')).toHaveValue('ACME Supplies Ltd');
   await page.keyboard.press('Escape');
-  const row = page.locator('[data-field-path="supplier_name"]').first();
+  const row = page.locator('li[data-field-path="supplier_name"]');
   await expect(row).toContainText('picked on the page');
   await expect(row.getByRole('alert')).toHaveCount(0);
 
@@ -116,21 +116,27 @@ test('confirming with values nobody checked asks once; Review them selects the f
   await expect(page).toHaveURL(/[?&]field=/);
   expect(new URL(page.url()).searchParams.get('field')).not.toBe('');
 
-  // Ctrl+Enter asks the same; Confirm anyway confirms, and the history keeps the count and the answer.
+  // Ctrl+Enter ("Confirm and next") asks the same; Confirm anyway confirms (and moves on), and the
+  // history keeps the count and the answer.
   await page.keyboard.press('Control+Enter');
   await expect(gate).toBeVisible();
   await gate.getByRole('button', { name: 'Confirm anyway' }).click();
-  await expect(page.getByText(/Confirmed by/).first()).toBeVisible({ timeout: 15_000 });
-  const timeline = (await (await page.request.get(`/api/review/documents/${id}/timeline`)).json()) as {
-    events: { kind: string; data: Record<string, unknown> | null }[];
-  };
-  expect(timeline.events.at(-1)).toMatchObject({
-    kind: 'confirmed',
-    data: { uncheckedConfirmed: n, unchecked: n },
-  });
+  await expect
+    .poll(
+      async () => {
+        const timeline = (await (await page.request.get(`/api/review/documents/${id}/timeline`)).json()) as {
+          events: { kind: string; data: Record<string, unknown> | null }[];
+        };
+        return timeline.events.at(-1);
+      },
+      { timeout: 15_000 },
+    )
+    .toMatchObject({ kind: 'confirmed', data: { uncheckedConfirmed: n, unchecked: n } });
   await page.goto(`/review/${id}`);
   await page.getByRole('button', { name: /History/ }).click();
-  await expect(page.getByText(/Confirmed it, with \d+ values? not checked \(asked, and confirmed anyway\)/)).toBeVisible();
+  await expect(
+    page.getByText(/Confirmed it, with \d+ values? not checked \(asked, and confirmed anyway\)/),
+  ).toBeVisible();
 });
 
 test('a strict gate, set by an admin on the Rules page, offers no Confirm anyway, and the server refuses it too', async ({

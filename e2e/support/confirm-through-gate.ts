@@ -12,7 +12,10 @@ export async function confirmThroughGate(
   button: 'Confirm' | 'Confirm…' | 'Confirm and next' = 'Confirm',
 ): Promise<void> {
   await page
-    .getByRole('button', button === 'Confirm and next' ? { name: /^Confirm and next/ } : { name: button, exact: true })
+    .getByRole(
+      'button',
+      button === 'Confirm and next' ? { name: /^Confirm and next/ } : { name: button, exact: true },
+    )
     .click();
   await answerUncheckedGate(page);
 }

@@ -93,7 +93,9 @@ export const confirmDocument = (
       body: {
         version,
         ...(options.overrideReason === undefined ? {} : { overrideReason: options.overrideReason }),
-        ...(options.uncheckedConfirmed === undefined ? {} : { uncheckedConfirmed: options.uncheckedConfirmed }),
+        ...(options.uncheckedConfirmed === undefined
+          ? {}
+          : { uncheckedConfirmed: options.uncheckedConfirmed }),
       },
     },
     options,

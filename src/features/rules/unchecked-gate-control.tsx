@@ -1,9 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import {
-  putUncheckedGate,
-  uncheckedGateQueryOptions,
-} from '../../api/review/unchecked-gate-endpoints';
+import { putUncheckedGate, uncheckedGateQueryOptions } from '../../api/review/unchecked-gate-endpoints';
 import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 

@@ -4,9 +4,11 @@ import { generatedInvoice } from '@extraction-review/test-kit/invoices/generated
 import { uncheckedValues } from './unchecked-values';
 
 const fields = (confidenceOf: Record<string, 'Certain' | 'High' | 'Medium' | 'Low' | null>) =>
-  (generatedInvoice({ confidence: 'High', confidenceOf }).inference as {
-    result: { fields: Parameters<typeof buildReviewTree>[0] };
-  }).result.fields;
+  (
+    generatedInvoice({ confidence: 'High', confidenceOf }).inference as {
+      result: { fields: Parameters<typeof buildReviewTree>[0] };
+    }
+  ).result.fields;
 
 describe('uncheckedValues', () => {
   const medium = fields({ total_amount: 'Medium', date: null, 'line_items[1].total_price': 'Low' });

@@ -26,7 +26,6 @@ import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const PASSWORD = 'correct horse battery staple';
-const MODEL = 'invoice-model';
 
 class Browser {
   cookie: string | undefined;
@@ -113,7 +112,12 @@ describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
     };
     await review.queue.setResult(
       added.id,
-      { json: JSON.stringify(generatedInvoice(invoice)), resultId: 'inf', fieldsTotal: 14, fieldsToReview: 2 },
+      {
+        json: JSON.stringify(generatedInvoice(invoice)),
+        resultId: 'inf',
+        fieldsTotal: 14,
+        fieldsToReview: 2,
+      },
       clock,
     );
     const taken = await alice.send('POST', `/api/review/documents/${added.id}/take`);

@@ -16,16 +16,21 @@ export function uncheckedGateRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.getUncheckedGate, async (c, { params: { apiVersion, model } }) =>
     c.json(presentGate(await gates.get(apiVersion, model)), 200, { 'Cache-Control': 'no-store' }),
   );
-  mountRoute(routes, review, declared.putUncheckedGate, async (c, { params: { apiVersion, model }, body }) => {
-    const saved = await gates.put(
-      apiVersion,
-      model,
-      body.strict,
-      c.get('session').operator.id,
-      review.clock.now(),
-    );
-    return c.json(presentGate(saved), 200);
-  });
+  mountRoute(
+    routes,
+    review,
+    declared.putUncheckedGate,
+    async (c, { params: { apiVersion, model }, body }) => {
+      const saved = await gates.put(
+        apiVersion,
+        model,
+        body.strict,
+        c.get('session').operator.id,
+        review.clock.now(),
+      );
+      return c.json(presentGate(saved), 200);
+    },
+  );
   return routes;
 }
 

@@ -18,8 +18,11 @@ import { DecisionBar } from '../queued-document/decision-bar';
 import type { DecisionRequest } from '../queued-document/use-decisions';
 import { useUncheckedGate } from './use-unchecked-gate';
 
-const fields = (generatedInvoice({ confidence: 'High', confidenceOf: { total_amount: 'Low', date: null } })
-  .inference as { result: { fields: FieldMap } }).result.fields;
+const fields = (
+  generatedInvoice({ confidence: 'High', confidenceOf: { total_amount: 'Low', date: null } }).inference as {
+    result: { fields: FieldMap };
+  }
+).result.fields;
 
 function Bar({ edits, onDecide }: { edits: Edits; onDecide: (r: DecisionRequest) => void }) {
   const gate = useUncheckedGate({ apiVersion: 'v2', model: 'm', fields, initial: edits });

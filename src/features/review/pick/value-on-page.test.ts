@@ -193,10 +193,7 @@ describe('checkValueOnPage', () => {
   });
 
   it('finds a value across a line break, and in a column beside another', () => {
-    const wrapped = toPageWords([
-      ...line(0.1, 'Bill', 'to:', 'Northwind'),
-      ...line(0.13, 'Traders', 'Ltd'),
-    ]);
+    const wrapped = toPageWords([...line(0.1, 'Bill', 'to:', 'Northwind'), ...line(0.13, 'Traders', 'Ltd')]);
     expect(checkValueOnPage('Northwind Traders Ltd', 'text', [{ page: 0, words: wrapped }]).found).toBe(true);
     // Two columns: the name wraps in the left one, the right one's words come between in reading order.
     const at = (x: number, y: number, text: string) => ({
@@ -244,13 +241,13 @@ describe('checkValueOnPage', () => {
     // An amount picked: stored as the number it reads.
     const total = toPageWords(line(0.5, 'Total', '$2,608.20'));
     const box = [{ page: 0, polygon: boxToPolygon({ x0: 0.1, y0: 0.49, x1: 0.19, y1: 0.53 }) }];
-    expect(checkValueOnPage(2608.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found).toBe(
-      true,
-    );
+    expect(
+      checkValueOnPage(2608.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found,
+    ).toBe(true);
     // Typed over afterwards: checked as typed.
-    expect(checkValueOnPage(2680.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found).toBe(
-      false,
-    );
+    expect(
+      checkValueOnPage(2680.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found,
+    ).toBe(false);
   });
 
   it('offers no pieces of figures for 12.00 when no such amount is printed', () => {
@@ -288,12 +285,11 @@ describe('checkValueOnPage', () => {
     ]);
     const pages = [{ page: 0, words: page }];
     // 100.00 is one digit from each: the label decides.
-    expect(checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Total due' }).candidates[0]?.text).toBe(
-      '110.00',
-    );
-    expect(checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Subtotal' }).candidates[0]?.text).toBe(
-      '101.00',
-    );
+    expect(
+      checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Total due' }).candidates[0]?.text,
+    ).toBe('110.00');
+    expect(
+      checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Subtotal' }).candidates[0]?.text,
+    ).toBe('101.00');
   });
 });
-

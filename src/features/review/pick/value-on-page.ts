@@ -583,7 +583,9 @@ function comparerFor(text: string, type: ValueType): Comparer | null {
       if (sameAmount(mine, theirs)) return 0;
       // A typo adds or drops a digit at most: `12.50` is no candidate for `1243.50`.
       const pairs = theirs.flatMap((t) =>
-        keys.filter((k) => Math.abs(k.length - amountKey(t).length) <= 1).map((k) => [k, amountKey(t)] as const),
+        keys
+          .filter((k) => Math.abs(k.length - amountKey(t).length) <= 1)
+          .map((k) => [k, amountKey(t)] as const),
       );
       if (pairs.length === 0) return null;
       const d = Math.min(...pairs.map(([k, t]) => distance(k, t)));

@@ -99,7 +99,9 @@ function decide(documentId: string, version: number, request: DecisionRequest) {
         ? confirmDocument(documentId, version)
         : confirmDocument(documentId, version, {
             ...(request.overrideReason === undefined ? {} : { overrideReason: request.overrideReason }),
-            ...(request.uncheckedConfirmed === undefined ? {} : { uncheckedConfirmed: request.uncheckedConfirmed }),
+            ...(request.uncheckedConfirmed === undefined
+              ? {}
+              : { uncheckedConfirmed: request.uncheckedConfirmed }),
           });
     case 'reject':
       return rejectDocument(documentId, version, request.reason);

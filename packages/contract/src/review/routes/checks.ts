@@ -21,7 +21,9 @@ export const getUncheckedGate = declareRoute({
   access: 'operator',
   params: ModelParams,
   paramsProblem: '404-004',
-  responses: { 200: { description: 'The gate (not strict until an admin makes it so).', schema: UncheckedGate } },
+  responses: {
+    200: { description: 'The gate (not strict until an admin makes it so).', schema: UncheckedGate },
+  },
   notes: MODEL_NOTES,
 });
 

@@ -91,7 +91,8 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   },
   UncheckedGateRequest: {
     schema: UncheckedGateRequest,
-    description: 'Whether the model’s unchecked-values gate is strict (no confirmation with unchecked values).',
+    description:
+      'Whether the model’s unchecked-values gate is strict (no confirmation with unchecked values).',
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,

@@ -3,8 +3,8 @@
  * click, a Shift+click and a dragged box on a text PDF, by a click on a photo (words read by OCR on
  * the app server) and on a page turned a quarter (`/Rotate 90`); each time the value is checked and
  * the field's new polygon is found over the picked words on screen. A typed total absent from the
- * page warns and offers the printed one, which fixes it; a price typed in a table cell warns there, and
- * Enter confirms it anyway.
+ * page warns and offers the printed one, which fixes it; a price typed in a table cell warns there, the
+ * first Enter shows the warning and the second confirms it anyway.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { degrees, PDFDocument } from 'pdf-lib';
@@ -135,12 +135,15 @@ test('on a text PDF: a click, a Shift+click and a box pick values with their reg
   await expect(warning).toHaveCount(0);
 
   // A table cell is checked too: a line added by hand, its price typed and printed nowhere, warns in
-  // its cell; Enter there confirms it anyway, and says so.
+  // its cell; the first Enter there shows the warning (it says what a second does), the second
+  // confirms it anyway, and says so.
   await page.getByRole('button', { name: 'Add a row to line_items' }).click();
   const price = valueOf(page, 'line_items[0].total_price');
   await price.fill('77.70');
   const cell = page.locator('td[data-field-path="line_items[0].total_price"]');
   await expect(cell.getByRole('alert')).toContainText('77.70 is not on page 1');
+  await price.press('Enter');
+  await expect(cell.getByRole('alert')).toContainText('Press Enter again to confirm it anyway');
   await price.press('Enter');
   await expect(cell).toContainText('Confirmed, not on page 1.');
   await expect(cell.getByRole('alert')).toHaveCount(0);

@@ -22,6 +22,9 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toBeFocused();
   await page.keyboard.type('04132024');
   await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toHaveValue('2024-04-13');
+  // Not printed on the page: the first Enter shows the warning, the second confirms anyway (issue 21).
+  await page.keyboard.press('Enter');
+  await expect(current.getByRole('alert')).toContainText('Press Enter again to confirm it anyway');
   await page.keyboard.press('Enter');
   await expect(current).toBeFocused();
   await expect(current).toContainText('edited');
@@ -36,6 +39,8 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   await page.keyboard.type(' jn');
   await expect(supplier).toHaveValue('ACME Supplies Ltd jn');
   await expect(current).toHaveAttribute('data-field-path', 'supplier_name');
+  await page.keyboard.press('Enter');
+  await expect(current.getByRole('alert')).toContainText('Press Enter again to confirm it anyway');
   await page.keyboard.press('Enter');
   await expect(current).toContainText('edited');
 

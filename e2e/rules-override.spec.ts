@@ -10,6 +10,7 @@ import { valueOf } from './support/review-journey';
 import { csrfHeader, enqueuePdf, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 const SETTINGS = `/api/review/models/v2/${encodeURIComponent(INVOICE_MODEL_ID)}/settings`;
 
@@ -77,7 +78,7 @@ test('a failing business rule is marked in the review, and confirming over it as
     await keepScreenshot(page, 'rules-failing-in-review');
 
     // Confirming asks why; a reason is required.
-    await page.getByRole('button', { name: 'Confirm…' }).click();
+    await confirmThroughGate(page, 'Confirm…');
     const dialog = page.getByRole('dialog', { name: 'Confirm although a rule fails' });
     await dialog.getByRole('button', { name: 'Confirm anyway' }).click();
     await expect(dialog.getByText(/Say why/)).toBeVisible();

@@ -10,6 +10,7 @@ import { valueOf } from './support/review-journey';
 import { addOperator, csrfHeader, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 interface Listed {
   id: string;
@@ -102,7 +103,7 @@ test('two operators share one queue: different documents, live updates, stale ed
   await expect(valueOf(alicePage, 'invoice_number')).toHaveValue('Q-ALICE', { timeout: 30_000 });
 
   // She confirms; Bob's queue tab shows it confirmed without being reloaded.
-  await alicePage.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmThroughGate(alicePage);
   await expect(alicePage.getByText(/confirmed/i).first()).toBeVisible();
   const confirmedRow = bobQueue
     .getByRole('row')

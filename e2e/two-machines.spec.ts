@@ -29,6 +29,7 @@ import {
   startTwoMachines,
   type TwoMachines,
 } from './support/two-machines';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 const ADMIN = 'Dora';
 /** Screenshots to look at, outside the repository (the test's own results keep copies too). */
@@ -125,7 +126,7 @@ async function reviewOnB(page: Page, fileName: string, shotName?: string): Promi
   await expect(page.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
   if (shotName !== undefined) await shoot(page, shotName);
 
-  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmThroughGate(page);
   await expect(page.getByText(`Confirmed by ${ADMIN}`)).toBeVisible();
 }
 

@@ -80,16 +80,23 @@ export const saveCorrections = (id: string, input: CorrectionsRequest, options: 
 export const confirmDocument = (
   id: string,
   version: number,
-  options: CallOptions & { overrideReason?: string | undefined } = {},
+  options: CallOptions & {
+    overrideReason?: string | undefined;
+    /** How many unchecked values the operator was told of and confirmed anyway (the history keeps it). */
+    uncheckedConfirmed?: number | undefined;
+  } = {},
 ) =>
   callRoute(
     queue.confirmDocument,
     {
       params: { id },
-      body:
-        options.overrideReason === undefined
-          ? { version }
-          : { version, overrideReason: options.overrideReason },
+      body: {
+        version,
+        ...(options.overrideReason === undefined ? {} : { overrideReason: options.overrideReason }),
+        ...(options.uncheckedConfirmed === undefined
+          ? {}
+          : { uncheckedConfirmed: options.uncheckedConfirmed }),
+      },
     },
     options,
   );

@@ -53,6 +53,15 @@ beforeEach(() => {
         return answerPut(body);
       }
       if (request.url.endsWith('/fields')) return Response.json(FIELDS);
+      // The model's unchecked-values gate (its own switch on the page): asked, never strict here.
+      if (request.url.includes('/unchecked-gate'))
+        return Response.json({
+          apiVersion: 'v1',
+          model: 'acme/invoices/v4',
+          strict: false,
+          updatedAt: null,
+          updatedBy: null,
+        });
       return Response.json(served);
     }),
   );

@@ -193,6 +193,11 @@ export const ConfirmRequest = z.strictObject({
     .min(1, { error: 'Say why the document is confirmed although a rule fails' })
     .max(2000)
     .optional(),
+  /**
+   * The operator was told that this many values at Medium, Low or no confidence were not checked, and
+   * confirmed anyway (unchecked-gate.ts): kept in the history with the confirmation.
+   */
+  uncheckedConfirmed: z.int({ error: 'A count of values' }).min(0).max(1_000_000).optional(),
 });
 export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
 

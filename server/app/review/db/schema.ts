@@ -130,6 +130,16 @@ export interface IntegrationsTable {
   last_used_at: number | null;
 }
 
+/** Per model, whether its unchecked-values gate is strict (migration 0009-unchecked-gate). */
+export interface UncheckedGatesTable {
+  api_version: 'v2' | 'v1';
+  model_key: string;
+  /** 1: strict; 0: the operator is asked. */
+  strict: number;
+  updated_at: number;
+  updated_by: string | null;
+}
+
 export interface ModelSettingsTable {
   api_version: 'v2' | 'v1';
   /** v2: the model id; v1: `account/name/vN`. */
@@ -255,6 +265,7 @@ export interface ReviewDatabaseSchema {
   audit_events: AuditEventsTable;
   integrations: IntegrationsTable;
   model_settings: ModelSettingsTable;
+  unchecked_gates: UncheckedGatesTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   gateway_ids: GatewayIdsTable;

@@ -9,6 +9,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ModelSettingsRequest } from '@extraction-review/contract/review/model-settings';
+import { UncheckedGateRequest } from '@extraction-review/contract/review/unchecked-gate';
 import { IMPORT_LIMITS_MB } from '@extraction-review/contract/review/routes/queue';
 import {
   ConfirmRequest,
@@ -287,8 +288,24 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
   },
   ConfirmRequest: {
     schema: ConfirmRequest,
-    valid: [{ version: 3 }, { version: 3, overrideReason: 'The supplier rounds each line.' }],
-    invalid: [{}, { version: 0 }, { version: 3, overrideReason: '' }, { version: 3, reason: 'x' }],
+    valid: [
+      { version: 3 },
+      { version: 3, overrideReason: 'The supplier rounds each line.' },
+      { version: 3, uncheckedConfirmed: 4 },
+    ],
+    invalid: [
+      {},
+      { version: 0 },
+      { version: 3, overrideReason: '' },
+      { version: 3, reason: 'x' },
+      { version: 3, uncheckedConfirmed: -1 },
+      { version: 3, uncheckedConfirmed: 1.5 },
+    ],
+  },
+  UncheckedGateRequest: {
+    schema: UncheckedGateRequest,
+    valid: [{ strict: true }, { strict: false }],
+    invalid: [{}, { strict: 'yes' }, { strict: true, version: 1 }],
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,

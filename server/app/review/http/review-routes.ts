@@ -15,6 +15,7 @@ import type { DocumentResponse, QueuePage } from '@extraction-review/contract/re
 import { ProblemError } from '@extraction-review/contract/problem';
 import { effectiveState } from '../model/queue-state';
 import { failingRules } from '../routing/route-result';
+import { uncheckedCheck } from '../routing/unchecked-check';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
 import type { WriteResult } from '../store/queue-store';
@@ -170,7 +171,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   mountRoute(routes, review, declared.confirmDocument, async (c, { params: { id }, body }) => {
-    const { version, overrideReason } = body;
+    const { version, overrideReason, uncheckedConfirmed } = body;
     const now = review.clock.now();
     const row = await review.queue.find(id);
     // Checked only when the confirmation would go through: a refusal of another kind comes first.
@@ -190,8 +191,28 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         },
       );
     }
-    const override = failures.length > 0 ? { override: overrideReason, failing: failures } : undefined;
-    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, override));
+    const unchecked = decidable ? await uncheckedCheck(review, row) : { paths: [], strict: false };
+    if (unchecked.strict && unchecked.paths.length > 0) {
+      const n = unchecked.paths.length;
+      throw new ProblemError(
+        '422-014',
+        `${n === 1 ? '1 value is' : `${String(n)} values are`} not checked: this model's gate is strict. Confirm or correct ${n === 1 ? 'it' : 'each'} first (values at Medium, Low or no confidence).`,
+        {
+          errors: unchecked.paths.map((path) => ({
+            pointer: fieldPointer(path),
+            detail: 'Not checked: confirm or correct it',
+          })),
+        },
+      );
+    }
+    const eventData = {
+      ...(failures.length > 0 ? { override: overrideReason, failing: failures } : {}),
+      // What nobody checked, and what the operator was told of and confirmed anyway: the history's.
+      ...(unchecked.paths.length > 0 ? { unchecked: unchecked.paths.length } : {}),
+      ...(uncheckedConfirmed !== undefined ? { uncheckedConfirmed } : {}),
+    };
+    const data = Object.keys(eventData).length > 0 ? eventData : undefined;
+    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, data));
   });
   mountRoute(routes, review, declared.rejectDocument, async (c, { params: { id }, body }) => {
     const { version, reason } = body;

@@ -6,6 +6,7 @@ import { serverWordsSource } from '../pick/words-sources';
 import { ReviewView } from '../review-view';
 import { RuleFailures } from '../rule-failures/rule-failures';
 import { useRuleFailures } from '../rule-failures/use-rule-failures';
+import { useUncheckedGate } from '../checks/use-unchecked-gate';
 import { DecisionBar } from './decision-bar';
 import type { HeldReviewProps } from './held-review';
 import { HistoryPanel } from './history-panel';
@@ -59,6 +60,12 @@ export function EditableReview(props: Props) {
     fields: review.response.inference.result.fields,
     initial: seed.edits,
   });
+  const unchecked = useUncheckedGate({
+    apiVersion: document.apiVersion,
+    model: document.model,
+    fields: review.response.inference.result.fields,
+    initial: seed.edits,
+  });
   const decisions = useDecisions({
     documentId: document.id,
     draftKey,
@@ -100,6 +107,7 @@ export function EditableReview(props: Props) {
       onCorrectionsChange={(edits) => {
         sync.update(edits);
         rules.onEdits(edits);
+        unchecked.onEdits(edits);
       }}
       ruleMarks={rules.marks}
       notice={
@@ -135,6 +143,7 @@ export function EditableReview(props: Props) {
             busy={decisions.isPending}
             error={decisions.error}
             failures={rules.failures}
+            gate={unchecked}
             confirmBlocked={
               props.fileFailed === true
                 ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'

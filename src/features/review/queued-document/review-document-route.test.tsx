@@ -127,6 +127,14 @@ function keepCorrections(start: ReviewDocument) {
 
 beforeEach(() => {
   vi.resetAllMocks();
+  // jsdom has no modal dialogs (the reasons', the unchecked values'): open and close as the browser's do.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
   vi.mocked(loadDraft).mockResolvedValue(null);
   keepCorrections(reviewDocument());
   // The kept file and anything else asked of the server: 404 (the review shows the values alone).
@@ -275,8 +283,10 @@ describe('ReviewDocumentRoute', () => {
     vi.mocked(takeNext).mockResolvedValue(next);
     const { client, url } = renderRoute(reviewDocument());
     await userEvent.click(await screen.findByRole('button', { name: /Confirm and next/ }));
+    // Its values at Medium, Low or no confidence are not checked: asked once (the unchecked-values gate).
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() => expect(url()).toBe('/review/D2'));
-    expect(confirmDocument).toHaveBeenCalledWith('D1', 5);
+    expect(confirmDocument).toHaveBeenCalledWith('D1', 5, { uncheckedConfirmed: expect.any(Number) });
     expect(client.getQueryData(reviewKeys.document('D2'))).toEqual({ document: next });
   });
 
@@ -288,6 +298,7 @@ describe('ReviewDocumentRoute', () => {
     const { url } = renderRoute(reviewDocument());
     await userEvent.click(await screen.findByLabelText(FIELD));
     await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() => expect(url()).toBe('/queue'));
     expect(confirmDocument).toHaveBeenCalledTimes(1);
   });

@@ -161,6 +161,9 @@ describe('business rules in the review', () => {
     renderRoute();
     await screen.findByRole('region', { name: 'Business rules' });
     await userEvent.click(screen.getByRole('button', { name: 'Confirm…' }));
+    // Its values at Medium, Low or no confidence nobody checked: asked about first (the unchecked gate).
+    const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
+    await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));
     const dialog = screen.getByRole('dialog', { name: 'Confirm although a rule fails' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
     expect(await within(dialog).findByText(/Say why/)).toBeInTheDocument();
@@ -168,7 +171,10 @@ describe('business rules in the review', () => {
     await userEvent.type(within(dialog).getByLabelText(/Why confirm although fmt fails/), 'Old numbering');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() =>
-      expect(confirmDocument).toHaveBeenCalledWith('D1', 5, { overrideReason: 'Old numbering' }),
+      expect(confirmDocument).toHaveBeenCalledWith('D1', 5, {
+        overrideReason: 'Old numbering',
+        uncheckedConfirmed: expect.any(Number),
+      }),
     );
   });
 
@@ -181,6 +187,12 @@ describe('business rules in the review', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Business rules' })).toBeNull());
     expect(screen.queryByRole('list', { name: `Rules failing on ${FIELD}` })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(confirmDocument).toHaveBeenCalledWith('D1', expect.any(Number)));
+    const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
+    await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));
+    await waitFor(() =>
+      expect(confirmDocument).toHaveBeenCalledWith('D1', expect.any(Number), {
+        uncheckedConfirmed: expect.any(Number),
+      }),
+    );
   });
 });

@@ -14,7 +14,13 @@ import { deleteDraftBase } from './draft-base-store';
 import { isNotHolder, isStale, isWrongState } from './review-errors';
 
 export type DecisionRequest =
-  | { kind: 'confirm'; next: boolean; overrideReason?: string | undefined }
+  | {
+      kind: 'confirm';
+      next: boolean;
+      overrideReason?: string | undefined;
+      /** How many unchecked values the operator was told of and confirmed anyway (the history's). */
+      uncheckedConfirmed?: number | undefined;
+    }
   | { kind: 'reject'; reason: string }
   | { kind: 'postpone'; reason: string | undefined }
   | { kind: 'release' };
@@ -89,9 +95,14 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
 function decide(documentId: string, version: number, request: DecisionRequest) {
   switch (request.kind) {
     case 'confirm':
-      return request.overrideReason === undefined
+      return request.overrideReason === undefined && request.uncheckedConfirmed === undefined
         ? confirmDocument(documentId, version)
-        : confirmDocument(documentId, version, { overrideReason: request.overrideReason });
+        : confirmDocument(documentId, version, {
+            ...(request.overrideReason === undefined ? {} : { overrideReason: request.overrideReason }),
+            ...(request.uncheckedConfirmed === undefined
+              ? {}
+              : { uncheckedConfirmed: request.uncheckedConfirmed }),
+          });
     case 'reject':
       return rejectDocument(documentId, version, request.reason);
     case 'postpone':

@@ -25,6 +25,7 @@ import {
 } from '../model-settings';
 import { PageWordsResponse } from '../page-words';
 import { ExportCount } from '../exports';
+import { UncheckedGate, UncheckedGateRequest } from '../unchecked-gate';
 import {
   ConfirmRequest,
   CorrectionsRequest,
@@ -112,7 +113,12 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   ConfirmRequest: {
     schema: ConfirmRequest,
     description:
-      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it).',
+      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it). `uncheckedConfirmed`: how many unchecked values the operator was told of and confirmed anyway (kept in its timeline).',
+  },
+  UncheckedGateRequest: {
+    schema: UncheckedGateRequest,
+    description:
+      'Whether the model’s unchecked-values gate is strict (no confirmation with unchecked values).',
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,
@@ -182,6 +188,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: ModelSettings,
     description:
       'A model’s (v2) or product’s (v1) routing rules, business rules and feedback setting; version 0 and the defaults until an admin saves some.',
+  },
+  UncheckedGate: {
+    schema: UncheckedGate,
+    description:
+      'A model’s unchecked-values gate: asked (the default) or strict (a confirmation with values at Medium, Low or no confidence not checked is refused, 422-014).',
   },
   ModelsResponse: {
     schema: ModelsResponse,

@@ -185,17 +185,19 @@ export const confirmDocument = declareRoute({
   tag: 'review',
   summary: 'Confirm a document',
   description:
-    'The business rules of the document’s model are checked on its result with the corrections so far; when one fails, an `overrideReason` is needed, and kept in the timeline with the rules that failed.',
+    'The business rules of the document’s model are checked on its result with the corrections so far; when one fails, an `overrideReason` is needed, and kept in the timeline with the rules that failed. Values at Medium, Low or no confidence that nobody confirmed or corrected are counted: kept in the timeline with `uncheckedConfirmed` (what the operator was told and confirmed anyway), and refused when the model’s gate is strict.',
   access: 'operator',
   params: DocumentParams,
   paramsProblem: '404-010',
   body: ConfirmRequest,
   responses: { 200: { description: 'The document, confirmed.', schema: DocumentResponse } },
-  problems: [...HELD_WRITE, '422-009'],
+  problems: [...HELD_WRITE, '422-009', '422-014'],
   notes: {
     ...HELD_WRITE_NOTES,
     '422-009':
       'a business rule fails and no `overrideReason` was given: one item of `errors[]` per rule (pointer `#/fields/<path>` to its first field, detail the reason), and `failures` with every field',
+    '422-014':
+      'the model’s unchecked-values gate is strict and values at Medium, Low or no confidence are neither confirmed nor corrected: one item of `errors[]` per value (pointer `#/fields/<path>`)',
   },
 });
 

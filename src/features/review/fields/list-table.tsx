@@ -39,6 +39,7 @@ export function ListTable({ node, disabled }: { node: ListNode; disabled?: boole
             ref={opener}
             href="#"
             role="button"
+            aria-label={`Open as grid: ${node.title}`}
             aria-haspopup="dialog"
             aria-expanded={grid != null}
             onClick={open}

@@ -37,7 +37,7 @@ describe('FieldList', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['#', 'subfield_1', 'subfield_2', 'Row actions']);
+    ).toEqual(['#', 'Subfield 1', 'Subfield 2', 'Row actions']);
     expect(within(table).getByRole('textbox', { name: 'field_object_list[1].subfield_1' })).toHaveValue(
       'field_object_list-1-subfield_1-value',
     );

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ConfidenceBadge } from './confidence-badge';
 import { AddItemButton } from './item-button';
 import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
@@ -7,11 +8,14 @@ export function ListHeader({
   node,
   noun,
   disabled,
+  actions,
 }: {
   node: ListNode;
   /** What an item is called, e.g. "item" or "row" (an "s" is added for the plural). */
   noun: string;
   disabled?: boolean | undefined;
+  /** More buttons, before "add" (a table's "Open as grid"). */
+  actions?: ReactNode;
 }) {
   const kept = node.items.filter((i) => !i.removed).length;
   const count = `${noun === 'row' ? 'table, ' : ''}${kept} ${noun}${kept === 1 ? '' : 's'}`;
@@ -22,6 +26,7 @@ export function ListHeader({
       </span>
       <span className="flex items-center gap-2">
         {node.confidence && <ConfidenceBadge confidence={node.confidence} />}
+        {actions}
         <AddItemButton list={node} disabled={disabled} />
       </span>
     </div>

@@ -4,7 +4,15 @@ import type { SimpleNode } from '@extraction-review/review-domain/fields/review-
 import { isTypingTarget } from '../keyboard/keymap';
 import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import type { PageWordsSource, PickContextValue, PickSelection } from './pick-context';
-import { joinWords, moveWord, runBetween, unionPolygon, type PageWord, type WordMove } from './pick-words';
+import {
+  joinWords,
+  moveWord,
+  runBetween,
+  unionPolygon,
+  wordsOfRegions,
+  type PageWord,
+  type WordMove,
+} from './pick-words';
 import { usePageWords } from './use-page-words';
 import { typedValue } from './value-on-page';
 
@@ -88,6 +96,15 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
       const move = MOVES[e.key];
       if (move) {
         const from = selection?.page === page ? selection.cursor : null;
+        // The first key starts on the selected value's own words (its region on this page), not on
+        // the page's first word: a value read nearly right is corrected from where it stands.
+        const own = from || !node ? [] : wordsOfRegions(words, regionsOn(node, page));
+        if (own.length > 0) {
+          setSelection({ page, anchor: own[0] ?? null, cursor: own[own.length - 1] ?? null, words: own });
+          e.preventDefault();
+          e.stopPropagation();
+          return;
+        }
         const cursor = moveWord(words, from, move);
         if (!cursor) return;
         const anchor = e.shiftKey && selection?.page === page && selection.anchor ? selection.anchor : cursor;
@@ -161,4 +178,9 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
     [source, pageTurns, active, rotation, selection, page, onPointerPick, onChooseCandidate, onConfirmAnyway],
   );
   return { context, on: active, available: source !== null, toggle, take };
+}
+
+/** The value's regions on page `page` (picked or extracted), in the upright frame of the page's words. */
+function regionsOn(node: SimpleNode, page: number) {
+  return node.locations.filter((l) => l.page === page).map((l) => l.polygon);
 }

@@ -209,10 +209,17 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
     page
       .locator('[data-page-index="0"] .pick-word[data-cursor="true"]')
       .evaluateAll((found) => found[0]?.getAttribute('data-text') ?? null);
-  // The first arrow starts on the selected value's own words, not on the page's first word.
-  await page.keyboard.press('ArrowRight');
-  await expect.poll(cursorText).toBe('INV-2024-0042');
+  // invoice_number was not found on this page: the cursor starts on the page's first word.
+  for (let i = 0; i < 20 && (await cursorText()) !== 'INV-2024-0042'; i++) {
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(await cursorText()).toBe('INV-2024-0042');
   await page.keyboard.press('Enter');
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0042');
   await expectPolygonOver(page, 'invoice_number', [word(page, 'INV-2024-0042')]);
+  // Picking again: the first arrow starts on the value's own words (its region), not the page's first.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('p');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(cursorText).toBe('INV-2024-0042');
 });

@@ -11,15 +11,18 @@ import { readImagePages } from './image-pages';
 import { sharedOcr } from './ocr/tesseract-ocr';
 import { OCR_RENDER_DPI, openPdf } from './pdf-document';
 import { cropGrey, pictureReading } from './picture-words';
+import type { Orientation } from './ocr/orientation';
+import { readUpright } from './upright-words';
 
 export interface PageReading {
   pageCount: number;
   /**
    * The page asked for, or null when the document has no such page. A page with a text layer and
    * pictures also has `pictureWords`: the words OCR reads in its pictures where the text layer has
-   * none (picture-words.ts).
+   * none (picture-words.ts). A picture has `turn`: the clockwise turn that shows it upright (a photo
+   * taken sideways, upright-words.ts), its words' boxes still in its frame as stored.
    */
-  page: (PageText & { source: 'text-layer' | 'ocr'; pictureWords?: Word[] }) | null;
+  page: (PageText & { source: 'text-layer' | 'ocr'; pictureWords?: Word[]; turn?: Orientation }) | null;
 }
 
 export async function readPage(
@@ -33,8 +36,9 @@ export async function readPage(
   let at = 0;
   for await (const image of readImagePages(file.path, file.mimeType, signal, limits)) {
     if (at === index) {
-      const words = await sharedOcr().recognize(image, { signal });
-      const page = { index, width: image.width, height: image.height, words, source: 'ocr' as const };
+      // A photo may have been taken sideways: read upright, boxes in the picture's own frame, its turn told.
+      const { words, turn } = await readUpright(image, sharedOcr(), signal);
+      const page = { index, width: image.width, height: image.height, words, source: 'ocr' as const, turn };
       return { pageCount: at + 1, page };
     }
     at++;

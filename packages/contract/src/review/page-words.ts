@@ -14,6 +14,11 @@ export const PageWordsResponse = z.object({
   width: z.number().positive(),
   height: z.number().positive(),
   source: z.enum(['text-layer', 'ocr']),
+  /**
+   * A picture's clockwise turn that shows it upright (a photo taken sideways, found by the page's
+   * text direction), 0 or absent when upright; the words' polygons stay in the picture's own frame.
+   */
+  turn: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).optional(),
   words: z.array(
     z.object({
       text: z.string(),

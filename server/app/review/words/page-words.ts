@@ -39,7 +39,8 @@ export interface KeptDocument {
 
 /**
  * Bumped when what is kept changes shape: older files are then read again. 2: a text-layer page's
- * words include those read in its pictures (`inPicture`), and each page is read on its own.
+ * words include those read in its pictures (`inPicture`), each page is read on its own, and a picture
+ * taken sideways is read upright (`turn`).
  */
 const CACHE_VERSION = 2;
 
@@ -175,6 +176,7 @@ export class PageWordsReader {
       );
       if (!read.page) throw noSuchPage(page, read.pageCount);
       const answer = answerOf(read.page, read.page.source, read.page.pictureWords ?? []);
+      if (read.page.turn) answer.turn = read.page.turn;
       await this.keep(doc.id, answer);
       return answer;
     } catch (error) {

@@ -21,6 +21,7 @@ export interface ReviewFile {
 export function textLayerFirst(document: ReviewFile, fallback: PageWordsSource): PageWordsSource {
   return {
     key: fallback.key,
+    turn: fallback.turn,
     read: async (page, signal) => {
       const kind = await detectDocumentKind(document.file, document.mimeType ?? undefined);
       if (kind.kind === 'pdf') {

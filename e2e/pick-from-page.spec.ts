@@ -201,7 +201,7 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
   const shown = await boxWithin(total, pageBox(page));
   expect(shown.y1 - shown.y0).toBeGreaterThan(shown.x1 - shown.x0);
 
-  // From the keyboard: `p` starts, the arrows move a word cursor, Enter takes it.
+  // From the keyboard: `p` starts, the arrows move a word cursor (from the value's words), Enter takes it.
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Pick from page' })).toHaveAttribute('aria-pressed', 'false');
   await valueOf(page, 'invoice_number').focus();
@@ -212,6 +212,7 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
     page
       .locator('[data-page-index="0"] .pick-word[data-cursor="true"]')
       .evaluateAll((found) => found[0]?.getAttribute('data-text') ?? null);
+  // invoice_number was not found on this page: the cursor starts on the page's first word.
   for (let i = 0; i < 20 && (await cursorText()) !== 'INV-2024-0042'; i++) {
     await page.keyboard.press('ArrowRight');
   }
@@ -219,4 +220,9 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
   await page.keyboard.press('Enter');
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0042');
   await expectPolygonOver(page, 'invoice_number', [word(page, 'INV-2024-0042')]);
+  // Picking again: the first arrow starts on the value's own words (its region), not the page's first.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('p');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(cursorText).toBe('INV-2024-0042');
 });

@@ -35,6 +35,11 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   await page.keyboard.press('Enter');
   const supplier = page.getByRole('textbox', { name: 'supplier_name', exact: true });
   await expect(supplier).toBeFocused();
+  // Opened from the keyboard, the editor has the whole value selected (typing would replace it).
+  expect(await supplier.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([
+    0,
+    'ACME Supplies Ltd'.length,
+  ]);
   await page.keyboard.press('End');
   await page.keyboard.type(' jn');
   await expect(supplier).toHaveValue('ACME Supplies Ltd jn');

@@ -22,6 +22,7 @@ import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
 import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import { documentViewerForLazy } from './viewer/preload';
+import { turnLeaves, usePhotoTurns } from './viewer/photo-turns';
 
 // pdf.js is over a megabyte: it loads only when a document is opened (without suspending once
 // preloaded, preload.ts).
@@ -110,9 +111,14 @@ export function ReviewView({
   );
   // A PDF's text layer is read here; the source given serves scanned pages and pictures (OCR).
   const words = useTextLayerFirst(stored, pageWords);
+  // A v2 photo taken sideways is shown upright as its text says (v1 pages come with their turns).
+  const photoTurns = usePhotoTurns(stored, pageTurns ? null : (pageWords ?? null), inference.file.page_count);
+  const turns = pageTurns ?? photoTurns;
+  const shownLeaves = useMemo(() => turnLeaves(model.leaves, photoTurns), [model.leaves, photoTurns]);
   const pick = usePick({
     source: stored ? words : null,
-    pageTurns,
+    pageTurns: turns,
+    storedTurns: photoTurns,
     node: selectedNode,
     page: viewer.page,
     rotation: viewer.rotation,
@@ -174,11 +180,11 @@ export function ReviewView({
               <DocumentViewer
                 file={stored.file}
                 mimeType={stored.mimeType ?? inference.file.mime_type}
-                leaves={model.leaves}
+                leaves={shownLeaves}
                 state={viewer}
                 dispatch={dispatchViewer}
                 pageCount={inference.file.page_count}
-                pageTurns={pageTurns}
+                pageTurns={turns}
                 onPageDrawn={valuesWait.onPageDrawn}
               />
               {pick.available && !readOnly && (

@@ -79,6 +79,23 @@ describe('FieldList', () => {
     expect(a.onLeaveEditor).toHaveBeenCalledWith('note');
   });
 
+  it('selects the whole value when its editor opens from the keyboard, not on a click', async () => {
+    const user = userEvent.setup();
+    const nodes = buildReviewTree({ note: { value: 'ACME Ltd', locations: [], confidence: 'High' } });
+    renderInApp(
+      <FieldActionsContext value={actions()}>
+        <FieldList nodes={nodes} filtered={null} />
+      </FieldActionsContext>,
+    );
+    const note = screen.getByRole<HTMLInputElement>('textbox', { name: 'note' });
+    // As Enter on the value's row opens it (use-field-focus.ts): focus() with no pointer.
+    note.focus();
+    expect([note.selectionStart, note.selectionEnd]).toEqual([0, 'ACME Ltd'.length]);
+    note.blur();
+    await user.pointer({ keys: '[MouseLeft]', target: note, offset: 2 });
+    expect(note.selectionStart).toBe(note.selectionEnd);
+  });
+
   it('shows the filtered values as one work list', () => {
     const nodes = buildReviewTree(fields);
     renderInApp(

@@ -7,6 +7,8 @@ export function serverWordsSource(documentId: string): PageWordsSource {
   return {
     key: pageWordsKey(documentId),
     read: async (page, signal) => (await getPageWords(documentId, page, { signal })).words,
+    // The same answer (the server reads a page once and keeps it): its picture's turn.
+    turn: async (page, signal) => (await getPageWords(documentId, page, { signal })).turn ?? 0,
   };
 }
 
@@ -18,5 +20,6 @@ export function jobWordsSource(apiVersion: ApiVersion, jobId: string): PageWords
   return {
     key: jobPageWordsKey(apiVersion, jobId),
     read: async (page, signal) => (await getJobPageWords(apiVersion, jobId, page, { signal })).words,
+    turn: async (page, signal) => (await getJobPageWords(apiVersion, jobId, page, { signal })).turn ?? 0,
   };
 }

@@ -48,7 +48,7 @@ test('signing out mid-review sends the last edit, then frees the document for a 
   await valueOf(alicePage, 'invoice_number').fill('SO-LAST-EDIT');
   await alicePage.getByRole('button', { name: 'Sign out' }).click();
   // Signed out on a team page: the sign-in form, to come back to the review.
-  await expect(alicePage.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(alicePage.getByRole('form', { name: 'Sign in' })).toBeVisible({ timeout: 20_000 });
   await expect(alicePage).toHaveURL(new RegExp(`/sign-in\\?next=%2Freview%2F${documentId}`));
 
   // On the server: free, with the edit.
@@ -85,7 +85,8 @@ test('a signed-out visitor gets the sign-in form and comes back; the navigation 
   const page = await context.newPage();
 
   await page.goto('/queue?state=to_review');
-  await expect(page).toHaveURL(/\/sign-in\?next=%2Fqueue%3Fstate%3Dto_review$/);
+  // Once the session is read (slow on a loaded machine).
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fqueue%3Fstate%3Dto_review$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Sign in first' })).toHaveCount(0);
   const nav = page.getByRole('navigation', { name: 'Main' });
   // Signed out: nothing of the team's.
@@ -97,7 +98,7 @@ test('a signed-out visitor gets the sign-in form and comes back; the navigation 
   await page.getByLabel('Name').fill(carol);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/queue\?state=to_review$/);
+  await expect(page).toHaveURL(/\/queue\?state=to_review$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Team queue' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Team queue' })).toBeVisible();
   // An operator: no admin menu, no admin page.

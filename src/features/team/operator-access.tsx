@@ -90,7 +90,7 @@ export function DeactivateButton({ operator }: { operator: OperatorView }) {
       <div className="flex flex-col items-end gap-2">
         <Button
           variant="ghost"
-          className="px-2 py-1 text-xs"
+          className="px-2 py-1 text-xs whitespace-nowrap"
           aria-label={`Reactivate ${operator.name}`}
           disabled={change.isPending}
           onClick={() => change.mutate({ active: true })}
@@ -104,7 +104,7 @@ export function DeactivateButton({ operator }: { operator: OperatorView }) {
     return (
       <Button
         variant="ghost"
-        className="px-2 py-1 text-xs"
+        className="px-2 py-1 text-xs whitespace-nowrap"
         aria-label={`Deactivate ${operator.name}`}
         autoFocus={step === 'kept'}
         onClick={() => setStep('confirming')}
@@ -133,7 +133,7 @@ export function DeactivateButton({ operator }: { operator: OperatorView }) {
         </Button>
         <Button
           variant="ghost"
-          className="px-2 py-1 text-xs"
+          className="px-2 py-1 text-xs whitespace-nowrap"
           autoFocus
           onClick={() => {
             change.reset();
@@ -166,7 +166,7 @@ export function PasswordLinkButton({ operator }: { operator: OperatorView }) {
     <div className="flex flex-col items-end gap-2">
       <Button
         variant="ghost"
-        className="px-2 py-1 text-xs"
+        className="px-2 py-1 text-xs whitespace-nowrap"
         aria-label={`Make a password link for ${operator.name}`}
         disabled={link.isPending}
         onClick={() => link.mutate()}
@@ -189,7 +189,7 @@ export function PasswordLinkButton({ operator }: { operator: OperatorView }) {
             />
             <Button
               variant="secondary"
-              className="px-2 py-1 text-xs"
+              className="px-2 py-1 text-xs whitespace-nowrap"
               onClick={() =>
                 void navigator.clipboard?.writeText(url).then(
                   () => setCopied(true),

@@ -78,11 +78,12 @@ export function OperatorTable({ me, onRemoved }: Props) {
                   </>
                 )}
               </td>
-              <td className={cell}>
+              <td className={`${cell} whitespace-nowrap`}>
                 <time dateTime={operator.createdAt}>{formatDate(operator.createdAt)}</time>
               </td>
               <td className={`${cell} text-right`}>
-                <div className="flex flex-col items-end gap-1">
+                {/* One line of actions; a link or a question opens under its own button. */}
+                <div className="flex flex-wrap items-start justify-end gap-1">
                   <PasswordLinkButton operator={operator} />
                   {operator.id !== me.id && (
                     <>

@@ -19,7 +19,10 @@ import type { DecisionRequest } from '../queued-document/use-decisions';
 import { useUncheckedGate } from './use-unchecked-gate';
 
 const fields = (
-  generatedInvoice({ confidence: 'High', confidenceOf: { total_amount: 'Low', date: null } }).inference as {
+  generatedInvoice({
+    confidence: 'High',
+    confidenceOf: { total_amount: 'Low', date: null, 'supplier_address.city': 'Medium' },
+  }).inference as {
     result: { fields: FieldMap };
   }
 ).result.fields;
@@ -66,21 +69,23 @@ describe('the unchecked-values gate', () => {
     const user = userEvent.setup();
     const { onDecide } = renderBar(false);
     await user.click(screen.getByRole('button', { name: /Confirm and next/ }));
-    const dialog = screen.getByRole('dialog', { name: '2 values not checked' });
+    const dialog = screen.getByRole('dialog', { name: '3 values not checked' });
     expect(within(dialog).getByText('Date')).toBeInTheDocument();
     expect(within(dialog).getByText('Total amount')).toBeInTheDocument();
+    // A nested value says what it belongs to.
+    expect(within(dialog).getByText('Supplier address › City')).toBeInTheDocument();
     // The safe answer has the focus: an Enter pressed on through does not confirm.
     expect(within(dialog).getByRole('button', { name: 'Review them' })).toHaveFocus();
     expect(onDecide).not.toHaveBeenCalled();
     await user.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
-    expect(onDecide.mock.calls).toEqual([[{ kind: 'confirm', next: true, uncheckedConfirmed: 2 }]]);
+    expect(onDecide.mock.calls).toEqual([[{ kind: 'confirm', next: true, uncheckedConfirmed: 3 }]]);
   });
 
   it('asks on Ctrl+Enter too; Review them selects the first unchecked value instead', async () => {
     const user = userEvent.setup();
     const { onDecide, location } = renderBar(false);
     await user.keyboard('{Control>}{Enter}{/Control}');
-    const dialog = screen.getByRole('dialog', { name: '2 values not checked' });
+    const dialog = screen.getByRole('dialog', { name: '3 values not checked' });
     await user.click(within(dialog).getByRole('button', { name: 'Review them' }));
     expect(onDecide).not.toHaveBeenCalled();
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -91,7 +96,7 @@ describe('the unchecked-values gate', () => {
     const user = userEvent.setup();
     const { onDecide } = renderBar(true);
     await user.click(screen.getByRole('button', { name: /^Confirm$/ }));
-    const dialog = screen.getByRole('dialog', { name: '2 values not checked' });
+    const dialog = screen.getByRole('dialog', { name: '3 values not checked' });
     expect(within(dialog).queryByRole('button', { name: 'Confirm anyway' })).toBeNull();
     expect(dialog).toHaveTextContent('This model needs every such value checked');
     expect(onDecide).not.toHaveBeenCalled();
@@ -99,7 +104,11 @@ describe('the unchecked-values gate', () => {
 
   it('confirms at once when every such value was confirmed or corrected', async () => {
     const user = userEvent.setup();
-    const { onDecide } = renderBar(true, { ...NO_EDITS, reviewed: ['date'], values: { total_amount: 120 } });
+    const { onDecide } = renderBar(true, {
+      ...NO_EDITS,
+      reviewed: ['date', 'supplier_address.city'],
+      values: { total_amount: 120 },
+    });
     await user.click(screen.getByRole('button', { name: /^Confirm$/ }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(onDecide).toHaveBeenCalledWith({ kind: 'confirm', next: false });

@@ -63,7 +63,8 @@ describe('LineItemGrid', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(opener).toHaveFocus();
     expect(screen.getByRole('table', { name: 'field_object_list' })).toBeInTheDocument();
-  });
+    // A whole journey of keys through the value list: more than the default 5 s on a busy machine.
+  }, 20_000);
 
   it('is read-only in a read-only review: editors disabled, no row actions, still opened and closed', async () => {
     const user = userEvent.setup();

@@ -40,6 +40,8 @@ for (const viewport of [
     test('the line items open as a full-width grid: every column readable, rows added, duplicated and removed with the keys, and saved', async ({
       page,
     }) => {
+      // Two passes through the grid and a reload: more than one journey's minute on a busy machine.
+      test.setTimeout(180_000);
       const size = `${viewport.width}x${viewport.height}`;
       await openInvoiceReview(page, `grid-${size}.pdf`);
       const opener = page.getByRole('button', { name: 'Open as grid: Line Items' });
@@ -85,6 +87,7 @@ for (const viewport of [
       await expect(cellOf(grid, 'line_items[1].quantity')).toBeFocused();
       // The selected row is boxed on the page, in the strip left above the grid.
       await expectAboveGrid(page, grid, 'line_items[1]');
+      await keepScreenshot(page, `line-item-grid-row-${size}`);
       await page.keyboard.press('Enter');
       await expect(editorOf(grid, 'line_items[1].quantity')).toBeFocused();
       await page.keyboard.type('250');
@@ -126,7 +129,16 @@ for (const viewport of [
       await keepScreenshot(page, `line-item-grid-${size}`);
       await expectAccessible(page, `line-item-grid-${size}`);
 
+      // Its top edge trades rows for page: ↓ on it gives the page more room.
+      const before = (await grid.boundingBox())?.y ?? 0;
+      const edge = grid.getByRole('separator', { name: /Grid height/ });
+      await edge.focus();
+      await page.keyboard.press('ArrowDown');
+      await expect(edge).toHaveAttribute('aria-valuenow', '45');
+      expect((await grid.boundingBox())?.y).toBeGreaterThan(before);
+
       // Escape on a cell closes the grid; the focus goes back to what opened it.
+      await cellOf(grid, 'line_items[4].description').focus();
       await page.keyboard.press('Escape');
       await expect(grid).toBeHidden();
       await expect(opener).toBeFocused();

@@ -38,7 +38,7 @@ describe('LineItemGrid', () => {
     ).toEqual(['#', 'Subfield 1', 'Subfield 2', 'Row actions']);
 
     // Opened on the first cell, which is selected; the arrows move and select, Enter edits.
-    const cell = (path: string) => grid.querySelector(`td[data-field-path="${path}"]`);
+    const cell = (path: string) => grid.querySelector<HTMLElement>(`td[data-field-path="${path}"]`);
     expect(cell('field_object_list[0].subfield_1')).toHaveFocus();
     expect(a.onFieldSelect).toHaveBeenCalledWith('field_object_list[0].subfield_1');
     await user.keyboard('{ArrowRight}{ArrowDown}');
@@ -63,7 +63,8 @@ describe('LineItemGrid', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(opener).toHaveFocus();
     expect(screen.getByRole('table', { name: 'field_object_list' })).toBeInTheDocument();
-  });
+    // A whole journey of keys through the value list: more than the default 5 s on a busy machine.
+  }, 20_000);
 
   it('is read-only in a read-only review: editors disabled, no row actions, still opened and closed', async () => {
     const user = userEvent.setup();

@@ -1,4 +1,13 @@
-import { useContext, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+} from 'react';
 import { createPortal } from 'react-dom';
 import {
   FIELD_ATTRIBUTE,
@@ -9,6 +18,7 @@ import {
 import { AddItemButton } from '../fields/item-button';
 import { HighlightContext } from '../viewer/highlight-store';
 import { isWithin, type ListNode } from '@extraction-review/review-domain/fields/review-tree';
+import { GRID_HEIGHT, useGridHeight } from './grid-height';
 import { gridMove, type CellAt } from './grid-keys';
 import { GridRow } from './grid-row';
 import { revealRowAbove } from './reveal-row';
@@ -42,6 +52,7 @@ export function LineItemGrid({ list, readOnly, onClose }: Props) {
   const root = useRef<HTMLDialogElement>(null);
   const outer = useFieldActions();
   const selectedRow = useSelectedRow();
+  const [height, setHeight] = useGridHeight();
   const highlight = useContext(HighlightContext);
   // Opened on the selected value when it is in this table, else on its first row.
   const [focus, setFocus] = useState<FocusRequest | null>(() => {
@@ -94,7 +105,7 @@ export function LineItemGrid({ list, readOnly, onClose }: Props) {
       if (top !== undefined) revealRowAbove(selectedRow, top);
     });
     return () => cancelAnimationFrame(frame);
-  }, [selectedRow, list.path]);
+  }, [selectedRow, list.path, height]);
 
   const rows = list.items.length;
   const cols = list.itemKind === 'object' ? list.columns.length : 1;
@@ -144,8 +155,10 @@ export function LineItemGrid({ list, readOnly, onClose }: Props) {
         open
         aria-labelledby={titleId}
         onKeyDown={onKeyDown}
-        className="fixed inset-x-0 top-auto bottom-0 z-40 m-0 flex h-[52vh] max-h-none w-full max-w-none flex-col border-t-2 border-slate-400 bg-white p-0 text-slate-900 shadow-[0_-8px_24px_rgb(15_23_42/0.18)]"
+        style={{ height: `${height * 100}vh` }}
+        className="fixed inset-x-0 top-auto bottom-0 z-40 m-0 flex max-h-none w-full max-w-none flex-col border-t-2 border-slate-400 bg-white p-0 text-slate-900 shadow-[0_-8px_24px_rgb(15_23_42/0.18)]"
       >
+        <ResizeEdge height={height} onResize={setHeight} />
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 border-b border-slate-200 bg-slate-50 px-4 py-2">
           <h2 id={titleId} className="text-sm font-semibold" title={list.path}>
             {list.title}{' '}
@@ -215,6 +228,45 @@ export function LineItemGrid({ list, readOnly, onClose }: Props) {
       </dialog>
     </FieldActionsContext>,
     document.body,
+  );
+}
+
+/**
+ * The grid's top edge: dragged, or ↑ ↓ when focused, it makes the grid taller or shorter (the page
+ * above gets the rest).
+ */
+function ResizeEdge({ height, onResize }: { height: number; onResize: (fraction: number) => void }) {
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    event.currentTarget.setPointerCapture(event.pointerId);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (!event.currentTarget.hasPointerCapture(event.pointerId)) return;
+    onResize(1 - event.clientY / window.innerHeight);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const by = event.key === 'ArrowUp' ? GRID_HEIGHT.step : event.key === 'ArrowDown' ? -GRID_HEIGHT.step : 0;
+    if (by === 0) return;
+    event.preventDefault();
+    onResize(height + by);
+  };
+  return (
+    <div
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Grid height (drag, or ↑ ↓)"
+      aria-valuemin={GRID_HEIGHT.min * 100}
+      aria-valuemax={GRID_HEIGHT.max * 100}
+      aria-valuenow={Math.round(height * 100)}
+      aria-valuetext={`${Math.round(height * 100)}% of the window`}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onKeyDown={onKeyDown}
+      className="group absolute inset-x-0 -top-1.5 z-50 flex h-3 cursor-row-resize touch-none items-center justify-center focus-visible:outline-2 focus-visible:outline-blue-700"
+    >
+      <span aria-hidden="true" className="h-1 w-12 rounded-full bg-slate-400 group-hover:bg-blue-700" />
+    </div>
   );
 }
 

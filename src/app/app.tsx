@@ -5,6 +5,7 @@ import { JobEventsProvider } from '../features/jobs/job-events';
 import { AdminOnly } from './session/admin-only';
 import { RequireSession } from './session/require-session';
 import { SessionMenu } from '../features/team/session-menu';
+import { ThemeToggle } from '../components/theme-toggle';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
 import { QueueLiveUpdates } from './queue-live-updates';
@@ -38,7 +39,8 @@ export function App() {
                   <NavLink href="/exports">Exports</NavLink>
                   <NavLink href="/analytics">Where time goes</NavLink>
                 </AdminOnly>
-                <div className="ml-auto">
+                <div className="ml-auto flex items-center gap-3">
+                  <ThemeToggle />
                   <SessionMenu />
                 </div>
               </nav>

@@ -69,6 +69,8 @@ function subscribe(listener: () => void): () => void {
   if (listeners.size === 0) {
     globalThis.matchMedia?.(DARK_QUERY).addEventListener('change', notify);
     globalThis.addEventListener('storage', onStorage);
+    // The system (or another tab) may have changed since index.html's script ran, unheard.
+    applyTheme();
   }
   listeners.add(listener);
   return () => {

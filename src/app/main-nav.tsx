@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SessionMenu } from '../features/team/session-menu';
+import { ThemeToggle } from '../components/theme-toggle';
 import { NavMenu, type NavMenuItem } from './nav-menu';
 import { useSession } from './session/use-session';
 
@@ -41,6 +42,7 @@ export function MainNav({ end }: { end?: ReactNode }) {
       {role === 'admin' && <NavMenu label="Admin" items={ADMIN_PAGES} />}
       <div className="ml-auto flex items-center gap-3">
         {end}
+        <ThemeToggle />
         <SessionMenu />
       </div>
     </nav>

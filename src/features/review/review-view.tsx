@@ -1,4 +1,13 @@
-import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+} from 'react';
 import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
@@ -6,6 +15,10 @@ import { FeedbackPanel } from './feedback/feedback-panel';
 import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
+import type { TabSpec } from './panels/review-tabs';
+import { SplitHandle } from './layout/split-handle';
+import { useFillViewport, useMediaQuery } from './layout/use-fill-viewport';
+import { readValuesWidth, writeValuesWidth } from './layout/values-width';
 import { useFieldActions } from './use-field-actions';
 import { useFieldFocus } from './use-field-focus';
 import { useFieldFromUrl, useFieldUrlSync } from './use-field-url';
@@ -32,8 +45,15 @@ interface Props {
   result: ExtractionResponse;
   /** The document as kept in this browser, or null when it is not (uploaded elsewhere, sent by URL). */
   document: { file: Blob; filename: string; mimeType: string | null; size: number | null } | null;
-  /** A message above the values (the result shown is the draft's copy, say). */
+  /**
+   * Said above the tabs (the result shown is the draft's copy, the save status, a conflict): keep it
+   * to a line or two, the values keep the height.
+   */
   notice?: ReactNode;
+  /** Tabs the page adds after the values (a queued document's history). */
+  tabs?: readonly TabSpec<ReviewTab>[] | undefined;
+  /** At the panel's foot, always in view: the decisions on a queued document. */
+  footer?: ReactNode;
   /** A saved result opened from files: the review makes no request (no model schema, no RAG). */
   offline?: boolean | undefined;
   /** v1 pages stored turned: the clockwise turn that shows each upright (polygons are upright). */
@@ -75,6 +95,8 @@ export function ReviewView({
   documentLoading = false,
   ruleMarks = NO_MARKS,
   pageWords,
+  tabs: pageTabs = [],
+  footer,
 }: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, {
@@ -90,6 +112,12 @@ export function ReviewView({
   const [helpOpen, setHelpOpen] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const valuesRoot = useRef<HTMLDivElement>(null);
+  const layout = useRef<HTMLDivElement>(null);
+  // Side by side (xl, as the grid's classes): the review reaches the window's foot, no further.
+  const sideBySide = useMediaQuery('(min-width: 80rem)');
+  const height = useFillViewport(layout, sideBySide);
+  const [valuesWidth, setValuesWidth] = useState(readValuesWidth);
+  useEffect(() => writeValuesWidth(valuesWidth), [valuesWidth]);
   const focusField = useFieldFocus(valuesRoot);
 
   const { highlight, select } = useReviewSelection(viewer, dispatchViewer, model.leaves);
@@ -162,12 +190,35 @@ export function ReviewView({
     </RuleMarksContext>
   );
 
+  const extraTabs: TabSpec<ReviewTab>[] = [
+    ...pageTabs,
+    ...(v1Feedback && !readOnly
+      ? [
+          {
+            id: 'feedback' as const,
+            label: 'Feedback',
+            content: (
+              <FeedbackPanel
+                nodes={model.nodes}
+                documentId={v1Feedback.documentId}
+                product={v1Feedback.product}
+              />
+            ),
+          },
+        ]
+      : []),
+  ];
+
   return (
     <PickContext value={pick.context}>
-      <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
+      <div
+        ref={layout}
+        style={{ height, '--values-width': `${String(valuesWidth)}%` } as CSSProperties}
+        className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:flex-none xl:grid-cols-[minmax(0,1fr)_auto_minmax(24rem,var(--values-width))] xl:grid-rows-[minmax(0,1fr)] xl:gap-1"
+      >
         <section
           aria-label="Document"
-          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200"
+          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200 xl:min-h-0"
         >
           {stored ? (
             <Suspense fallback={<Spinner label="Loading the viewer…" />}>
@@ -203,7 +254,10 @@ export function ReviewView({
             </p>
           )}
         </section>
-        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-3">
+        <SplitHandle value={valuesWidth} onChange={setValuesWidth} containerRef={layout} />
+        {/* The tabs' panel is the one region that scrolls: what is above it is kept to a line or
+            two, the decisions and corrections sit at the foot, always in view. */}
+        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-2">
           {notice}
           {model.storageError != null && (
             <p
@@ -217,6 +271,7 @@ export function ReviewView({
           <ReviewPanels
             tab={tab}
             onTab={setTab}
+            extra={extraTabs}
             result={result}
             modelName={model.schema.data?.name ?? null}
             stored={stored}
@@ -233,25 +288,23 @@ export function ReviewView({
               )
             }
           />
-          {!readOnly && (
-            <CorrectionsBar
-              nodes={model.nodes}
-              changes={model.changes}
-              documentName={stored?.filename ?? inference.file.name}
-              inferenceId={inference.id}
-              modelId={inference.model.id}
-              offline={offline}
-              feedback={
-                v1Feedback && (
-                  <FeedbackPanel
-                    nodes={model.nodes}
-                    documentId={v1Feedback.documentId}
-                    product={v1Feedback.product}
-                  />
-                )
-              }
-              onRevertAll={() => model.correct({ type: 'revertAll' })}
-            />
+          {(footer != null || !readOnly) && (
+            <div className="flex shrink-0 flex-col gap-2 border-t border-slate-300 pt-2">
+              {footer}
+              {!readOnly && (
+                <CorrectionsBar
+                  nodes={model.nodes}
+                  changes={model.changes}
+                  documentName={stored?.filename ?? inference.file.name}
+                  inferenceId={inference.id}
+                  modelId={inference.model.id}
+                  offline={offline}
+                  v1={v1Feedback !== undefined}
+                  ragOnConfirm={footer != null}
+                  onRevertAll={() => model.correct({ type: 'revertAll' })}
+                />
+              )}
+            </div>
           )}
         </aside>
         <p role="status" className="sr-only">

@@ -43,7 +43,7 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect }
         role="tablist"
         aria-label={label}
         onKeyDown={onKeyDown}
-        className="flex gap-1 border-b border-slate-300"
+        className="flex shrink-0 gap-1 overflow-x-auto border-b border-slate-300"
       >
         {tabs.map((tab) => (
           <button

@@ -9,7 +9,7 @@ import { draftFromServer } from '@extraction-review/review-domain/queue/correcti
 import { DocumentStatus } from './document-status';
 import { documentMissingText } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
-import { HistoryPanel } from './history-panel';
+import { HistoryDisclosure, HistoryPanel } from './history-panel';
 import { PriorityControl } from './priority-control';
 import { ReassignControl } from './reassign-control';
 import { useDocumentActions } from './use-document-actions';
@@ -116,12 +116,18 @@ export function QueueReview({ document, operator }: Props) {
             documentLoading={file.isPending}
             initialCorrections={shown}
             readOnly
-            notice={<HistoryPanel documentId={document.id} isAdmin={isAdmin} />}
+            tabs={[
+              {
+                id: 'history',
+                label: 'History',
+                content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
+              },
+            ]}
           />
         ))}
       {!result && document.result !== null && <Spinner label="Loading the review settings…" />}
       {!result && (document.state === 'processing' || document.state === 'failed') && (
-        <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
+        <HistoryDisclosure documentId={document.id} isAdmin={isAdmin} />
       )}
     </>
   );

@@ -52,6 +52,8 @@ interface Props {
   notice?: ReactNode;
   /** Tabs the page adds after the values (a queued document's history). */
   tabs?: readonly TabSpec<ReviewTab>[] | undefined;
+  /** Beside the tabs, one short line: whether the corrections are saved. */
+  status?: ReactNode;
   /** At the panel's foot, always in view: the decisions on a queued document. */
   footer?: ReactNode;
   /** A saved result opened from files: the review makes no request (no model schema, no RAG). */
@@ -96,6 +98,7 @@ export function ReviewView({
   ruleMarks = NO_MARKS,
   pageWords,
   tabs: pageTabs = [],
+  status,
   footer,
 }: Props) {
   const { inference } = result;
@@ -190,25 +193,6 @@ export function ReviewView({
     </RuleMarksContext>
   );
 
-  const extraTabs: TabSpec<ReviewTab>[] = [
-    ...pageTabs,
-    ...(v1Feedback && !readOnly
-      ? [
-          {
-            id: 'feedback' as const,
-            label: 'Feedback',
-            content: (
-              <FeedbackPanel
-                nodes={model.nodes}
-                documentId={v1Feedback.documentId}
-                product={v1Feedback.product}
-              />
-            ),
-          },
-        ]
-      : []),
-  ];
-
   return (
     <PickContext value={pick.context}>
       <div
@@ -271,7 +255,9 @@ export function ReviewView({
           <ReviewPanels
             tab={tab}
             onTab={setTab}
-            extra={extraTabs}
+            extra={pageTabs}
+            fields={model.values}
+            status={status}
             result={result}
             modelName={model.schema.data?.name ?? null}
             stored={stored}
@@ -289,7 +275,9 @@ export function ReviewView({
             }
           />
           {(footer != null || !readOnly) && (
-            <div className="flex shrink-0 flex-col gap-2 border-t border-slate-300 pt-2">
+            // The decision bar is drawn by its own module as a boxed section: at the foot it is one
+            // compact row, without the box.
+            <div className="flex shrink-0 flex-col gap-1 border-t border-slate-300 pt-2 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1">
               {footer}
               {!readOnly && (
                 <CorrectionsBar
@@ -303,6 +291,17 @@ export function ReviewView({
                   ragOnConfirm={footer != null}
                   onRevertAll={() => model.correct({ type: 'revertAll' })}
                 />
+              )}
+              {/* v1: feedback for the service, folded to one line under the corrections; unfolded,
+                  it scrolls within a bounded height rather than push the values out. */}
+              {v1Feedback && !readOnly && (
+                <div className="max-h-[40vh] overflow-y-auto">
+                  <FeedbackPanel
+                    nodes={model.nodes}
+                    documentId={v1Feedback.documentId}
+                    product={v1Feedback.product}
+                  />
+                </div>
               )}
             </div>
           )}

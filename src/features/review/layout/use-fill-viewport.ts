@@ -3,7 +3,7 @@ import { useLayoutEffect, useState, type RefObject } from 'react';
 /** Below this the review is not squeezed further: the page scrolls instead. */
 const MIN_HEIGHT_PX = 480;
 /** Room kept under the review (the page's own padding). */
-const BOTTOM_GAP_PX = 16;
+const BOTTOM_GAP_PX = 8;
 
 /**
  * The height that makes the element reach the window's foot from where it starts on the page, when

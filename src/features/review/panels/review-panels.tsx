@@ -5,7 +5,7 @@ import { JsonPanel } from './json-panel';
 import { RawTextPanel } from './raw-text-panel';
 import { ReviewTabs, type TabSpec } from './review-tabs';
 
-export type ReviewTab = 'values' | 'history' | 'feedback' | 'text' | 'details' | 'json';
+export type ReviewTab = 'values' | 'history' | 'admin' | 'text' | 'details' | 'json';
 
 interface Props {
   tab: ReviewTab;
@@ -18,10 +18,14 @@ interface Props {
   modelName: string | null;
   stored: { filename: string; size: number | null; mimeType: string | null } | null;
   onGoToPage: (page: number) => void;
+  /** At the end of the tabs' row: the save status. */
+  status?: ReactNode;
+  /** The values' titles and paths, for Details. */
+  fields?: readonly { path: string; title: string }[] | undefined;
 }
 
 /**
- * The review's side panels as tabs: values, what the page adds (history, feedback), raw text, details
+ * The review's side panels as tabs: values, what the page adds (history, admin), raw text, details
  * (options, RAG, file), the response JSON. One tab shows at a time, so none of them ever pushes the
  * values down: they share the one scrolling region.
  */
@@ -34,6 +38,8 @@ export function ReviewPanels({
   modelName,
   stored,
   onGoToPage,
+  fields,
+  status,
 }: Props) {
   const { inference } = result;
   return (
@@ -41,6 +47,7 @@ export function ReviewPanels({
       label="Review panels"
       selected={tab}
       onSelect={onTab}
+      trailing={status}
       tabs={[
         { id: 'values', label: 'Values', content: values },
         ...extra,
@@ -52,7 +59,7 @@ export function ReviewPanels({
         {
           id: 'details',
           label: 'Details',
-          content: <DetailsPanel inference={inference} modelName={modelName} stored={stored} />,
+          content: <DetailsPanel inference={inference} modelName={modelName} stored={stored} fields={fields} />,
         },
         { id: 'json', label: 'JSON', content: <JsonPanel value={result} /> },
       ]}

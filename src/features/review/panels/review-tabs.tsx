@@ -11,10 +11,12 @@ interface Props<T extends string> {
   tabs: readonly TabSpec<T>[];
   selected: T;
   onSelect: (id: T) => void;
+  /** Said at the end of the tabs' row (the save status): a line the values do not lose. */
+  trailing?: ReactNode;
 }
 
 /** Tabs in the ARIA pattern: one tab stop, arrows and Home/End move between tabs, the panel follows. */
-export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect }: Props<T>) {
+export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect, trailing }: Props<T>) {
   const prefix = useId();
   const current = tabs.find((t) => t.id === selected) ?? tabs[0];
 
@@ -39,11 +41,12 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect }
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex shrink-0 items-end gap-2 border-b border-slate-300">
       <div
         role="tablist"
         aria-label={label}
         onKeyDown={onKeyDown}
-        className="flex shrink-0 gap-1 overflow-x-auto border-b border-slate-300"
+        className="flex min-w-0 gap-1 overflow-x-auto"
       >
         {tabs.map((tab) => (
           <button
@@ -60,6 +63,8 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect }
             {tab.label}
           </button>
         ))}
+      </div>
+      {trailing != null && <div className="ml-auto shrink-0 pb-1.5 text-xs [&>p]:text-xs">{trailing}</div>}
       </div>
       <div
         id={`${prefix}-panel`}

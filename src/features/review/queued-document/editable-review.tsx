@@ -104,7 +104,6 @@ export function EditableReview(props: Props) {
       ruleMarks={rules.marks}
       notice={
         <>
-          <SaveStatus status={sync.status} />
           {isStale(refusal) &&
             (sync.conflict ? (
               <StaleAlert
@@ -132,7 +131,9 @@ export function EditableReview(props: Props) {
           <RuleFailures failures={rules.failures} />
         </>
       }
+      status={<SaveStatus status={sync.status} />}
       tabs={[
+        ...(props.adminTab ? [props.adminTab] : []),
         {
           id: 'history',
           label: 'History',

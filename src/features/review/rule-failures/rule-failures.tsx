@@ -24,7 +24,7 @@ export function RuleFailures({ failures }: { failures: readonly RuleFailure[] })
         className="flex w-full items-center gap-2 px-2 py-1 text-left hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-blue-700"
       >
         <span aria-hidden="true">{open ? '▾' : '▸'}</span>
-        <span className="font-semibold text-red-900">
+        <span className="shrink-0 font-semibold whitespace-nowrap text-red-900">
           <span aria-hidden="true">⚠ </span>
           {count}
         </span>

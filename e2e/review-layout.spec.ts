@@ -132,7 +132,7 @@ test('the values keep at least half the window, with a failing rule and with His
     await expect(valueOf(page, 'invoice_number')).toBeVisible({ timeout: 30_000 });
     await expect(split).toHaveAttribute('aria-valuenow', String(before + 4));
     // The pointer drags it too: to the page's middle, about half the width for the values.
-    const box = await page.getByRole('region', { name: 'Document' }).boundingBox();
+    const box = await page.getByRole('region', { name: 'Document', exact: true }).boundingBox();
     const handle = await split.boundingBox();
     if (box && handle) {
       await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);

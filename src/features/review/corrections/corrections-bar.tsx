@@ -63,7 +63,11 @@ export function CorrectionsBar({
   return (
     <section aria-label="Corrections" className="flex flex-col gap-1">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <p role="status" className="min-w-0 flex-1 truncate text-xs text-slate-800" title={describeChanges(changes)}>
+        <p
+          role="status"
+          className="min-w-0 flex-1 truncate text-xs text-slate-800"
+          title={describeChanges(changes)}
+        >
           {describeChanges(changes)}
         </p>
         <div className="flex shrink-0 flex-wrap items-center gap-1">

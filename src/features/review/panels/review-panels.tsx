@@ -59,7 +59,9 @@ export function ReviewPanels({
         {
           id: 'details',
           label: 'Details',
-          content: <DetailsPanel inference={inference} modelName={modelName} stored={stored} fields={fields} />,
+          content: (
+            <DetailsPanel inference={inference} modelName={modelName} stored={stored} fields={fields} />
+          ),
         },
         { id: 'json', label: 'JSON', content: <JsonPanel value={result} /> },
       ]}

@@ -42,29 +42,29 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect, 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex shrink-0 items-end gap-2 border-b border-slate-300">
-      <div
-        role="tablist"
-        aria-label={label}
-        onKeyDown={onKeyDown}
-        className="flex min-w-0 gap-1 overflow-x-auto"
-      >
-        {tabs.map((tab) => (
-          <button
-            key={tab.id}
-            id={`${prefix}-tab-${tab.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab.id === current?.id}
-            aria-controls={`${prefix}-panel`}
-            tabIndex={tab.id === current?.id ? 0 : -1}
-            onClick={() => onSelect(tab.id)}
-            className="-mb-px rounded-t border border-transparent px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 aria-selected:border-slate-300 aria-selected:border-b-white aria-selected:bg-white aria-selected:font-semibold aria-selected:text-slate-950"
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      {trailing != null && <div className="ml-auto shrink-0 pb-1.5 text-xs [&>p]:text-xs">{trailing}</div>}
+        <div
+          role="tablist"
+          aria-label={label}
+          onKeyDown={onKeyDown}
+          className="flex min-w-0 gap-1 overflow-x-auto"
+        >
+          {tabs.map((tab) => (
+            <button
+              key={tab.id}
+              id={`${prefix}-tab-${tab.id}`}
+              type="button"
+              role="tab"
+              aria-selected={tab.id === current?.id}
+              aria-controls={`${prefix}-panel`}
+              tabIndex={tab.id === current?.id ? 0 : -1}
+              onClick={() => onSelect(tab.id)}
+              className="-mb-px rounded-t border border-transparent px-3 py-1.5 text-sm whitespace-nowrap text-slate-800 hover:bg-slate-100 aria-selected:border-slate-300 aria-selected:border-b-white aria-selected:bg-white aria-selected:font-semibold aria-selected:text-slate-950"
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        {trailing != null && <div className="ml-auto shrink-0 pb-1.5 text-xs [&>p]:text-xs">{trailing}</div>}
       </div>
       <div
         id={`${prefix}-panel`}

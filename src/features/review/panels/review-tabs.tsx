@@ -46,7 +46,7 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect, 
           role="tablist"
           aria-label={label}
           onKeyDown={onKeyDown}
-          className="flex min-w-0 gap-1 overflow-x-auto"
+          className="flex max-w-full shrink-0 gap-1 overflow-x-auto"
         >
           {tabs.map((tab) => (
             <button
@@ -64,7 +64,11 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect, 
             </button>
           ))}
         </div>
-        {trailing != null && <div className="ml-auto shrink-0 pb-1.5 text-xs [&>p]:text-xs">{trailing}</div>}
+        {trailing != null && (
+          <div className="ml-auto min-w-0 truncate pb-1.5 text-xs [&>p]:truncate [&>p]:text-xs">
+            {trailing}
+          </div>
+        )}
       </div>
       <div
         id={`${prefix}-panel`}

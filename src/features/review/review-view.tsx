@@ -278,7 +278,7 @@ export function ReviewView({
             // The decision bar is drawn by its own module as a boxed section: at the foot it is one
             // compact row, without the box (Ctrl+Enter is said on a wide window, and in the
             // shortcuts' dialog and the button's aria-keyshortcuts always).
-            <div className="flex shrink-0 flex-col gap-1 border-t border-slate-300 pt-2 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1 [&>section_kbd]:hidden min-[90rem]:[&>section_kbd]:inline">
+            <div className="sticky bottom-0 z-10 flex shrink-0 flex-col gap-1 border-t border-slate-300 bg-white pt-2 pb-1 xl:static xl:bg-transparent xl:pb-0 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1 [&>section_kbd]:hidden min-[90rem]:[&>section_kbd]:inline">
               {footer}
               {!readOnly && (
                 <CorrectionsBar

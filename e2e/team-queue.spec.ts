@@ -124,7 +124,7 @@ test('two operators share one queue: different documents, live updates, stale ed
 
   // The admin reads Alice's document's history: taken, corrected, confirmed, by her.
   await page.goto(`/review/${aliceDoc}`);
-  await page.getByRole('button', { name: /History/ }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
   const history = page.getByRole('list').filter({ hasText: /confirmed/i });
   await expect(history).toContainText(alice);
   await expect(history).toContainText('Q-ALICE');

@@ -111,8 +111,7 @@ export function EditableReview(props: Props) {
       }}
       ruleMarks={rules.marks}
       notice={
-        <div className="flex flex-col gap-2">
-          <SaveStatus status={sync.status} />
+        <>
           {isStale(refusal) &&
             (sync.conflict ? (
               <StaleAlert
@@ -127,7 +126,7 @@ export function EditableReview(props: Props) {
               <Spinner label="The document changed: reading it again…" />
             ))}
           {refusal != null && !isStale(refusal) && !isNotHolder(refusal) && (
-            <div className="flex flex-col gap-2">
+            <div className="flex max-h-40 shrink-0 flex-col gap-2 overflow-y-auto">
               <ProblemAlert
                 error={refusal}
                 action="Your corrections are kept in this browser, not saved on the server."
@@ -138,20 +137,30 @@ export function EditableReview(props: Props) {
             </div>
           )}
           <RuleFailures failures={rules.failures} />
-          <DecisionBar
-            onDecide={(request) => decisions.mutate(request)}
-            busy={decisions.isPending}
-            error={decisions.error}
-            failures={rules.failures}
-            gate={unchecked}
-            confirmBlocked={
-              props.fileFailed === true
-                ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'
-                : undefined
-            }
-          />
-          <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
-        </div>
+        </>
+      }
+      status={<SaveStatus status={sync.status} />}
+      tabs={[
+        ...(props.adminTab ? [props.adminTab] : []),
+        {
+          id: 'history',
+          label: 'History',
+          content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
+        },
+      ]}
+      footer={
+        <DecisionBar
+          onDecide={(request) => decisions.mutate(request)}
+          busy={decisions.isPending}
+          error={decisions.error}
+          failures={rules.failures}
+          gate={unchecked}
+          confirmBlocked={
+            props.fileFailed === true
+              ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'
+              : undefined
+          }
+        />
       }
     />
   );

@@ -39,12 +39,19 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   useOpenDocumentAhead(file.data?.file, file.data?.mimeType);
 
   return (
-    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-xl font-semibold break-all">
-          {document ? (document.alias ?? document.fileName) : 'Document'}
+    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-2 px-4 pt-2 pb-0">
+      {/* One line: the file name is what tells six invoices of one batch apart; the alias (the
+          batch's name, often) beside it, smaller. Both cut short, the whole in their tooltips. */}
+      <div className="flex min-w-0 items-baseline gap-3">
+        <h1 className="min-w-0 truncate text-lg font-semibold" title={document?.fileName}>
+          {document ? document.fileName : 'Document'}
         </h1>
-        <Link href="/queue" className="text-sm font-medium text-blue-800 underline">
+        {document?.alias && (
+          <span className="min-w-0 shrink truncate text-sm text-slate-600" title={`Alias: ${document.alias}`}>
+            {document.alias}
+          </span>
+        )}
+        <Link href="/queue" className="ml-auto shrink-0 text-sm font-medium text-blue-800 underline">
           Back to the queue
         </Link>
       </div>

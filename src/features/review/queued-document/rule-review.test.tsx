@@ -148,12 +148,16 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('business rules in the review', () => {
-  it('marks the field of a failing rule and lists the rule by the decision bar', async () => {
+  it('marks the field of a failing rule and sums the rules up in one line that unfolds', async () => {
     renderRoute();
     const marks = await screen.findByRole('list', { name: `Rules failing on ${FIELD}` });
     expect(within(marks).getByText(`Rule fails: ${MESSAGE}`)).toBeInTheDocument();
     const panel = screen.getByRole('region', { name: 'Business rules' });
-    expect(within(panel).getByText('A business rule fails')).toBeInTheDocument();
+    const summary = within(panel).getByRole('button', { name: /1 rule fails/ });
+    expect(summary).toHaveAttribute('aria-expanded', 'false');
+    expect(within(panel).queryByText(`: ${MESSAGE}`, { exact: false })).toBeNull();
+    await userEvent.click(summary);
+    expect(summary).toHaveAttribute('aria-expanded', 'true');
     expect(within(panel).getByText(`: ${MESSAGE}`, { exact: false })).toBeInTheDocument();
   });
 

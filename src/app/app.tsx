@@ -28,7 +28,7 @@ export function App() {
                   Extraction review
                 </Link>
                 <NavLink href="/">New extraction</NavLink>
-                <NavLink href="/jobs">Jobs</NavLink>
+                <NavLink href="/uploads">Uploads</NavLink>
                 <NavLink href="/open">Open saved</NavLink>
                 <NavLink href="/queue">Team queue</NavLink>
                 <AdminOnly>
@@ -52,11 +52,12 @@ export function App() {
                     <pages.upload.Page />
                   </RequireSession>
                 </Route>
-                <Route path="/jobs">
+                <Route path="/uploads">
                   <RequireSession>
-                    <pages.jobs.Page />
+                    <pages.uploads.Page />
                   </RequireSession>
                 </Route>
+                <Route path="/jobs" component={pages.jobs.Page} />
                 <Route path="/jobs/:jobId">
                   {(params) => (
                     <RequireSession>

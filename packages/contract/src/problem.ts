@@ -41,6 +41,7 @@ export const problemCatalog = {
   '404-013': { status: 404, title: 'Not reviewed yet' },
   '404-014': { status: 404, title: 'Delivery not found' },
   '404-015': { status: 404, title: 'No such page or route' },
+  '404-016': { status: 404, title: 'No document of this job' },
   '405-001': { status: 405, title: 'Method not allowed' },
   '408-001': { status: 408, title: 'Request timeout' },
   '409-001': { status: 409, title: 'Changed since you read it' },

@@ -1,5 +1,5 @@
 /**
- * Shared steps of the upload and jobs journeys: the form filled as an operator does, the job list read
+ * Shared steps of the upload journeys: the form filled as an operator does, the Uploads list read
  * by its rows, upload throttling. Nothing is mocked: every request goes
  * to the real app server and the embedded reference service.
  */
@@ -33,14 +33,11 @@ export async function extract(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
 }
 
-/** The row of a job in the job list, found by its file name. */
-export function jobRow(page: Page, filename: string): Locator {
-  return page
-    .getByRole('list', { name: 'Your jobs' })
-    .getByRole('listitem')
-    .filter({
-      has: page.getByRole('link', { name: filename, exact: true }),
-    });
+/** The row of an upload in the team's Uploads list (`/uploads`), found by its file name. */
+export function uploadsRow(page: Page, filename: string): Locator {
+  return page.locator('tr[data-document-id]').filter({
+    has: page.getByRole('link', { name: filename, exact: true }),
+  });
 }
 
 /** Slows this page's uploads down (Chromium's own network emulation), so that progress can be seen. */

@@ -45,13 +45,16 @@ export function QueueRow({ document, me, now }: Props) {
         >
           {document.fileName}
         </Link>
+      </th>
+      {/* The duplicate mark sits beside the alias, not in the row's header: the row stays named by its file. */}
+      <td className={`${cell} max-w-48 break-words`}>
+        {document.alias ?? (document.duplicateOf === null ? '—' : '')}
         {document.duplicateOf !== null && (
-          <div className="mt-1">
+          <div className={document.alias === null ? undefined : 'mt-1'}>
             <DuplicateBadge duplicateOf={document.duplicateOf} />
           </div>
         )}
-      </th>
-      <td className={`${cell} max-w-40 break-words`}>{document.alias ?? '—'}</td>
+      </td>
       <td className={`${cell} max-w-48 break-words`}>
         <ModelName apiVersion={document.apiVersion} model={document.model} />
         {document.apiVersion === 'v1' && <span className="ml-1 text-slate-600">(v1)</span>}

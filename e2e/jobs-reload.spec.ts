@@ -9,7 +9,10 @@ import { addOperator, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdfFile } from './support/upload-documents';
 import { chooseFiles, extract, openUploadForm, uploadRow, uploadsRow } from './support/upload-steps';
 
-test('the uploads list survives a reload and reads the same from another browser', async ({ page, browser }) => {
+test('the uploads list survives a reload and reads the same from another browser', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const files = [
     await invoicePdfFile(`${uniqueName('keep-me')}.pdf`, { invoiceNumber: 'INV-K-0001' }),
@@ -34,7 +37,8 @@ test('the uploads list survives a reload and reads the same from another browser
   }
 
   await page.reload();
-  for (const file of files) await expect(uploadsRow(page, file.name)).toHaveAttribute('data-state', 'to_review');
+  for (const file of files)
+    await expect(uploadsRow(page, file.name)).toHaveAttribute('data-state', 'to_review');
   await keepScreenshot(page, 'uploads-after-reload', { fullPage: true });
   await expectAccessible(page, 'uploads-after-reload');
 

@@ -11,7 +11,8 @@ export const INVOICE_MODEL_ID = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
 
 export async function openUploadForm(page: Page): Promise<void> {
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible();
+  // The session is checked first: on a machine busy with other journeys that can take a while.
+  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(INVOICE_MODEL_ID);
 }
 

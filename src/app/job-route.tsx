@@ -74,7 +74,9 @@ function FollowedJob({ jobId, serverKept }: { jobId: string; serverKept: boolean
       )}
       {current && current.status !== 'Processed' && <JobStatus job={current} />}
       {/* A kept document's review is the queue's: this page goes there once the server has the result. */}
-      {current?.status === 'Processed' && serverKept && <Spinner label="The result is in: opening its review…" />}
+      {current?.status === 'Processed' && serverKept && (
+        <Spinner label="The result is in: opening its review…" />
+      )}
       {current?.status === 'Processed' &&
         !serverKept &&
         (current.result_url ? (

@@ -6,8 +6,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { sessionAction } from './field-problems';
 import { RemoveOperatorButton } from './remove-operator-button';
 import { useRecheckSessionOn } from '../../app/session/use-session';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+import { formatDate } from '../../lib/format';
 
 interface Props {
   /** The admin looking: their own row has no "Remove" (the server refuses it anyway). */
@@ -71,7 +70,7 @@ export function OperatorTable({ me, onRemoved }: Props) {
                 )}
               </td>
               <td className={cell}>
-                <time dateTime={operator.createdAt}>{dateFormat.format(new Date(operator.createdAt))}</time>
+                <time dateTime={operator.createdAt}>{formatDate(operator.createdAt)}</time>
               </td>
               <td className={`${cell} text-right`}>
                 {operator.id !== me.id && <RemoveOperatorButton operator={operator} onRemoved={onRemoved} />}

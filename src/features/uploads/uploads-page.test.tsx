@@ -123,9 +123,7 @@ describe('UploadsPage', () => {
     vi.mocked(listQueue).mockReset();
     vi.mocked(listQueue).mockImplementation((query) =>
       Promise.resolve(
-        query.cursor === 'c2'
-          ? page([upload({ id: 'D0', fileName: 'older.pdf' })])
-          : page([upload()], 'c2'),
+        query.cursor === 'c2' ? page([upload({ id: 'D0', fileName: 'older.pdf' })]) : page([upload()], 'c2'),
       ),
     );
     renderUploads('who=everyone');

@@ -74,7 +74,9 @@ export function UploadsTable({ documents, me }: Props) {
                   >
                     {document.fileName}
                   </Link>
-                  {document.alias !== null && <span className="text-xs text-slate-600">{document.alias}</span>}
+                  {document.alias !== null && (
+                    <span className="text-xs text-slate-600">{document.alias}</span>
+                  )}
                   <DuplicateBadge duplicateOf={document.duplicateOf} />
                 </div>
               </th>

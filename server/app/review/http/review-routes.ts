@@ -88,7 +88,10 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.findJobDocument, async (c, { params: { apiVersion, jobId } }) => {
     const row = await review.queue.findByUpstreamJobOrResult(apiVersion, jobId);
     if (row === undefined) {
-      throw new ProblemError('404-016', `No document of the review was brought by the ${apiVersion} job ${jobId}.`);
+      throw new ProblemError(
+        '404-016',
+        `No document of the review was brought by the ${apiVersion} job ${jobId}.`,
+      );
     }
     const document = presentQueueDocument(await withNames(review, row), review.clock.now());
     return c.json({ document }, 200, { 'Cache-Control': 'no-store' });

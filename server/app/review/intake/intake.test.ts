@@ -8,11 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DocumentResponse,
-  JobDocumentResponse,
-  QueuePage,
-} from '@extraction-review/contract/review/schemas';
+import { DocumentResponse, JobDocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
 import type { RunningServer } from '../../listen';
 import type { ReferenceService } from '@extraction-review/test-kit/reference/reference-service';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
@@ -226,9 +222,7 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
   });
 
   it('tells who uploaded, which document a job brought, and that the same bytes came before', async () => {
-    const own = (
-      await generatePdf([{ lines: [{ text: 'Invoice number: DUP-0001', x: 72, y: 700 }] }])
-    ).bytes;
+    const own = (await generatePdf([{ lines: [{ text: 'Invoice number: DUP-0001', x: 72, y: 700 }] }])).bytes;
     const enqueue = async (name: string) => {
       const form = new FormData();
       form.set('model_id', INVOICE_MODEL_ID);
@@ -244,7 +238,9 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     const firstJob = await enqueue('dup-first.pdf');
     const secondJob = await enqueue('dup-second.pdf');
     const byJob = async (jobId: string) => {
-      const response = await fetch(`${server.url}/api/review/jobs/v2/${jobId}`, { headers: { Cookie: cookie } });
+      const response = await fetch(`${server.url}/api/review/jobs/v2/${jobId}`, {
+        headers: { Cookie: cookie },
+      });
       expect(response.status).toBe(200);
       return JobDocumentResponse.parse(await response.json()).document;
     };
@@ -257,9 +253,14 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       duplicateOf: { id: first.id, fileName: 'dup-first.pdf' },
     });
     // The queue's listing and the document's own answer say the same.
-    expect((await documentsNamed('dup-second'))[0]?.duplicateOf).toEqual({ id: first.id, fileName: 'dup-first.pdf' });
+    expect((await documentsNamed('dup-second'))[0]?.duplicateOf).toEqual({
+      id: first.id,
+      fileName: 'dup-first.pdf',
+    });
     const opened = DocumentResponse.parse(
-      await (await fetch(`${server.url}/api/review/documents/${second.id}`, { headers: { Cookie: cookie } })).json(),
+      await (
+        await fetch(`${server.url}/api/review/documents/${second.id}`, { headers: { Cookie: cookie } })
+      ).json(),
     ).document;
     expect(opened.duplicateOf).toEqual({ id: first.id, fileName: 'dup-first.pdf' });
 
@@ -282,7 +283,9 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
     expect(nobody.documents).toEqual([]);
 
     // A job this server never saw: 404-016.
-    const unknown = await fetch(`${server.url}/api/review/jobs/v2/no-such-job`, { headers: { Cookie: cookie } });
+    const unknown = await fetch(`${server.url}/api/review/jobs/v2/no-such-job`, {
+      headers: { Cookie: cookie },
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: '404-016' });
     await settle(first.id);

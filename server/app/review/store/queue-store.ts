@@ -715,7 +715,11 @@ export class QueueStore {
       .leftJoin('operators as decider', 'decider.id', 'documents.decided_by')
       .leftJoin('operators as uploader', 'uploader.id', 'documents.uploaded_by')
       .selectAll('documents')
-      .select(['holder.name as holder_name', 'decider.name as decider_name', 'uploader.name as uploader_name'])
+      .select([
+        'holder.name as holder_name',
+        'decider.name as decider_name',
+        'uploader.name as uploader_name',
+      ])
       .select((eb) => [
         earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
         earlierSameFile(eb).select('earlier.file_name').as('duplicate_of_name'),

@@ -97,7 +97,7 @@ test('an upload has one review: corrected and confirmed there, seen so by a coll
   const second = alicePage.locator('tr[data-document-id]').filter({ hasText: again });
   await expect(second.locator(`[data-duplicate-of="${documentId}"]`)).toBeVisible();
   await keepScreenshot(alicePage, 'uploads-duplicate');
-  await second.getByRole('link', { name: file }).click();
+  await second.getByRole('link', { name: file, exact: true }).click();
   await expect(alicePage).toHaveURL(new RegExp(`/review/${documentId}$`));
 
   // The old address of the list leads to Uploads.

@@ -5,6 +5,8 @@ import { openInvoiceReview, valueOf } from './support/review-journey';
 test('a review without the mouse: next field to review, edit, confirm, pages, zoom, help', async ({
   page,
 }) => {
+  // The upload's job is followed before its page becomes the review (issue 21).
+  test.setTimeout(120_000);
   await openInvoiceReview(page);
   // Start from nowhere in particular: the body.
   await page.locator('body').click({ position: { x: 1, y: 1 } });

@@ -13,7 +13,7 @@ export function DuplicateBadge({ duplicateOf }: { duplicateOf: QueueDocument['du
       data-duplicate-of={duplicateOf.id}
       className="inline-flex max-w-full items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-normal text-amber-950 ring-1 ring-amber-400"
     >
-      <span aria-hidden="true">⧉</span>
+      <span aria-hidden="true">=</span>
       <span className="whitespace-nowrap">Duplicate of</span>
       <Link
         href={`/review/${encodeURIComponent(duplicateOf.id)}`}

@@ -103,7 +103,7 @@ describe('QueueTable', () => {
     });
     renderQueue(<QueueTable documents={[duplicate]} page={1} me={ALICE.id} now={now} />);
     const row = within(rowOf('again.pdf'));
-    expect(row.getAllByRole('cell')[0]).toHaveTextContent(/^⧉\s?Duplicate of\s?first\.pdf$/);
+    expect(row.getAllByRole('cell')[0]).toHaveTextContent(/^=\s?Duplicate of\s?first\.pdf$/);
     expect(row.getByRole('link', { name: 'first.pdf' })).toHaveAttribute('href', '/review/D1');
   });
 });

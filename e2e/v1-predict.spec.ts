@@ -14,7 +14,7 @@ import { boxWithin, expectNear, inkUnder, pageSlot, polygonOf } from './support/
 
 async function chooseV1(page: Page, mode: 'Asynchronous' | 'Synchronous') {
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible({ timeout: 20_000 });
   await page.getByRole('radio', { name: 'Prediction API (v1)' }).check();
   await expect(page.getByLabel('Account')).toHaveValue('mindee');
   await expect(page.getByLabel('Product name')).toHaveValue('invoices');
@@ -80,6 +80,8 @@ test('an async v1 prediction of a photo taken sideways: followed, then reviewed 
 });
 
 test('a sync v1 prediction of a PDF opens its document’s review, kept across a reload', async ({ page }) => {
+  // Its page becomes the kept document's review (issue 21): more than a minute on a busy machine.
+  test.setTimeout(120_000);
   const doc = await makeInvoicePdf([
     { label: 'Invoice number:', value: 'INV-2024-0515', y: 680 },
     { label: 'Date:', value: '2024-05-15', y: 656 },

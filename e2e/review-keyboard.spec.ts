@@ -5,7 +5,8 @@ import { openInvoiceReview, valueOf } from './support/review-journey';
 test('a review without the mouse: next field to review, edit, confirm, pages, zoom, help', async ({
   page,
 }) => {
-  // The two Enters on each value not on the page (issue 21) make a long journey longer.
+  // The two Enters on each value not on the page (issue 21), and the upload's job followed before
+  // its page becomes the review, make a long journey longer.
   test.setTimeout(120_000);
   await openInvoiceReview(page);
   // Start from nowhere in particular: the body.

@@ -147,7 +147,7 @@ async function journey(
     await openUploadForm(pageA);
     await chooseFiles(pageA, [byOperator]);
     await extract(pageA);
-    await expect(pageA).toHaveURL(/\/jobs\/[^/?]+/, { timeout: 30_000 });
+    await expect(pageA).toHaveURL(/\/(?:jobs|review)\/[^/?]+/, { timeout: 30_000 });
     await sendThroughGateway(machines.a.url, key, byPipeline);
     await onA.close();
   });

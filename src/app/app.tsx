@@ -33,11 +33,12 @@ export function App() {
                     <pages.upload.Page />
                   </RequireSession>
                 </Route>
-                <Route path="/jobs">
+                <Route path="/uploads">
                   <RequireSession>
-                    <pages.jobs.Page />
+                    <pages.uploads.Page />
                   </RequireSession>
                 </Route>
+                <Route path="/jobs" component={pages.jobs.Page} />
                 <Route path="/jobs/:jobId">
                   {(params) => (
                     <RequireSession>

@@ -33,7 +33,7 @@ export function MainNav({ end }: { end?: ReactNode }) {
       {role !== undefined && (
         <>
           <NavLink href="/">New extraction</NavLink>
-          <NavLink href="/jobs">Jobs</NavLink>
+          <NavLink href="/uploads">Uploads</NavLink>
         </>
       )}
       {/* Saved reviews are this browser's own: open to anyone. */}

@@ -9,6 +9,7 @@
  */
 export const PAGE_ROUTES = {
   upload: '/',
+  uploads: '/uploads',
   jobs: '/jobs',
   v1Job: '/jobs/v1/:jobId',
   job: '/jobs/:jobId',

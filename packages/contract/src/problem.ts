@@ -42,6 +42,7 @@ export const problemCatalog = {
   '404-013': { status: 404, title: 'Not reviewed yet' },
   '404-014': { status: 404, title: 'Delivery not found' },
   '404-015': { status: 404, title: 'No such page or route' },
+  '404-016': { status: 404, title: 'No document of this job' },
   '404-019': { status: 404, title: 'Nothing to export' },
   '404-020': { status: 404, title: 'Password link not valid' },
   '405-001': { status: 405, title: 'Method not allowed' },

@@ -62,6 +62,10 @@ export async function takeNext(options: CallOptions = {}) {
   return (await callRoute(queue.takeNext, {}, options))?.document;
 }
 
+/** The review's document an upstream job brought (404 `404-016` when this server never kept it). */
+export const findJobDocument = (apiVersion: 'v1' | 'v2', jobId: string, options: CallOptions = {}) =>
+  callRoute(queue.findJobDocument, { params: { apiVersion, jobId } }, options);
+
 export const getReviewDocument = (id: string, options: CallOptions = {}) =>
   callRoute(queue.getDocument, { params: { id } }, options);
 

@@ -8,6 +8,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ExportQuery, exportUrl, type ExportFormat } from '@extraction-review/contract/review/exports';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
+import { useModelNames } from '../../components/model-name';
+import { formatNumber } from '../../lib/format';
 import { ProblemAlert } from '../../components/problem-alert';
 import { formatNumber } from '../../lib/format';
 import { exportCountQueryOptions } from './export-count';
@@ -28,6 +30,7 @@ export function ExportsPage() {
 
 function ExportForm() {
   const models = useQuery(modelsQueryOptions());
+  const nameOf = useModelNames();
   const [model, setModel] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -70,8 +73,8 @@ function ExportForm() {
             <option value="">{models.isPending ? 'Loading models…' : 'Choose a model'}</option>
             {models.data?.models.map((entry) => (
               <option key={`${entry.apiVersion}:${entry.model}`} value={entry.model}>
-                {entry.model} ({entry.apiVersion}, {entry.documents} document
-                {entry.documents === 1 ? '' : 's'})
+                {nameOf(entry.apiVersion, entry.model)} ({entry.apiVersion}, {formatNumber(entry.documents)}{' '}
+                document{entry.documents === 1 ? '' : 's'})
               </option>
             ))}
           </select>

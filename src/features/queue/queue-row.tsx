@@ -1,5 +1,8 @@
 import { Link } from 'wouter';
 import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
+import { DuplicateBadge } from '../../components/duplicate-badge';
+import { ModelName } from '../../components/model-name';
+import { formatDateTime } from '../../lib/format';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
 
@@ -10,8 +13,6 @@ interface Props {
   /** The time ages are counted to (when the page was fetched). */
   now: number;
 }
-
-const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function who(operator: OperatorRef, me: string | undefined): string {
   if (operator.id === me) return 'You';
@@ -45,10 +46,18 @@ export function QueueRow({ document, me, now }: Props) {
           {document.fileName}
         </Link>
       </th>
-      <td className={`${cell} max-w-40 break-words`}>{document.alias ?? '—'}</td>
-      <td className={`${cell} max-w-48 font-mono text-xs break-all`}>
-        {document.model}
-        {document.apiVersion === 'v1' && <span className="ml-1 font-sans text-slate-600">(v1)</span>}
+      {/* The duplicate mark sits beside the alias, not in the row's header: the row stays named by its file. */}
+      <td className={`${cell} max-w-48 break-words`}>
+        {document.alias ?? (document.duplicateOf === null ? '—' : '')}
+        {document.duplicateOf !== null && (
+          <div className={document.alias === null ? undefined : 'mt-1'}>
+            <DuplicateBadge duplicateOf={document.duplicateOf} />
+          </div>
+        )}
+      </td>
+      <td className={`${cell} max-w-48 break-words`}>
+        <ModelName apiVersion={document.apiVersion} model={document.model} />
+        {document.apiVersion === 'v1' && <span className="ml-1 text-slate-600">(v1)</span>}
       </td>
       <td className={cell}>
         <StateBadge state={document.state} />
@@ -58,7 +67,7 @@ export function QueueRow({ document, me, now }: Props) {
         {formatShare(document.fieldsToReview, document.fieldsTotal)}
       </td>
       <td className={`${cell} whitespace-nowrap tabular-nums`}>
-        <time dateTime={since} title={fullDate.format(new Date(since))}>
+        <time dateTime={since} title={formatDateTime(since)}>
           {formatAge(since, now)}
         </time>
       </td>

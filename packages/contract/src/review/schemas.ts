@@ -122,8 +122,19 @@ export const QueueDocument = z.object({
   readyAt: z.iso.datetime().nullable(),
   upstreamJobId: z.string().nullable(),
   upstreamResultId: z.string().nullable(),
+  /** The operator who uploaded it from the app; null when a pipeline sent it (or it was imported). */
+  uploadedBy: OperatorRef.nullable(),
+  /**
+   * The earliest document whose kept file is byte-identical (same SHA-256) to this one's, when it was
+   * uploaded after it; null for the first of its file, or a document without a kept file.
+   */
+  duplicateOf: z.object({ id: z.string(), fileName: z.string() }).nullable(),
 });
 export type QueueDocument = z.infer<typeof QueueDocument>;
+
+/** `GET /api/review/jobs/{apiVersion}/{jobId}`: the document an upstream job brought. */
+export const JobDocumentResponse = z.object({ document: QueueDocument });
+export type JobDocumentResponse = z.infer<typeof JobDocumentResponse>;
 
 /** One document with what the review needs: the upstream's result and the corrections so far. */
 export const ReviewDocument = QueueDocument.extend({
@@ -165,6 +176,8 @@ export const QueueQuery = z.object({
   model: optionalText,
   /** Operator id: documents it holds or decided. */
   operator: optionalText,
+  /** Operator id: documents it uploaded from the app (the Uploads list's "Mine"). */
+  uploadedBy: optionalText,
   /** Received at or after / before (ISO 8601). */
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

@@ -31,6 +31,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // sending deliveries with the leases of 0005 and 0002, which the newer code takes too before it acts
   // (background/README.md), so copies of 0005 or later upgrade without a double record.
   '0006-background-work': '0003-gateway-ownership',
+  // Issue 21. Expand-only: two indexes (who uploaded, the kept file's hash); older code reads and
+  // writes the documents as before.
+  '0007-uploads': '0006-background-work',
   // Issue 21. Expand-only: a new table older code never reads (it confirms without the gate).
   '0009-unchecked-gate': '0006-background-work',
   // Issue 21. Expand-only: a nullable column and a new table older code never reads. An older copy

@@ -240,6 +240,8 @@ const QUEUE_DOCUMENT: z.infer<typeof QueueDocument> = {
   readyAt: '2026-11-24T09:00:01.000Z',
   upstreamJobId: 'job-1',
   upstreamResultId: 'inf-1',
+  uploadedBy: null,
+  duplicateOf: null,
 };
 
 /** Each request schema of the document: bodies its route takes, and bodies it refuses. */

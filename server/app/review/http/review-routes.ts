@@ -29,7 +29,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   const documentBody = async (row: Parameters<typeof withNames>[1]): Promise<DocumentResponse> => ({
     document: presentReviewDocument(
-      await withNames(review.operators, row),
+      await withNames(review, row),
       await review.queue.currentCorrections(row.id),
       review.clock.now(),
     ),
@@ -56,6 +56,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         state: query.state,
         model: query.model,
         operator: query.operator,
+        uploadedBy: query.uploadedBy,
         from: query.from === undefined ? undefined : Date.parse(query.from),
         to: query.to === undefined ? undefined : Date.parse(query.to),
         search: query.q,
@@ -82,6 +83,19 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  // The job's page asks which document its job brought, to lead to that document's one review.
+  mountRoute(routes, review, declared.findJobDocument, async (c, { params: { apiVersion, jobId } }) => {
+    const row = await review.queue.findByUpstreamJobOrResult(apiVersion, jobId);
+    if (row === undefined) {
+      throw new ProblemError(
+        '404-016',
+        `No document of the review was brought by the ${apiVersion} job ${jobId}.`,
+      );
+    }
+    const document = presentQueueDocument(await withNames(review, row), review.clock.now());
+    return c.json({ document }, 200, { 'Cache-Control': 'no-store' });
   });
 
   mountRoute(routes, review, declared.getDocumentFile, async (c, { params: { id } }) => {
@@ -266,7 +280,7 @@ async function refusal(
 ): Promise<ProblemError> {
   if (result.reason === 'not_found') return new ProblemError('404-010', 'No such document in the review.');
   const now = review.clock.now();
-  const current = presentQueueDocument(await withNames(review.operators, result.current), now);
+  const current = presentQueueDocument(await withNames(review, result.current), now);
   const extensions = { current };
   switch (result.reason) {
     case 'stale':

@@ -71,6 +71,8 @@ export interface QueueFilters {
   model?: string | undefined;
   /** Documents this operator holds or decided. */
   operator?: string | undefined;
+  /** Documents this operator uploaded from the app. */
+  uploadedBy?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
   /** In file names and aliases, whatever the case. */
@@ -79,7 +81,18 @@ export interface QueueFilters {
   limit: number;
 }
 
-export type ListedDocument = DocumentRow & { holder_name: string | null; decider_name: string | null };
+/** The earliest document with a byte-identical kept file (see `earlierSameFile`). */
+export interface DuplicateColumns {
+  duplicate_of_id: string | null;
+  duplicate_of_name: string | null;
+}
+
+export type ListedDocument = DocumentRow &
+  DuplicateColumns & {
+    holder_name: string | null;
+    decider_name: string | null;
+    uploader_name: string | null;
+  };
 
 export interface CorrectionInput {
   /** The field's path in the review (`total_amount`, `line_items/2/quantity`). */
@@ -627,6 +640,25 @@ export class QueueStore {
       .executeTakeFirst();
   }
 
+  /**
+   * The latest document an upstream job brought, kept file or not: v2 by its job id; v1 by its queued
+   * job's id or a synchronous prediction's document id.
+   */
+  async findByUpstreamJobOrResult(apiVersion: ApiVersion, jobId: string): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('api_version', '=', apiVersion)
+      .where((eb) =>
+        apiVersion === 'v1'
+          ? eb.or([eb('upstream_job_id', '=', jobId), eb('upstream_result_id', '=', jobId)])
+          : eb('upstream_job_id', '=', jobId),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
   /** The latest document this integration sent whose upstream result (inference, v1 document) is this id. */
   async findLatestOfIntegrationByUpstreamResult(
     apiVersion: ApiVersion,
@@ -663,6 +695,26 @@ export class QueueStore {
     return currentCorrectionsOf(db, id);
   }
 
+  /** The earliest document whose kept file is byte-identical to this one's, when this one came later. */
+  async duplicateOf(row: Pick<DocumentRow, 'id' | 'file_sha256' | 'created_at'>): Promise<DuplicateColumns> {
+    if (row.file_sha256 === null) return { duplicate_of_id: null, duplicate_of_name: null };
+    const earliest = await this.db
+      .selectFrom('documents')
+      .select(['id', 'file_name'])
+      .where('file_sha256', '=', row.file_sha256)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', row.created_at),
+          eb.and([eb('created_at', '=', row.created_at), eb('id', '<', row.id)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return { duplicate_of_id: earliest?.id ?? null, duplicate_of_name: earliest?.file_name ?? null };
+  }
+
   /**
    * One page of the queue view, newest first, with the names of who holds and who decided each
    * document. Keyset paging on (created_at, id), so a page deep in 100,000 documents costs what the
@@ -676,8 +728,17 @@ export class QueueStore {
       .selectFrom('documents')
       .leftJoin('operators as holder', 'holder.id', 'documents.holder_id')
       .leftJoin('operators as decider', 'decider.id', 'documents.decided_by')
+      .leftJoin('operators as uploader', 'uploader.id', 'documents.uploaded_by')
       .selectAll('documents')
-      .select(['holder.name as holder_name', 'decider.name as decider_name']);
+      .select([
+        'holder.name as holder_name',
+        'decider.name as decider_name',
+        'uploader.name as uploader_name',
+      ])
+      .select((eb) => [
+        earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
+        earlierSameFile(eb).select('earlier.file_name').as('duplicate_of_name'),
+      ]);
     if (filters.state !== undefined) {
       const state = filters.state;
       query =
@@ -702,6 +763,8 @@ export class QueueStore {
         eb.or([eb('documents.holder_id', '=', operator), eb('documents.decided_by', '=', operator)]),
       );
     }
+    if (filters.uploadedBy !== undefined)
+      query = query.where('documents.uploaded_by', '=', filters.uploadedBy);
     if (filters.from !== undefined) query = query.where('documents.created_at', '>=', filters.from);
     if (filters.to !== undefined) query = query.where('documents.created_at', '<', filters.to);
     if (filters.search !== undefined) {
@@ -766,6 +829,28 @@ export class QueueStore {
     for (const row of rows) counts[row.effective as DocumentState] += Number(row.n);
     return counts;
   }
+}
+
+/**
+ * The earliest other document whose kept file has the same SHA-256 as the listed one's and came
+ * before it (by receipt, then id): a correlated subquery of the queue's listing, on the hash's index.
+ */
+function earlierSameFile(eb: ExpressionBuilder<ReviewDatabaseSchema, 'documents'>) {
+  return eb
+    .selectFrom('documents as earlier')
+    .whereRef('earlier.file_sha256', '=', 'documents.file_sha256')
+    .where((inner) =>
+      inner.or([
+        inner('earlier.created_at', '<', inner.ref('documents.created_at')),
+        inner.and([
+          inner('earlier.created_at', '=', inner.ref('documents.created_at')),
+          inner('earlier.id', '<', inner.ref('documents.id')),
+        ]),
+      ]),
+    )
+    .orderBy('earlier.created_at')
+    .orderBy('earlier.id')
+    .limit(1);
 }
 
 function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {

@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
+import { DuplicateBadge } from '../../../components/duplicate-badge';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
@@ -51,6 +52,7 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
             {document.alias}
           </span>
         )}
+        {document && <DuplicateBadge duplicateOf={document.duplicateOf} />}
         <Link href="/queue" className="ml-auto shrink-0 text-sm font-medium text-blue-800 underline">
           Back to the queue
         </Link>

@@ -82,6 +82,8 @@ function reviewDocument(overrides: Partial<ReviewDocument> = {}): ReviewDocument
     readyAt: '2026-01-05T08:00:05.000Z',
     upstreamJobId: null,
     upstreamResultId: null,
+    uploadedBy: null,
+    duplicateOf: null,
     result,
     error: null,
     corrections: {},

@@ -76,6 +76,8 @@ const document: ReviewDocument = {
   readyAt: '2026-01-05T08:00:05.000Z',
   upstreamJobId: null,
   upstreamResultId: null,
+  uploadedBy: null,
+  duplicateOf: null,
   result,
   error: null,
   corrections: {},

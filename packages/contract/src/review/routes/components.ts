@@ -32,6 +32,7 @@ import {
   DocumentResponse,
   ImportMetadata,
   ImportResponse,
+  JobDocumentResponse,
   MIN_PASSWORD_LENGTH,
   NewOperatorRequest,
   OperatorView,
@@ -165,6 +166,10 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   QueueDocument: {
     schema: QueueDocument,
     description: 'A document in the shared queue. Send `version` back with every write.',
+  },
+  JobDocumentResponse: {
+    schema: JobDocumentResponse,
+    description: 'The document an upstream job brought into the review.',
   },
   ReviewDocument: {
     schema: ReviewDocument,

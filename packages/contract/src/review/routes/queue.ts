@@ -12,6 +12,7 @@ import {
   CorrectionsRequest,
   DocumentResponse,
   ImportResponse,
+  JobDocumentResponse,
   PostponeRequest,
   PriorityRequest,
   QueuePage,
@@ -76,6 +77,7 @@ export const listDocuments = declareRoute({
     state: 'Only documents in this state (an expired lease counts as `to_review`).',
     model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
     operator: 'An operator’s id: only documents they hold or decided.',
+    uploadedBy: 'An operator’s id: only documents they uploaded from the app.',
     from: 'Received at or after this time (ISO 8601, with an offset or Z).',
     to: 'Received before this time (ISO 8601, with an offset or Z).',
     q: 'Searched in file names and aliases, whatever the case.',
@@ -362,6 +364,34 @@ export const getJobPageWords = declareRoute({
   },
 });
 
+export const findJobDocument = declareRoute({
+  operationId: 'findJobDocument',
+  method: 'get',
+  path: '/api/review/jobs/{apiVersion}/{jobId}',
+  tag: 'review',
+  summary: 'The document of an upstream job',
+  description:
+    'The review’s document that an upstream job brought, for the job’s own page (`/jobs/{id}`, `/jobs/v1/{id}`), which knows the job and leads to the document’s one review (`/review/{id}`) once its result is in: a v2 job by its id; a v1 job by its queued job’s id, or a synchronous prediction by its document’s id. The latest such document when a job was imported twice.',
+  access: 'operator',
+  params: z.object({
+    apiVersion: z
+      .enum(['v1', 'v2'], { error: 'No document of this job in the review.' })
+      .describe('The job’s API version.'),
+    jobId: z
+      .string()
+      .min(1, { error: 'No document of this job in the review.' })
+      .max(200, { error: 'No document of this job in the review.' })
+      .describe(
+        'The upstream’s job id (v1: the queued job’s id, or the document’s for a synchronous prediction).',
+      ),
+  }),
+  paramsProblem: '404-016',
+  responses: {
+    200: { description: 'The job’s document, as the queue lists it.', schema: JobDocumentResponse },
+  },
+  notes: { '404-016': 'no document of this job in the review (not sent through this app server)' },
+});
+
 export const getTimeline = declareRoute({
   operationId: 'getTimeline',
   method: 'get',
@@ -480,6 +510,7 @@ export const queueRoutes = [
   getDocumentFile,
   getPageWords,
   getJobPageWords,
+  findJobDocument,
   importDocument,
   getTimeline,
 ] as const;

@@ -11,7 +11,6 @@ import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { useModelNames } from '../../components/model-name';
 import { formatNumber } from '../../lib/format';
 import { ProblemAlert } from '../../components/problem-alert';
-import { formatNumber } from '../../lib/format';
 import { exportCountQueryOptions } from './export-count';
 import { AdminOnlyPage } from '../../app/session/admin-only-page';
 

@@ -64,7 +64,7 @@ async function journey(browser: Browser, baseURL: string, link: string): Promise
   await expect(page.getByText(`${admin} (admin)`)).toBeVisible();
   const operator = uniqueName('Bob');
   await page.getByLabel('Name').fill(operator);
-  await page.getByLabel('Role').selectOption('operator');
+  await page.getByLabel('Role', { exact: true }).selectOption('operator');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Password again').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add', exact: true }).click();

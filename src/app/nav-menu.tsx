@@ -24,8 +24,11 @@ function isUnder(location: string, href: string): boolean {
 }
 
 export function NavMenu({ label, items }: Props) {
-  const [open, setOpen] = useState(false);
   const [location] = useLocation();
+  // Open on the page it was opened on: choosing a page (or Back) closes it, without an effect.
+  const [openedOn, setOpenedOn] = useState<string | null>(null);
+  const open = openedOn === location;
+  const setOpen = (value: boolean) => setOpenedOn(value ? location : null);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLUListElement>(null);
@@ -42,14 +45,11 @@ export function NavMenu({ label, items }: Props) {
     // A press outside the button and the menu closes it.
     const outside = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpenedOn(null);
     };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
   }, [open]);
-
-  // A page chosen (or Back): the menu closes.
-  useEffect(() => setOpen(false), [location]);
 
   function openAt(where: 'first' | 'last') {
     focusOnOpen.current = where;

@@ -33,6 +33,9 @@ test('a v2 photo taken sideways is shown upright; a value picked on it lands on 
   page,
 }) => {
   test.setTimeout(240_000);
+  // Signed in before the photo is made (drawing it takes the test's cores for a while on a busy machine).
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible({ timeout: 30_000 });
   const made = await makeInvoicePdf();
   const upright = (await rasterise(made, 150)).pages[0];
   if (!upright) throw new Error('no page rasterised');

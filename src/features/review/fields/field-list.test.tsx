@@ -129,10 +129,9 @@ describe('FieldList', () => {
         name: 'field_object.sub_object_object.sub_object_object_sub_object_list[0].sub_object_object_sub_object_list_object.sub_object_object_sub_object_list_object_subobject_1',
       }),
     ).toHaveValue('value_10');
-    expect(
-      screen.getByRole('button', {
-        name: /field_object\.sub_object_object\.sub_object_object_sub_object_object/,
-      }),
-    ).toHaveAttribute('aria-expanded', 'true');
+    // An object is a section under its title, its path on hover.
+    const section = screen.getByTitle('field_object.sub_object_object.sub_object_object_sub_object_object');
+    expect(section).toHaveAccessibleName(/Sub object object sub object object/i);
+    expect(section).toHaveAttribute('aria-expanded', 'true');
   });
 });

@@ -73,6 +73,9 @@ export function ReviewTabs<T extends string>({ label, tabs, selected, onSelect, 
       <div
         id={`${prefix}-panel`}
         role="tabpanel"
+        // Focusable, as the tabs pattern asks of a panel: it is the region that scrolls, and a
+        // panel without a control in it (Details) is still scrolled with the keyboard.
+        tabIndex={0}
         aria-labelledby={`${prefix}-tab-${current?.id ?? ''}`}
         className="relative min-h-0 flex-1 overflow-auto pt-3"
       >

@@ -142,8 +142,12 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
-/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
-export const QueueQuery = z.object({
+/**
+ * The queue's filters, one set for every reader of the queue: the list (`GET /api/review/documents`),
+ * its counts (`GET /api/review/counts`) and the next document (`POST /api/review/next`), so that
+ * "Start reviewing" takes what the operator sees.
+ */
+export const QueueFilterQuery = z.object({
   state: DocumentState.optional(),
   model: optionalText,
   /** Operator id: documents it holds or decided. */
@@ -153,6 +157,11 @@ export const QueueQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
   /** Searched in file names and aliases. */
   q: optionalText,
+});
+export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
+
+/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+export const QueueQuery = QueueFilterQuery.extend({
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

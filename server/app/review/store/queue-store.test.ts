@@ -110,6 +110,32 @@ describe.each(ENGINES)('the queue on %s', (engine) => {
     await drain(now + LEASE + 1);
   });
 
+  it('takes the next document of the filters only, and counts what the filters list (issue 21)', async () => {
+    const invoice = await ready('next-of-filter-bill.pdf', T0 + 400, 9);
+    const added = await queue.addDocument(
+      { apiVersion: 'v2', modelKey: 'model-receipts', fileName: 'next-of-filter-receipt.jpg', upstreamJobId: 'job-r' },
+      T0 + 450,
+    );
+    const receipt = await queue.setResult(
+      added.id,
+      { json: '{"inference":{}}', resultId: 'inf-r', fieldsTotal: 3, fieldsToReview: 1 },
+      T0 + 500,
+    );
+    const now = T0 + 1000;
+    const receipts = { model: 'model-receipts', state: 'to_review' as const };
+    expect(await queue.countByState(now, receipts)).toMatchObject({ to_review: 1, in_review: 0 });
+    // The invoice comes first by priority, but the filters list only the receipt.
+    expect((await queue.takeNext(alice, now, receipts))?.id).toBe(receipt?.id);
+    expect(await queue.takeNext(alice, now, receipts)).toBeUndefined();
+    // Counts of every state of the filters' documents (the state filter is the counts' own).
+    expect(await queue.countByState(now, receipts)).toMatchObject({ to_review: 0, in_review: 1 });
+    // A state that lists no waiting document takes nothing; a name search narrows as the list does.
+    expect(await queue.takeNext(bob, now, { state: 'confirmed' })).toBeUndefined();
+    expect(await queue.takeNext(bob, now, { search: 'no-such-name' })).toBeUndefined();
+    expect((await queue.takeNext(bob, now, { search: 'OF-FILTER-bill' }))?.id).toBe(invoice.id);
+    await drain(now + LEASE + 1);
+  });
+
   it('gives a document back when its lease runs out, without any sweeper', async () => {
     const doc = await ready('lease.pdf', T0 + 2000);
     const taken = await queue.takeNext(alice, T0 + 3000);

@@ -13,6 +13,7 @@ import { toImportForm, type ImportInput } from '@extraction-review/contract/revi
 import type {
   CorrectionsRequest,
   OperatorRole,
+  QueueFilterQuery,
   QueueQuery,
   SignInRequest,
 } from '@extraction-review/contract/review/schemas';
@@ -55,11 +56,15 @@ export const removeOperator = (id: string, options: CallOptions = {}) =>
 export const listQueue = (query: Partial<QueueQuery>, options: CallOptions = {}) =>
   callRoute(queue.listDocuments, { query }, options);
 
-export const queueCounts = (options: CallOptions = {}) => callRoute(queue.countDocuments, {}, options);
+export const queueCounts = (query: Partial<QueueFilterQuery> = {}, options: CallOptions = {}) =>
+  callRoute(queue.countDocuments, { query }, options);
 
-/** Takes the next document nobody holds; undefined when nothing is left to review. */
-export async function takeNext(options: CallOptions = {}) {
-  return (await callRoute(queue.takeNext, {}, options))?.document;
+/**
+ * Takes the next document nobody holds, of those the queue's filters list (all without); undefined
+ * when nothing is left to review.
+ */
+export async function takeNext(query: Partial<QueueFilterQuery> = {}, options: CallOptions = {}) {
+  return (await callRoute(queue.takeNext, { query }, options))?.document;
 }
 
 export const getReviewDocument = (id: string, options: CallOptions = {}) =>

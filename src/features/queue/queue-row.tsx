@@ -1,7 +1,8 @@
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
+import { parseQueueFilters, reviewHref } from '../../lib/queue-filters';
 
 interface Props {
   document: QueueDocument;
@@ -35,11 +36,13 @@ const cell = 'px-3 py-2 align-top';
 export function QueueRow({ document, me, now }: Props) {
   const since = document.readyAt ?? document.createdAt;
   const showReason = document.state === 'rejected' || document.state === 'postponed';
+  // The review keeps the queue's filters: its "next" takes from the same view, and comes back to it.
+  const search = useSearch();
   return (
     <tr data-document-id={document.id} className="border-t border-slate-200 hover:bg-slate-50">
       <th scope="row" className={`${cell} max-w-64 font-normal`}>
         <Link
-          href={`/review/${encodeURIComponent(document.id)}`}
+          href={reviewHref(document.id, parseQueueFilters(search))}
           className="font-medium break-words text-blue-900 underline-offset-2 hover:underline"
         >
           {document.fileName}

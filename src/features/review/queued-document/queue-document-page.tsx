@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import { parseQueueFilters, queueHref } from '../../../lib/queue-filters';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
 import { QueueReview } from './queue-review';
 import { useDocumentFile } from './use-document-file';
@@ -32,6 +33,8 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   // document's page opens meanwhile (its file arrives with the document) and draws sooner.
   const shown = useDeferredValue(document);
   const operator = session.data?.operator;
+  // Taken from a filtered queue: the way back shows the same filters.
+  const backToQueue = queueHref(parseQueueFilters(useSearch()));
   // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
   // document is fetched (its file's address is known from its id).
   useEffect(preloadDocumentViewer, []);
@@ -44,7 +47,7 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
         <h1 className="text-xl font-semibold break-all">
           {document ? (document.alias ?? document.fileName) : 'Document'}
         </h1>
-        <Link href="/queue" className="text-sm font-medium text-blue-800 underline">
+        <Link href={backToQueue} className="text-sm font-medium text-blue-800 underline">
           Back to the queue
         </Link>
       </div>

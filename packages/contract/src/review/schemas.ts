@@ -98,6 +98,8 @@ export const QueueDocument = z.object({
   decidedBy: OperatorRef.nullable(),
   decidedAt: z.iso.datetime().nullable(),
   reason: z.string().nullable(),
+  /** A postponed document comes back to the queue at this time (null or absent: when someone takes it). */
+  postponedUntil: z.iso.datetime().nullable().optional(),
   priority: z.int(),
   fieldsTotal: z.int().nonnegative(),
   fieldsToReview: z.int().nonnegative(),
@@ -210,7 +212,13 @@ export const RejectRequest = z.strictObject({
 export const PostponeRequest = z.strictObject({
   version: Version,
   reason: z.string().trim().max(2000).optional(),
+  /**
+   * When the document comes back to the queue by itself (`to_review` from then on); left out, it stays
+   * postponed until someone takes it. A time in the future (422-013 otherwise).
+   */
+  until: z.iso.datetime({ offset: true, error: 'Give the date as an ISO 8601 time' }).optional(),
 });
+export type PostponeRequest = z.infer<typeof PostponeRequest>;
 
 export const ReassignRequest = z.strictObject({ operator: z.string().min(1).max(200) });
 

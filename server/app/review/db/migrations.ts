@@ -10,6 +10,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { keptFiles } from './kept-files-migration';
 import { jobFollowLeases } from './job-follow-leases-migration';
 import { backgroundWork } from './background-work-migration';
+import { savedQueues } from './saved-queues-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -293,5 +294,6 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
     '0004-kept-files': keptFiles(engine),
     '0005-job-follow-leases': jobFollowLeases(engine),
     '0006-background-work': backgroundWork(engine),
+    '0008-saved-queues': savedQueues(engine),
   };
 }

@@ -192,10 +192,18 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.clock.now()));
   });
   mountRoute(routes, review, declared.postponeDocument, async (c, { params: { id }, body }) => {
-    const { version, reason } = body;
+    const { version, reason, until } = body;
+    const now = review.clock.now();
+    const untilMs = until === undefined ? null : Date.parse(until);
+    if (untilMs !== null && untilMs <= now) {
+      throw new ProblemError('422-013', 'A document is postponed until a time to come.', {
+        errors: [{ pointer: '#/until', detail: 'Choose a date after today.' }],
+      });
+    }
+    const event = untilMs === null ? undefined : { until: new Date(untilMs).toISOString() };
     return answer(
       c,
-      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.clock.now()),
+      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, now, event, untilMs),
     );
   });
 

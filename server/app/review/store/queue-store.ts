@@ -92,11 +92,15 @@ export interface CorrectionInput {
   value: unknown;
 }
 
-/** A document waiting for an operator: `to_review`, or `in_review` with its lease run out. */
+/**
+ * A document waiting for an operator: `to_review`, `in_review` with its lease run out, or `postponed`
+ * until a time that has come.
+ */
 const waiting = (now: number) => (eb: Eb) =>
   eb.or([
     eb('documents.state', '=', 'to_review'),
     eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '<=', now)]),
+    eb.and([eb('documents.state', '=', 'postponed'), eb('documents.postponed_until', '<=', now)]),
   ]);
 
 /** Held by this operator, its lease still running. */
@@ -113,7 +117,14 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   if (state === 'to_review') all.push(waiting(now)(eb));
   else if (state === 'in_review')
     all.push(eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '>', now)]));
-  else if (state !== undefined) all.push(eb('documents.state', '=', state));
+  else if (state === 'postponed') {
+    all.push(
+      eb.and([
+        eb('documents.state', '=', 'postponed'),
+        eb.or([eb('documents.postponed_until', 'is', null), eb('documents.postponed_until', '>', now)]),
+      ]),
+    );
+  } else if (state !== undefined) all.push(eb('documents.state', '=', state));
   if (filters.model !== undefined) all.push(eb('documents.model_key', '=', filters.model));
   if (filters.operator !== undefined) {
     all.push(
@@ -158,6 +169,7 @@ export class QueueStore {
     return {
       previous_holder_id: takenOverFrom,
       state: 'in_review' as const,
+      postponed_until: null,
       holder_id: operatorId,
       lease_expires_at: now + this.leaseMs,
       version: sql<number>`version + 1`,
@@ -334,6 +346,7 @@ export class QueueStore {
             // holder kept here would be told again as a lease that ran out.
             previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else null end`,
             state: 'in_review',
+            postponed_until: null,
             holder_id: operatorId,
             lease_expires_at: now + this.leaseMs,
             version: sql`version + 1`,
@@ -505,6 +518,8 @@ export class QueueStore {
     now: number,
     /** More for the decision's event (a confirmation's override of failing business rules). */
     eventData?: Record<string, unknown>,
+    /** A postponement's return to the queue (ms), if any. */
+    postponedUntil: number | null = null,
   ): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -512,6 +527,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: decision,
+            postponed_until: decision === 'postponed' ? postponedUntil : null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: operatorId,
@@ -604,6 +620,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: 'to_review',
+            postponed_until: null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: null,
@@ -746,6 +763,8 @@ export class QueueStore {
         eb
           .case()
           .when(eb.and([eb('state', '=', 'in_review'), eb('lease_expires_at', '<=', now)]))
+          .then(sql.lit('to_review'))
+          .when(eb.and([eb('state', '=', 'postponed'), eb('postponed_until', '<=', now)]))
           .then(sql.lit('to_review'))
           .else(eb.ref('state'))
           .end()

@@ -106,7 +106,8 @@ export const countDocuments = declareRoute({
   path: '/api/review/counts',
   tag: 'review',
   summary: 'Count documents per state',
-  description: 'With the queue’s filters, the documents they list (`state` is ignored: every state is counted).',
+  description:
+    'With the queue’s filters, the documents they list (`state` is ignored: every state is counted).',
   access: 'operator',
   query: QueueFilterQuery,
   queryDescriptions: FILTER_DESCRIPTIONS,
@@ -239,10 +240,12 @@ export const postponeDocument = declareRoute({
   access: 'operator',
   params: DocumentParams,
   paramsProblem: '404-010',
+  description:
+    'With `until`, the document comes back to the queue by itself at that time: it counts as `to_review` from then on, and "next" may take it.',
   body: PostponeRequest,
   responses: { 200: { description: 'The document, postponed.', schema: DocumentResponse } },
-  problems: HELD_WRITE,
-  notes: HELD_WRITE_NOTES,
+  problems: [...HELD_WRITE, '422-013'],
+  notes: { ...HELD_WRITE_NOTES, '422-013': '`until` is not in the future (pointer `#/until`)' },
 });
 
 export const setDocumentPriority = declareRoute({

@@ -100,15 +100,23 @@ export const confirmDocument = (
   );
 export const rejectDocument = (id: string, version: number, reason: string, options: CallOptions = {}) =>
   callRoute(queue.rejectDocument, { params: { id }, body: { version, reason } }, options);
+/** Postpones the document held, with a reason and, when given, the time it comes back to the queue. */
 export const postponeDocument = (
   id: string,
   version: number,
   reason: string | undefined,
-  options: CallOptions = {},
+  options: CallOptions & { until?: string | undefined } = {},
 ) =>
   callRoute(
     queue.postponeDocument,
-    { params: { id }, body: reason === undefined ? { version } : { version, reason } },
+    {
+      params: { id },
+      body: {
+        version,
+        ...(reason === undefined ? {} : { reason }),
+        ...(options.until === undefined ? {} : { until: options.until }),
+      },
+    },
     options,
   );
 export const reassignDocument = (id: string, operator: string, options: CallOptions = {}) =>

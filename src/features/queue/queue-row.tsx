@@ -2,6 +2,7 @@ import { Link, useSearch } from 'wouter';
 import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
+import { formatDate } from '../../lib/format';
 import { parseQueueFilters, reviewHref } from '../../lib/queue-filters';
 
 interface Props {
@@ -65,7 +66,12 @@ export function QueueRow({ document, me, now }: Props) {
           {formatAge(since, now)}
         </time>
       </td>
-      <td className={`${cell} max-w-64 break-words`}>{showReason ? (document.reason ?? '—') : ''}</td>
+      <td className={`${cell} max-w-64 break-words`}>
+        {showReason ? (document.reason ?? '—') : ''}
+        {document.state === 'postponed' && document.postponedUntil != null && (
+          <span className="block text-xs text-slate-600">Back on {formatDate(document.postponedUntil)}</span>
+        )}
+      </td>
     </tr>
   );
 }

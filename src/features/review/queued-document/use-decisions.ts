@@ -17,7 +17,7 @@ import { isNotHolder, isStale, isWrongState } from './review-errors';
 export type DecisionRequest =
   | { kind: 'confirm'; next: boolean; overrideReason?: string | undefined }
   | { kind: 'reject'; reason: string }
-  | { kind: 'postpone'; reason: string | undefined }
+  | { kind: 'postpone'; reason: string | undefined; until?: string | undefined }
   | { kind: 'release' };
 
 /** The corrections could not all be saved first, so nothing was decided; `cause` says why. */
@@ -111,7 +111,7 @@ function decide(documentId: string, version: number, request: DecisionRequest) {
     case 'reject':
       return rejectDocument(documentId, version, request.reason);
     case 'postpone':
-      return postponeDocument(documentId, version, request.reason);
+      return postponeDocument(documentId, version, request.reason, { until: request.until });
     case 'release':
       return releaseDocument(documentId);
   }

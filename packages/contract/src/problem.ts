@@ -67,6 +67,7 @@ export const problemCatalog = {
   '422-010': { status: 422, title: 'Request body nested too deep' },
   '422-011': { status: 422, title: 'File content does not match its type' },
   '422-012': { status: 422, title: 'Document too large to process' },
+  '422-013': { status: 422, title: 'Postponed to a past date' },
   '422-014': { status: 422, title: 'Values not checked' },
   '422-015': { status: 422, title: 'Unknown field path' },
   '429-001': { status: 429, title: 'Too many requests' },

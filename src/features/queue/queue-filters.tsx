@@ -3,7 +3,7 @@ import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { Button } from '../../components/ui/button';
 import { DebouncedTextInput } from './debounced-text-input';
 import { OperatorSelect } from './operator-select';
-import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from './use-queue-filters';
+import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from '../../lib/queue-filters';
 
 interface Props {
   filters: QueueFilters;

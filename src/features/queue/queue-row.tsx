@@ -1,10 +1,12 @@
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
 import { DuplicateBadge } from '../../components/duplicate-badge';
 import { ModelName } from '../../components/model-name';
 import { formatDateTime } from '../../lib/format';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
+import { formatDate } from '../../lib/format';
+import { parseQueueFilters, reviewHref } from '../../lib/queue-filters';
 
 interface Props {
   document: QueueDocument;
@@ -36,11 +38,13 @@ const cell = 'px-3 py-2 align-top';
 export function QueueRow({ document, me, now }: Props) {
   const since = document.readyAt ?? document.createdAt;
   const showReason = document.state === 'rejected' || document.state === 'postponed';
+  // The review keeps the queue's filters: its "next" takes from the same view, and comes back to it.
+  const search = useSearch();
   return (
     <tr data-document-id={document.id} className="border-t border-slate-200 hover:bg-slate-50">
       <th scope="row" className={`${cell} max-w-64 font-normal`}>
         <Link
-          href={`/review/${encodeURIComponent(document.id)}`}
+          href={reviewHref(document.id, parseQueueFilters(search))}
           className="font-medium break-words text-blue-900 underline-offset-2 hover:underline"
         >
           {document.fileName}
@@ -71,7 +75,12 @@ export function QueueRow({ document, me, now }: Props) {
           {formatAge(since, now)}
         </time>
       </td>
-      <td className={`${cell} max-w-64 break-words`}>{showReason ? (document.reason ?? '—') : ''}</td>
+      <td className={`${cell} max-w-64 break-words`}>
+        {showReason ? (document.reason ?? '—') : ''}
+        {document.state === 'postponed' && document.postponedUntil != null && (
+          <span className="block text-xs text-slate-600">Back on {formatDate(document.postponedUntil)}</span>
+        )}
+      </td>
     </tr>
   );
 }

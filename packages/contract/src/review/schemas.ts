@@ -115,6 +115,8 @@ export const QueueDocument = z.object({
   decidedBy: OperatorRef.nullable(),
   decidedAt: z.iso.datetime().nullable(),
   reason: z.string().nullable(),
+  /** A postponed document comes back to the queue at this time (null or absent: when someone takes it). */
+  postponedUntil: z.iso.datetime().nullable().optional(),
   priority: z.int(),
   fieldsTotal: z.int().nonnegative(),
   fieldsToReview: z.int().nonnegative(),
@@ -170,8 +172,12 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
-/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
-export const QueueQuery = z.object({
+/**
+ * The queue's filters, one set for every reader of the queue: the list (`GET /api/review/documents`),
+ * its counts (`GET /api/review/counts`) and the next document (`POST /api/review/next`), so that
+ * "Start reviewing" takes what the operator sees.
+ */
+export const QueueFilterQuery = z.object({
   state: DocumentState.optional(),
   model: optionalText,
   /** Operator id: documents it holds or decided. */
@@ -183,6 +189,11 @@ export const QueueQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
   /** Searched in file names and aliases. */
   q: optionalText,
+});
+export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
+
+/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+export const QueueQuery = QueueFilterQuery.extend({
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -236,7 +247,13 @@ export const RejectRequest = z.strictObject({
 export const PostponeRequest = z.strictObject({
   version: Version,
   reason: z.string().trim().max(2000).optional(),
+  /**
+   * When the document comes back to the queue by itself (`to_review` from then on); left out, it stays
+   * postponed until someone takes it. A time in the future (422-013 otherwise).
+   */
+  until: z.iso.datetime({ offset: true, error: 'Give the date as an ISO 8601 time' }).optional(),
 });
+export type PostponeRequest = z.infer<typeof PostponeRequest>;
 
 export const ReassignRequest = z.strictObject({ operator: z.string().min(1).max(200) });
 

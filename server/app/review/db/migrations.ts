@@ -10,6 +10,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { keptFiles } from './kept-files-migration';
 import { jobFollowLeases } from './job-follow-leases-migration';
 import { backgroundWork } from './background-work-migration';
+import { savedQueues } from './saved-queues-migration';
 import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
 
@@ -296,6 +297,7 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
     '0005-job-follow-leases': jobFollowLeases(engine),
     '0006-background-work': backgroundWork(engine),
     '0007-uploads': uploads(),
+    '0008-saved-queues': savedQueues(engine),
     '0009-unchecked-gate': uncheckedGate(engine),
     '0010-operator-access': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then

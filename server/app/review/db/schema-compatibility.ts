@@ -34,6 +34,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 21. Expand-only: two indexes (who uploaded, the kept file's hash); older code reads and
   // writes the documents as before.
   '0007-uploads': '0006-background-work',
+  // Issue 21. Expand-only: a nullable documents.postponed_until that older code never reads (a document
+  // postponed until a date stays postponed for it): the code before it keeps working.
+  '0008-saved-queues': '0006-background-work',
   // Issue 21. Expand-only: a new table older code never reads (it confirms without the gate).
   '0009-unchecked-gate': '0006-background-work',
   // Issue 21. Expand-only: a nullable column and a new table older code never reads. An older copy

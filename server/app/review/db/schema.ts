@@ -109,6 +109,11 @@ export interface DocumentsTable {
   /** When the job is next looked at, and the back-off so far; null: 1.5 s after `created_at`. */
   next_check_at: number | null;
   check_interval_ms: number | null;
+  /**
+   * A postponed document comes back by itself at this time (migration 0008): from then on it counts as
+   * `to_review` (model/queue-state.ts). Null: postponed until someone takes it.
+   */
+  postponed_until: number | null;
 }
 
 export interface IntegrationsTable {

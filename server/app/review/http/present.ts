@@ -47,6 +47,7 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
     decidedBy: row.decided_by === null ? null : { id: row.decided_by, name: row.decider_name },
     decidedAt: isoOrNull(row.decided_at),
     reason: row.reason,
+    postponedUntil: state === 'postponed' ? isoOrNull(row.postponed_until) : null,
     priority: row.priority,
     fieldsTotal: row.fields_total,
     fieldsToReview: row.fields_to_review,

@@ -11,14 +11,18 @@ import { Hono, type Context } from 'hono';
 import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '@extraction-review/server-kit/security-headers';
 import { readHead, servedType } from '../files/document-type';
 import * as declared from '@extraction-review/contract/review/routes/queue';
-import type { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
+import type {
+  DocumentResponse,
+  QueueFilterQuery,
+  QueuePage,
+} from '@extraction-review/contract/review/schemas';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { effectiveState } from '../model/queue-state';
 import { failingRules } from '../routing/route-result';
 import { uncheckedCheck } from '../routing/unchecked-check';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
-import type { WriteResult } from '../store/queue-store';
+import type { DocumentFilters, WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
@@ -43,8 +47,8 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
 
-  mountRoute(routes, review, declared.takeNext, async (c) => {
-    const document = await review.queue.takeNext(me(c), review.clock.now());
+  mountRoute(routes, review, declared.takeNext, async (c, { query }) => {
+    const document = await review.queue.takeNext(me(c), review.clock.now(), documentFilters(query));
     if (document === undefined) return c.body(null, 204);
     return c.json(await documentBody(document), 200);
   });
@@ -52,32 +56,21 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
     const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(
-      {
-        state: query.state,
-        model: query.model,
-        operator: query.operator,
-        uploadedBy: query.uploadedBy,
-        from: query.from === undefined ? undefined : Date.parse(query.from),
-        to: query.to === undefined ? undefined : Date.parse(query.to),
-        search: query.q,
-        after: decodeCursor(query.cursor),
-        limit: query.limit,
-      },
+      { ...documentFilters(query), after: decodeCursor(query.cursor), limit: query.limit },
       now,
     );
     const page: QueuePage = {
       documents: rows.map((row) => presentQueueDocument(row, now)),
       nextCursor: next === null ? null : encodeCursor(next),
-      counts: await review.queue.countByState(now),
+      counts: await review.queue.countByState(now, documentFilters(query)),
     };
     return c.json(page, 200, { 'Cache-Control': 'no-store' });
   });
 
-  mountRoute(routes, review, declared.countDocuments, async (c) =>
-    c.json({ counts: await review.queue.countByState(review.clock.now()) }, 200, {
-      'Cache-Control': 'no-store',
-    }),
-  );
+  mountRoute(routes, review, declared.countDocuments, async (c, { query }) => {
+    const counts = await review.queue.countByState(review.clock.now(), documentFilters(query));
+    return c.json({ counts }, 200, { 'Cache-Control': 'no-store' });
+  });
 
   mountRoute(routes, review, declared.getDocument, async (c, { params: { id } }) => {
     const row = await review.queue.find(id);
@@ -233,10 +226,18 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.clock.now()));
   });
   mountRoute(routes, review, declared.postponeDocument, async (c, { params: { id }, body }) => {
-    const { version, reason } = body;
+    const { version, reason, until } = body;
+    const now = review.clock.now();
+    const untilMs = until === undefined ? null : Date.parse(until);
+    if (untilMs !== null && untilMs <= now) {
+      throw new ProblemError('422-013', 'A document is postponed until a time to come.', {
+        errors: [{ pointer: '#/until', detail: 'Choose a date after today.' }],
+      });
+    }
+    const event = untilMs === null ? undefined : { until: new Date(untilMs).toISOString() };
     return answer(
       c,
-      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.clock.now()),
+      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, now, event, untilMs),
     );
   });
 
@@ -313,6 +314,19 @@ function fieldPointer(path: string | undefined): string | null {
   if (path === undefined) return null;
   const segments = path.split(/\.|\[|\]/).filter((s) => s !== '');
   return `#/fields/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+/** The queue's filters as the store reads them (times in ms). */
+function documentFilters(query: QueueFilterQuery): DocumentFilters {
+  return {
+    state: query.state,
+    model: query.model,
+    operator: query.operator,
+    uploadedBy: query.uploadedBy,
+    from: query.from === undefined ? undefined : Date.parse(query.from),
+    to: query.to === undefined ? undefined : Date.parse(query.to),
+    search: query.q,
+  };
 }
 
 function encodeCursor(cursor: { createdAt: number; id: string }): string {

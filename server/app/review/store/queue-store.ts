@@ -66,7 +66,8 @@ export interface PageCursor {
   id: string;
 }
 
-export interface QueueFilters {
+/** What the queue's readers filter on: the list, its counts and the next document. */
+export interface DocumentFilters {
   state?: DocumentState | undefined;
   model?: string | undefined;
   /** Documents this operator holds or decided. */
@@ -77,6 +78,9 @@ export interface QueueFilters {
   to?: number | undefined;
   /** In file names and aliases, whatever the case. */
   search?: string | undefined;
+}
+
+export interface QueueFilters extends DocumentFilters {
   after?: PageCursor | undefined;
   limit: number;
 }
@@ -101,16 +105,62 @@ export interface CorrectionInput {
   value: unknown;
 }
 
-/** A document waiting for an operator: `to_review`, or `in_review` with its lease run out. */
+/**
+ * A document waiting for an operator: `to_review`, `in_review` with its lease run out, or `postponed`
+ * until a time that has come.
+ */
 const waiting = (now: number) => (eb: Eb) =>
   eb.or([
-    eb('state', '=', 'to_review'),
-    eb.and([eb('state', '=', 'in_review'), eb('lease_expires_at', '<=', now)]),
+    eb('documents.state', '=', 'to_review'),
+    eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '<=', now)]),
+    eb.and([eb('documents.state', '=', 'postponed'), eb('documents.postponed_until', '<=', now)]),
   ]);
 
 /** Held by this operator, its lease still running. */
 const heldBy = (operatorId: string, now: number) => (eb: Eb) =>
   eb.and([eb('state', '=', 'in_review'), eb('holder_id', '=', operatorId), eb('lease_expires_at', '>', now)]);
+
+/**
+ * The documents these filters list, as readers see them (an expired lease is `to_review`): one
+ * predicate for the list, its counts and "next", so the three always agree.
+ */
+const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
+  const all = [];
+  const { state } = filters;
+  if (state === 'to_review') all.push(waiting(now)(eb));
+  else if (state === 'in_review')
+    all.push(eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '>', now)]));
+  else if (state === 'postponed') {
+    all.push(
+      eb.and([
+        eb('documents.state', '=', 'postponed'),
+        eb.or([eb('documents.postponed_until', 'is', null), eb('documents.postponed_until', '>', now)]),
+      ]),
+    );
+  } else if (state !== undefined) all.push(eb('documents.state', '=', state));
+  if (filters.model !== undefined) all.push(eb('documents.model_key', '=', filters.model));
+  if (filters.operator !== undefined) {
+    all.push(
+      eb.or([
+        eb('documents.holder_id', '=', filters.operator),
+        eb('documents.decided_by', '=', filters.operator),
+      ]),
+    );
+  }
+  if (filters.uploadedBy !== undefined) all.push(eb('documents.uploaded_by', '=', filters.uploadedBy));
+  if (filters.from !== undefined) all.push(eb('documents.created_at', '>=', filters.from));
+  if (filters.to !== undefined) all.push(eb('documents.created_at', '<', filters.to));
+  if (filters.search !== undefined) {
+    const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    all.push(
+      eb.or([
+        eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
+        eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  return eb.and(all);
+};
 
 /** Who held it before, when the statement takes it over from an expired lease (else null). */
 const takenOverFrom = sql<string | null>`case when state = 'in_review' then holder_id else null end`;
@@ -133,6 +183,7 @@ export class QueueStore {
     return {
       previous_holder_id: takenOverFrom,
       state: 'in_review' as const,
+      postponed_until: null,
       holder_id: operatorId,
       lease_expires_at: now + this.leaseMs,
       version: sql<number>`version + 1`,
@@ -258,9 +309,14 @@ export class QueueStore {
 
   /**
    * Takes the next document nobody holds (highest priority, then oldest result first) for this
-   * operator, under a fresh lease. Undefined when none is waiting.
+   * operator, under a fresh lease: of those the filters list, when given (the operator's queue).
+   * Undefined when none is waiting.
    */
-  async takeNext(operatorId: string, now: number): Promise<DocumentRow | undefined> {
+  async takeNext(
+    operatorId: string,
+    now: number,
+    filters: DocumentFilters = {},
+  ): Promise<DocumentRow | undefined> {
     const postgres = this.store.engine === 'postgres';
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -272,6 +328,7 @@ export class QueueStore {
               .selectFrom('documents')
               .select('id')
               .where(waiting(now))
+              .where(matching(filters, now))
               .orderBy('priority', 'desc')
               .orderBy('ready_at')
               .orderBy('id')
@@ -303,6 +360,7 @@ export class QueueStore {
             // holder kept here would be told again as a lease that ran out.
             previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else null end`,
             state: 'in_review',
+            postponed_until: null,
             holder_id: operatorId,
             lease_expires_at: now + this.leaseMs,
             version: sql`version + 1`,
@@ -489,6 +547,8 @@ export class QueueStore {
     now: number,
     /** More for the decision's event (a confirmation's override of failing business rules). */
     eventData?: Record<string, unknown>,
+    /** A postponement's return to the queue (ms), if any. */
+    postponedUntil: number | null = null,
   ): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -496,6 +556,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: decision,
+            postponed_until: decision === 'postponed' ? postponedUntil : null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: operatorId,
@@ -588,6 +649,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: 'to_review',
+            postponed_until: null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: null,
@@ -739,43 +801,7 @@ export class QueueStore {
         earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
         earlierSameFile(eb).select('earlier.file_name').as('duplicate_of_name'),
       ]);
-    if (filters.state !== undefined) {
-      const state = filters.state;
-      query =
-        state === 'to_review'
-          ? query.where((eb) =>
-              eb.or([
-                eb('documents.state', '=', 'to_review'),
-                eb.and([
-                  eb('documents.state', '=', 'in_review'),
-                  eb('documents.lease_expires_at', '<=', now),
-                ]),
-              ]),
-            )
-          : state === 'in_review'
-            ? query.where('documents.state', '=', 'in_review').where('documents.lease_expires_at', '>', now)
-            : query.where('documents.state', '=', state);
-    }
-    if (filters.model !== undefined) query = query.where('documents.model_key', '=', filters.model);
-    if (filters.operator !== undefined) {
-      const operator = filters.operator;
-      query = query.where((eb) =>
-        eb.or([eb('documents.holder_id', '=', operator), eb('documents.decided_by', '=', operator)]),
-      );
-    }
-    if (filters.uploadedBy !== undefined)
-      query = query.where('documents.uploaded_by', '=', filters.uploadedBy);
-    if (filters.from !== undefined) query = query.where('documents.created_at', '>=', filters.from);
-    if (filters.to !== undefined) query = query.where('documents.created_at', '<', filters.to);
-    if (filters.search !== undefined) {
-      const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or([
-          eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
+    query = query.where(matching(filters, now));
     if (filters.after !== undefined) {
       const { createdAt, id } = filters.after;
       query = query.where((eb) =>
@@ -801,14 +827,21 @@ export class QueueStore {
     };
   }
 
-  /** How many documents are in each state, as readers see them (expired leases count as waiting). */
-  async countByState(now: number): Promise<Record<DocumentState, number>> {
+  /**
+   * How many documents are in each state, as readers see them (expired leases count as waiting), of
+   * those the filters list (whatever their state).
+   */
+  async countByState(now: number, filters: DocumentFilters = {}): Promise<Record<DocumentState, number>> {
     const rows = await this.db
       .selectFrom('documents')
+      // Every state is counted: the filters but the state.
+      .where(matching({ ...filters, state: undefined }, now))
       .select((eb) => [
         eb
           .case()
           .when(eb.and([eb('state', '=', 'in_review'), eb('lease_expires_at', '<=', now)]))
+          .then(sql.lit('to_review'))
+          .when(eb.and([eb('state', '=', 'postponed'), eb('postponed_until', '<=', now)]))
           .then(sql.lit('to_review'))
           .else(eb.ref('state'))
           .end()

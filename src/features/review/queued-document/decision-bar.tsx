@@ -145,8 +145,9 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
         title="Postpone this document"
         label="Why is it postponed? (optional)"
         required={false}
+        dateLabel="Back in the queue on (optional: else when someone takes it)"
         submitLabel="Postpone"
-        onSubmit={(reason) => decide({ kind: 'postpone', reason })}
+        onSubmit={(reason, until) => decide({ kind: 'postpone', reason, until })}
         onClose={() => setAsking(null)}
       />
     </section>

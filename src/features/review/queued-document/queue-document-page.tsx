@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
 import { DuplicateBadge } from '../../../components/duplicate-badge';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import { parseQueueFilters, queueHref } from '../../../lib/queue-filters';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
 import { QueueReview } from './queue-review';
 import { useDocumentFile } from './use-document-file';
@@ -33,6 +34,8 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   // document's page opens meanwhile (its file arrives with the document) and draws sooner.
   const shown = useDeferredValue(document);
   const operator = session.data?.operator;
+  // Taken from a filtered queue: the way back shows the same filters.
+  const backToQueue = queueHref(parseQueueFilters(useSearch()));
   // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
   // document is fetched (its file's address is known from its id).
   useEffect(preloadDocumentViewer, []);
@@ -53,7 +56,7 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
           </span>
         )}
         {document && <DuplicateBadge duplicateOf={document.duplicateOf} />}
-        <Link href="/queue" className="ml-auto shrink-0 text-sm font-medium text-blue-800 underline">
+        <Link href={backToQueue} className="ml-auto shrink-0 text-sm font-medium text-blue-800 underline">
           Back to the queue
         </Link>
       </div>

@@ -95,7 +95,7 @@ export function QueueReview({ document, operator }: Props) {
       {nextFailed && (
         <ProblemAlert
           error={nextFailed.error}
-          action="The document is confirmed, but the next one could not be taken: start again from the queue."
+          action="The document is decided, but the next one could not be taken: start again from the queue."
         />
       )}
       {result && !result.ok && (

@@ -15,6 +15,7 @@ import {
   JobDocumentResponse,
   PostponeRequest,
   PriorityRequest,
+  QueueFilterQuery,
   QueuePage,
   QueueQuery,
   ReassignRequest,
@@ -49,18 +50,35 @@ const HELD_WRITE_NOTES = {
   '409-002': 'the document’s state does not allow this; `current` is the document as it is now',
 } as const;
 
+/** What each filter of the queue means, on every route that takes them. */
+const FILTER_DESCRIPTIONS = {
+  state: 'Only documents in this state (an expired lease counts as `to_review`).',
+  model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
+  operator: 'An operator’s id: only documents they hold or decided.',
+  uploadedBy: 'An operator’s id: only documents they uploaded from the app.',
+  from: 'Received at or after this time (ISO 8601, with an offset or Z).',
+  to: 'Received before this time (ISO 8601, with an offset or Z).',
+  q: 'Searched in file names and aliases, whatever the case.',
+} satisfies Record<keyof z.input<typeof QueueFilterQuery>, string>;
+
 export const takeNext = declareRoute({
   operationId: 'takeNext',
   method: 'post',
   path: '/api/review/next',
   tag: 'review',
   summary: 'Take the next document',
-  description: 'Takes the next waiting document for the caller, under a lease.',
+  description:
+    'Takes the next waiting document for the caller (highest priority, then the oldest), under a lease. ' +
+    'With the queue’s filters (those of `listDocuments`), only a document they list: the operator’s queue. ' +
+    'A `state` other than `to_review` lists no waiting document, so nothing is taken.',
   access: 'operator',
+  query: QueueFilterQuery,
+  queryDescriptions: FILTER_DESCRIPTIONS,
   responses: {
     200: { description: 'The document, now held by the caller.', schema: DocumentResponse },
-    204: { description: 'No document is waiting.' },
+    204: { description: 'No document that the filters list is waiting.' },
   },
+  notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
 });
 
 export const listDocuments = declareRoute({
@@ -70,17 +88,11 @@ export const listDocuments = declareRoute({
   tag: 'review',
   summary: 'List the queue',
   description:
-    'One page of documents, newest first, and the counts per state. A query parameter not listed here is refused (422-008).',
+    'One page of documents, newest first, and the counts per state of the documents the other filters list (every filter but `state`). A query parameter not listed here is refused (422-008).',
   access: 'operator',
   query: QueueQuery,
   queryDescriptions: {
-    state: 'Only documents in this state (an expired lease counts as `to_review`).',
-    model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
-    operator: 'An operator’s id: only documents they hold or decided.',
-    uploadedBy: 'An operator’s id: only documents they uploaded from the app.',
-    from: 'Received at or after this time (ISO 8601, with an offset or Z).',
-    to: 'Received before this time (ISO 8601, with an offset or Z).',
-    q: 'Searched in file names and aliases, whatever the case.',
+    ...FILTER_DESCRIPTIONS,
     cursor: 'The `nextCursor` of the previous page, as it is (422-008 otherwise).',
     limit: 'How many documents a page holds.',
   } satisfies Record<keyof z.input<typeof QueueQuery>, string>,
@@ -96,8 +108,13 @@ export const countDocuments = declareRoute({
   path: '/api/review/counts',
   tag: 'review',
   summary: 'Count documents per state',
+  description:
+    'With the queue’s filters, the documents they list (`state` is ignored: every state is counted).',
   access: 'operator',
+  query: QueueFilterQuery,
+  queryDescriptions: FILTER_DESCRIPTIONS,
   responses: { 200: { description: 'The counts.', schema: CountsResponse } },
+  notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
 });
 
 export const getDocument = declareRoute({
@@ -227,10 +244,12 @@ export const postponeDocument = declareRoute({
   access: 'operator',
   params: DocumentParams,
   paramsProblem: '404-010',
+  description:
+    'With `until`, the document comes back to the queue by itself at that time: it counts as `to_review` from then on, and "next" may take it.',
   body: PostponeRequest,
   responses: { 200: { description: 'The document, postponed.', schema: DocumentResponse } },
-  problems: HELD_WRITE,
-  notes: HELD_WRITE_NOTES,
+  problems: [...HELD_WRITE, '422-013'],
+  notes: { ...HELD_WRITE_NOTES, '422-013': '`until` is not in the future (pointer `#/until`)' },
 });
 
 export const setDocumentPriority = declareRoute({

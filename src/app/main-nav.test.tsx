@@ -22,7 +22,13 @@ describe('MainNav', () => {
 
   it('shows an operator the team pages, and no admin menu', () => {
     renderTeam(<MainNav />, { session: sessionOf(bob), path: '/queue' });
-    expect(linkNames()).toEqual(['Extraction review', 'New extraction', 'Uploads', 'Open saved', 'Team queue']);
+    expect(linkNames()).toEqual([
+      'Extraction review',
+      'New extraction',
+      'Uploads',
+      'Open saved',
+      'Team queue',
+    ]);
     expect(within(nav()).getByRole('link', { name: 'Team queue' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav()).queryByRole('button', { name: /Admin/ })).toBeNull();
   });

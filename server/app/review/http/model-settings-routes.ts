@@ -13,7 +13,7 @@ import type { ModelSettings, ModelsResponse } from '@extraction-review/contract/
 import * as declared from '@extraction-review/contract/review/routes/models';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { ModelSettingsStore, type StoredModelSettings } from '../store/model-settings-store';
-import { isKnownPath, knownFields, type KnownFields } from '../model/known-fields';
+import { isKnownPath, knownFields, type KnownFields } from '../store/known-fields';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 

@@ -10,7 +10,7 @@ import { fieldPathPattern } from '@extraction-review/contract/review/model-setti
 import { humanFieldName } from '@extraction-review/review-domain/fields/schema-hints';
 import { readQueueResult } from '@extraction-review/review-domain/queue/read-queue-result';
 import type { ReviewDatabase } from '../db/open-database';
-import type { ApiVersion } from './review-types';
+import type { ApiVersion } from '../model/review-types';
 
 const SAMPLE = 50;
 

@@ -133,7 +133,7 @@ test('confirming with values nobody checked asks once; Review them selects the f
     )
     .toMatchObject({ kind: 'confirmed', data: { uncheckedConfirmed: n, unchecked: n } });
   await page.goto(`/review/${id}`);
-  await page.getByRole('button', { name: /History/ }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
   await expect(
     page.getByText(/Confirmed it, with \d+ values? not checked \(asked, and confirmed anyway\)/),
   ).toBeVisible();

@@ -47,7 +47,8 @@ test('a v2 photo taken sideways is shown upright; a value picked on it lands on 
     mimeType: 'image/jpeg',
     buffer: photo,
   });
-  expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
+  // The upload's one review: the document's page once its result is in (issue 21).
+  expect(new URL(page.url()).pathname).toMatch(/^\/review\/[^/]+$/);
   await expectUpright(page);
   await keepScreenshot(page, 'photo-upright');
 

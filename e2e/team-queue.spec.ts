@@ -46,11 +46,16 @@ async function operatorPage(browser: Browser, name: string): Promise<Page> {
   return page;
 }
 
-async function startReviewing(page: Page): Promise<string> {
+/**
+ * Start reviewing from the queue filtered to this journey's batch: it takes a document of the batch
+ * only (issue 21), whatever earlier journeys' uploads still come into the shared queue.
+ */
+async function startReviewing(page: Page, batch: string): Promise<string> {
+  await page.goto(`/queue?q=${encodeURIComponent(batch)}`);
   await page.getByRole('button', { name: 'Start reviewing' }).click();
-  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}(\?.*)?$/);
   await expect(valueOf(page, 'invoice_number')).toBeVisible({ timeout: 30_000 });
-  return page.url().split('/').at(-1) ?? '';
+  return new URL(page.url()).pathname.split('/').at(-1) ?? '';
 }
 
 test('two operators share one queue: different documents, live updates, stale edits refused, history', async ({
@@ -78,8 +83,8 @@ test('two operators share one queue: different documents, live updates, stale ed
   // Each operator gets a document of their own.
   const alicePage = await operatorPage(browser, alice);
   const bobPage = await operatorPage(browser, bob);
-  const aliceDoc = await startReviewing(alicePage);
-  const bobDoc = await startReviewing(bobPage);
+  const aliceDoc = await startReviewing(alicePage, batch);
+  const bobDoc = await startReviewing(bobPage, batch);
   expect(aliceDoc).not.toBe(bobDoc);
   const ours = await listQueue(page.request, `q=${batch}`);
   expect(ours.map((d) => d.id).sort()).toEqual([aliceDoc, bobDoc].sort());

@@ -147,7 +147,11 @@ async function journey(
     await openUploadForm(pageA);
     await chooseFiles(pageA, [byOperator]);
     await extract(pageA);
-    await expect(pageA).toHaveURL(/\/(?:jobs|review)\/[^/?]+/, { timeout: 30_000 });
+    // The upload's one review (issue 21): the document's page once the upstream has read it, taken
+    // by its uploader; released, so that it waits in the queue for copy B like the pipeline's.
+    await expect(pageA).toHaveURL(/\/review\/[^/?]+/, { timeout: 90_000 });
+    await pageA.getByRole('button', { name: 'Release' }).click();
+    await expect(pageA).toHaveURL(/\/queue/);
     await sendThroughGateway(machines.a.url, key, byPipeline);
     await onA.close();
   });

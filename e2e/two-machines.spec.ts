@@ -168,7 +168,7 @@ async function journey(
     const rows = page
       .getByRole('row')
       .filter({ has: page.getByRole('link', { name: new RegExp(`^${batch}-`) }) });
-    await expect(rows.filter({ hasText: /to review/i })).toHaveCount(2, { timeout: 90_000 });
+    await expect(rows.filter({ hasText: /to review/i })).toHaveCount(2, { timeout: 180_000 });
   });
 
   for (const [file, who] of [
@@ -232,7 +232,9 @@ test.describe('files in PostgreSQL (FILE_STORAGE unset: database, the default wi
   test('uploaded through A by an operator and a pipeline, reviewed, picked, confirmed and exported on B', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    // Two photos read by OCR on one machine's two cores, with copy A reading the first's words for
+    // its upright view as it opens (issue 21): minutes, not seconds, on a loaded machine.
+    test.setTimeout(300_000);
     if (!deployed) throw new Error('copies not started');
     await journey(browser, deployed, 'database');
   });
@@ -261,7 +263,9 @@ test.describe('files in an S3-compatible object store (FILE_STORAGE=s3)', () => 
   test('uploaded through A by an operator and a pipeline, reviewed, picked, confirmed and exported on B', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    // Two photos read by OCR on one machine's two cores, with copy A reading the first's words for
+    // its upright view as it opens (issue 21): minutes, not seconds, on a loaded machine.
+    test.setTimeout(300_000);
     if (!deployed) throw new Error('copies not started');
     await journey(browser, deployed, 's3');
     await test.step('the bucket holds their files', async () => {

@@ -11,6 +11,7 @@ import { valueOf } from './support/review-journey';
 import { csrfHeader, enqueuePdf, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 const FIELD = 'total_amount';
 
@@ -56,11 +57,12 @@ test('the field corrected most this week tops where time goes, with its before â
   await expect(valueOf(page, FIELD)).toHaveValue('300', { timeout: 30_000 });
   await valueOf(page, FIELD).fill('333.33');
   await expect(page.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
-  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmThroughGate(page);
   await expect(page.getByText(/confirmed/i).first()).toBeVisible();
 
   // The admin opens the dashboard from the header.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Where time goes' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
+  await page.getByRole('menuitem', { name: 'Where time goes' }).click();
   await expect(page.getByRole('heading', { name: 'Where time goes', level: 1 })).toBeVisible();
   await page.getByLabel('Period').selectOption('this-week');
   await page.getByLabel('Model').selectOption(INVOICE_MODEL_ID);

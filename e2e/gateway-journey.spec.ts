@@ -18,6 +18,7 @@ import { valueOf } from './support/review-journey';
 import { csrfHeader, e2eAppDataDir, retryAfterMs, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 interface Received {
   body: string;
@@ -187,7 +188,7 @@ test('a pipeline sends three documents through the gateway; rules route them; th
     await valueOf(page, 'invoice_number').fill('INV-2002');
     await expect(page.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
     await keepScreenshot(page, 'gateway-review');
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await confirmThroughGate(page);
 
     // The receiver gets the corrected result, signed, with who confirmed and what changed.
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(2);

@@ -3,8 +3,8 @@
  * click, a Shift+click and a dragged box on a text PDF, by a click on a photo (words read by OCR on
  * the app server) and on a page turned a quarter (`/Rotate 90`); each time the value is checked and
  * the field's new polygon is found over the picked words on screen. A typed total absent from the
- * page warns and offers the printed one, which fixes it; a price typed in a table cell warns there, and
- * Enter confirms it anyway.
+ * page warns and offers the printed one, which fixes it; a price typed in a table cell warns there, the
+ * first Enter shows the warning and the second confirms it anyway.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { degrees, PDFDocument } from 'pdf-lib';
@@ -135,12 +135,15 @@ test('on a text PDF: a click, a Shift+click and a box pick values with their reg
   await expect(warning).toHaveCount(0);
 
   // A table cell is checked too: a line added by hand, its price typed and printed nowhere, warns in
-  // its cell; Enter there confirms it anyway, and says so.
+  // its cell; the first Enter there shows the warning (it says what a second does), the second
+  // confirms it anyway, and says so.
   await page.getByRole('button', { name: 'Add a row to line_items' }).click();
   const price = valueOf(page, 'line_items[0].total_price');
   await price.fill('77.70');
   const cell = page.locator('td[data-field-path="line_items[0].total_price"]');
   await expect(cell.getByRole('alert')).toContainText('77.70 is not on page 1');
+  await price.press('Enter');
+  await expect(cell.getByRole('alert')).toContainText('Press Enter again to confirm it anyway');
   await price.press('Enter');
   await expect(cell).toContainText('Confirmed, not on page 1.');
   await expect(cell.getByRole('alert')).toHaveCount(0);
@@ -198,7 +201,7 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
   const shown = await boxWithin(total, pageBox(page));
   expect(shown.y1 - shown.y0).toBeGreaterThan(shown.x1 - shown.x0);
 
-  // From the keyboard: `p` starts, the arrows move a word cursor, Enter takes it.
+  // From the keyboard: `p` starts, the arrows move a word cursor (from the value's words), Enter takes it.
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Pick from page' })).toHaveAttribute('aria-pressed', 'false');
   await valueOf(page, 'invoice_number').focus();
@@ -209,6 +212,7 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
     page
       .locator('[data-page-index="0"] .pick-word[data-cursor="true"]')
       .evaluateAll((found) => found[0]?.getAttribute('data-text') ?? null);
+  // invoice_number was not found on this page: the cursor starts on the page's first word.
   for (let i = 0; i < 20 && (await cursorText()) !== 'INV-2024-0042'; i++) {
     await page.keyboard.press('ArrowRight');
   }
@@ -216,4 +220,9 @@ test('on a page turned a quarter, the picked region lies over the word as shown;
   await page.keyboard.press('Enter');
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0042');
   await expectPolygonOver(page, 'invoice_number', [word(page, 'INV-2024-0042')]);
+  // Picking again: the first arrow starts on the value's own words (its region), not the page's first.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('p');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(cursorText).toBe('INV-2024-0042');
 });

@@ -1,11 +1,12 @@
 /**
- * Pick from the page on a job's own page (`/jobs/{id}`), in real Chromium against the real servers:
- * the document uploaded through the app's form (kept in this browser, and by the app server), a
- * value picked by a click on a text PDF (its text layer read in the browser: no request for words)
- * and on a photo (words read by OCR on the app server, asked for by the job's id); each time the
- * value is checked and the field's new polygon is found over the picked word on screen. A typed
- * total absent from the page warns. On a v1 prediction's page (`/jobs/v1/{id}`) of a photo taken
- * sideways, shown upright, the OCR'd words are turned with the page and the pick lands on the word.
+ * Pick from the page on an upload's review, in real Chromium against the real servers: the document
+ * uploaded through the app's form, its job's page (`/jobs/{id}`, `/jobs/v1/{id}`) become the kept
+ * document's one review (`/review/{id}`, issue 21); a value picked by a click on a text PDF (its text
+ * layer read in the browser: no request for words) and on a photo (words read by OCR on the app
+ * server, asked for by the document's id); each time the value is checked and the field's new polygon
+ * is found over the picked word on screen. A typed total absent from the page warns. For a v1
+ * prediction of a photo taken sideways, shown upright, the OCR'd words are turned with the page and
+ * the pick lands on the word.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -43,7 +44,7 @@ async function expectPolygonOver(page: Page, path: string, word: Locator, tolera
   expectNear(await boxWithin(polygon, frame), await boxWithin(word, frame), tolerance, `${path}'s polygon`);
 }
 
-test('on a job’s text PDF, a click picks the total with its region; a typed total not on the page warns', async ({
+test('on an upload’s text PDF, a click picks the total with its region; a typed total not on the page warns', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -54,7 +55,7 @@ test('on a job’s text PDF, a click picks the total with its region; a typed to
     mimeType: 'application/pdf',
     buffer: Buffer.from(made.bytes),
   });
-  expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
+  expect(new URL(page.url()).pathname).toMatch(/^\/review\/[^/]+$/);
 
   await startPicking(page, 'total_amount');
   const total = page.locator('[data-page-index="0"] .pick-word[data-text="1,234.56"]').first();
@@ -79,7 +80,7 @@ test('on a job’s text PDF, a click picks the total with its region; a typed to
   expect(asked).toEqual([]);
 });
 
-test('on a job’s photo, a click picks a word OCR read on the app server, with its region', async ({
+test('on an upload’s photo, a click picks a word OCR read on the app server, with its region', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -89,7 +90,7 @@ test('on a job’s photo, a click picks a word OCR read on the app server, with 
   if (!png) throw new Error('no page rasterised');
   const asked = wordsRequests(page);
   await openReview(page, { name: `${uniqueName('job-pick-photo')}.png`, mimeType: 'image/png', buffer: png });
-  expect(new URL(page.url()).pathname).toMatch(/^\/jobs\/[^/]+$/);
+  expect(new URL(page.url()).pathname).toMatch(/^\/review\/[^/]+$/);
 
   await startPicking(page, 'total_amount');
   const total = page.locator('[data-page-index="0"] .pick-word[data-text*="234"]').first();
@@ -104,9 +105,9 @@ test('on a job’s photo, a click picks a word OCR read on the app server, with 
     0.03,
     'total_amount over the scanned total',
   );
-  // The photo's words came from the app server, found by the job's id.
-  const jobId = new URL(page.url()).pathname.split('/').pop() ?? '';
-  expect(asked).toEqual([`/api/review/jobs/v2/${jobId}/pages/0/words`]);
+  // The photo's words came from the app server, found by the document's id.
+  const documentId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  expect(asked).toEqual([`/api/review/documents/${documentId}/pages/0/words`]);
 });
 
 test('on a v1 prediction of a photo taken sideways, a click picks the word as shown upright', async ({
@@ -129,14 +130,8 @@ test('on a v1 prediction of a photo taken sideways, a click picks the word as sh
     buffer: photo,
   });
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
-  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 30_000 });
-  await expect(page.getByRole('region', { name: 'v1 prediction' })).toHaveAttribute(
-    'data-status',
-    'completed',
-    {
-      timeout: 60_000,
-    },
-  );
+  // The prediction's page becomes the kept document's one review once its result is in.
+  await expect(page).toHaveURL(/\/review\/[^/?]+$/, { timeout: 90_000 });
   await expect(page.locator('[data-page-index="0"]')).toHaveAttribute('data-rendered', 'true', {
     timeout: 30_000,
   });
@@ -157,7 +152,7 @@ test('on a v1 prediction of a photo taken sideways, a click picks the word as sh
     0.03,
     'total_amount over the photographed total, upright',
   );
-  // The words of the kept photo, found by the v1 job's id.
-  const jobId = new URL(page.url()).pathname.split('/').pop() ?? '';
-  expect(asked).toEqual([`/api/review/jobs/v1/${jobId}/pages/0/words`]);
+  // The words of the kept photo, found by the document's id.
+  const documentId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  expect(asked).toEqual([`/api/review/documents/${documentId}/pages/0/words`]);
 });

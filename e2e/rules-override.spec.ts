@@ -10,6 +10,7 @@ import { valueOf } from './support/review-journey';
 import { csrfHeader, enqueuePdf, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 const SETTINGS = `/api/review/models/v2/${encodeURIComponent(INVOICE_MODEL_ID)}/settings`;
 
@@ -42,7 +43,8 @@ test('a failing business rule is marked in the review, and confirming over it as
   try {
     // The admin sets the rule on the Rules page.
     await page.goto('/');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
+    await page.getByRole('menuitem', { name: 'Rules' }).click();
     await page.getByRole('link', { name: INVOICE_MODEL_ID }).click();
     await expect(page.getByRole('heading', { name: /Rules of/ })).toBeVisible();
     await page.getByLabel('Kind of rule to add').selectOption('pattern');
@@ -70,13 +72,14 @@ test('a failing business rule is marked in the review, and confirming over it as
     await expect(page.getByRole('list', { name: 'Rules failing on invoice_number' })).toContainText(
       `Rule fails: ${message}`,
     );
+    // Above the values, one line with the count, that unfolds into the rules.
     const rules = page.getByRole('region', { name: 'Business rules' });
-    await expect(rules).toContainText('A business rule fails');
+    await rules.getByRole('button', { name: /1 rule fails/ }).click();
     await expect(rules).toContainText(message);
     await keepScreenshot(page, 'rules-failing-in-review');
 
     // Confirming asks why; a reason is required.
-    await page.getByRole('button', { name: 'Confirm…' }).click();
+    await confirmThroughGate(page, 'Confirm…');
     const dialog = page.getByRole('dialog', { name: 'Confirm although a rule fails' });
     await dialog.getByRole('button', { name: 'Confirm anyway' }).click();
     await expect(dialog.getByText(/Say why/)).toBeVisible();
@@ -85,7 +88,7 @@ test('a failing business rule is marked in the review, and confirming over it as
     await expect(page.getByText(/Confirmed by/).first()).toBeVisible({ timeout: 15_000 });
 
     // The history keeps the reason and the rule.
-    await page.getByRole('button', { name: /History/ }).click();
+    await page.getByRole('tab', { name: 'History' }).click();
     await expect(page.getByRole('list').filter({ hasText: /although a business rule fails/ })).toContainText(
       `Reason: Numbered by the old system (inv-numbers: ${message})`,
     );

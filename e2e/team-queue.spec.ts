@@ -10,6 +10,7 @@ import { valueOf } from './support/review-journey';
 import { addOperator, csrfHeader, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 interface Listed {
   id: string;
@@ -45,11 +46,16 @@ async function operatorPage(browser: Browser, name: string): Promise<Page> {
   return page;
 }
 
-async function startReviewing(page: Page): Promise<string> {
+/**
+ * Start reviewing from the queue filtered to this journey's batch: it takes a document of the batch
+ * only (issue 21), whatever earlier journeys' uploads still come into the shared queue.
+ */
+async function startReviewing(page: Page, batch: string): Promise<string> {
+  await page.goto(`/queue?q=${encodeURIComponent(batch)}`);
   await page.getByRole('button', { name: 'Start reviewing' }).click();
-  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}(\?.*)?$/);
   await expect(valueOf(page, 'invoice_number')).toBeVisible({ timeout: 30_000 });
-  return page.url().split('/').at(-1) ?? '';
+  return new URL(page.url()).pathname.split('/').at(-1) ?? '';
 }
 
 test('two operators share one queue: different documents, live updates, stale edits refused, history', async ({
@@ -77,8 +83,8 @@ test('two operators share one queue: different documents, live updates, stale ed
   // Each operator gets a document of their own.
   const alicePage = await operatorPage(browser, alice);
   const bobPage = await operatorPage(browser, bob);
-  const aliceDoc = await startReviewing(alicePage);
-  const bobDoc = await startReviewing(bobPage);
+  const aliceDoc = await startReviewing(alicePage, batch);
+  const bobDoc = await startReviewing(bobPage, batch);
   expect(aliceDoc).not.toBe(bobDoc);
   const ours = await listQueue(page.request, `q=${batch}`);
   expect(ours.map((d) => d.id).sort()).toEqual([aliceDoc, bobDoc].sort());
@@ -102,7 +108,7 @@ test('two operators share one queue: different documents, live updates, stale ed
   await expect(valueOf(alicePage, 'invoice_number')).toHaveValue('Q-ALICE', { timeout: 30_000 });
 
   // She confirms; Bob's queue tab shows it confirmed without being reloaded.
-  await alicePage.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmThroughGate(alicePage);
   await expect(alicePage.getByText(/confirmed/i).first()).toBeVisible();
   const confirmedRow = bobQueue
     .getByRole('row')
@@ -123,7 +129,7 @@ test('two operators share one queue: different documents, live updates, stale ed
 
   // The admin reads Alice's document's history: taken, corrected, confirmed, by her.
   await page.goto(`/review/${aliceDoc}`);
-  await page.getByRole('button', { name: /History/ }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
   const history = page.getByRole('list').filter({ hasText: /confirmed/i });
   await expect(history).toContainText(alice);
   await expect(history).toContainText('Q-ALICE');
@@ -132,4 +138,69 @@ test('two operators share one queue: different documents, live updates, stale ed
 
   await alicePage.context().close();
   await bobPage.context().close();
+});
+
+test('the queue follows the operator: Start reviewing takes a document of the filters, Reject moves on, Release keeps the filters', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const carol = uniqueName('Carol');
+  await addOperator(carol, 'operator');
+
+  // Two invoices the filter shows, and one it does not, made the most urgent: unfiltered, "next"
+  // would take it first.
+  const batch = uniqueName('follow');
+  for (const name of [`${batch}-mine-1.pdf`, `${batch}-mine-2.pdf`, `${batch}-other.pdf`]) {
+    const pdf = await invoicePdf({ invoiceNumber: `F-${name.length}`, total: '10.00' });
+    await enqueuePdf(page.request, { name, buffer: Buffer.from(pdf) }, INVOICE_MODEL_ID);
+  }
+  let other: Listed | undefined;
+  await expect(async () => {
+    const ours = await listQueue(page.request, `q=${batch}&state=to_review`);
+    expect(ours).toHaveLength(3);
+    other = ours.find((d) => d.fileName.endsWith('-other.pdf'));
+  }).toPass({ timeout: 60_000 });
+  const urgent = await page.request.post(`/api/review/documents/${other?.id ?? ''}/priority`, {
+    headers: await csrfHeader(page.request),
+    data: { priority: 1000 },
+  });
+  expect(urgent.status()).toBe(200);
+
+  // The queue filtered to "To review" and our two: the counts are the filter's.
+  const carolPage = await operatorPage(browser, carol);
+  const filters = `state=to_review&q=${batch}-mine`;
+  await carolPage.goto(`/queue?${filters}`);
+  const counts = carolPage.getByRole('group', { name: 'Show documents by state' });
+  await expect(counts.getByRole('button', { name: /To review/ })).toContainText('2');
+  await expect(counts.getByRole('button', { name: /^All/ })).toContainText('2');
+
+  // Start reviewing takes one of the filter's documents (not the urgent other one), and keeps the filters.
+  const reviewUrl = new RegExp(`/review/([0-9a-f-]{36})\\?${filters.replace(/[?]/g, '\\?')}$`);
+  await carolPage.getByRole('button', { name: 'Start reviewing' }).click();
+  await expect(carolPage).toHaveURL(reviewUrl);
+  await expect(valueOf(carolPage, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  const first = reviewUrl.exec(carolPage.url())?.[1];
+  expect(first).not.toBe(other?.id);
+
+  // Reject moves on to the filter's other document, as Confirm and next does.
+  await carolPage.getByRole('button', { name: 'Reject…' }).click();
+  await carolPage.getByLabel(/Why is it rejected/).fill('Not ours');
+  await carolPage.getByRole('dialog').getByRole('button', { name: 'Reject', exact: true }).click();
+  await expect(carolPage).not.toHaveURL(new RegExp(first ?? 'none'));
+  await expect(carolPage).toHaveURL(reviewUrl);
+  const second = reviewUrl.exec(carolPage.url())?.[1];
+  expect([first, other?.id]).not.toContain(second);
+  await expect(valueOf(carolPage, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  await keepScreenshot(carolPage, 'team-queue-filtered-review');
+
+  // Release goes back to the queue as it was filtered.
+  await carolPage.getByRole('button', { name: 'Release' }).click();
+  await expect(carolPage).toHaveURL(new RegExp(`/queue\\?${filters}$`));
+  await expect(counts.getByRole('button', { name: /To review/ })).toContainText('1');
+  const ours = await listQueue(page.request, `q=${batch}`);
+  expect(ours.find((d) => d.id === first)?.state).toBe('rejected');
+  expect(ours.find((d) => d.id === other?.id)?.state).toBe('to_review');
+
+  await carolPage.context().close();
 });

@@ -64,7 +64,7 @@ async function journey(browser: Browser, baseURL: string, link: string): Promise
   await expect(page.getByText(`${admin} (admin)`)).toBeVisible();
   const operator = uniqueName('Bob');
   await page.getByLabel('Name').fill(operator);
-  await page.getByLabel('Role').selectOption('operator');
+  await page.getByLabel('Role', { exact: true }).selectOption('operator');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Password again').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
@@ -88,7 +88,9 @@ async function journey(browser: Browser, baseURL: string, link: string): Promise
   await expectAccessible(theirs, 'team-queue');
   await keepScreenshot(theirs, 'team-queue');
   await theirs.getByRole('button', { name: 'Sign out' }).click();
-  await expect(theirs.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  // Signed out on a team page: the sign-in form at once, to come back to it.
+  await expect(theirs.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(theirs).toHaveURL(/\/sign-in\?next=%2Fqueue/);
   await context.close();
   await adminContext.close();
 }

@@ -29,6 +29,7 @@ import {
   startTwoMachines,
   type TwoMachines,
 } from './support/two-machines';
+import { confirmThroughGate } from './support/confirm-through-gate';
 
 const ADMIN = 'Dora';
 /** Screenshots to look at, outside the repository (the test's own results keep copies too). */
@@ -97,8 +98,9 @@ async function shoot(page: Page, name: string): Promise<void> {
  */
 async function reviewOnB(page: Page, fileName: string, shotName?: string): Promise<void> {
   const href = await page.getByRole('link', { name: fileName, exact: true }).getAttribute('href');
-  const id = href?.split('/').at(-1) ?? '';
-  expect(href, `${fileName}'s review link`).toMatch(/^\/review\/[^/]+$/);
+  // The link keeps the queue's filters in its address (issue 21): the document's id is its path's end.
+  const id = new URL(href ?? '', 'http://link').pathname.split('/').at(-1) ?? '';
+  expect(href, `${fileName}'s review link`).toMatch(/^\/review\/[^/?]+(\?.*)?$/);
   const fileAnswer = page.waitForResponse(
     (r) => new URL(r.url()).pathname === `/api/review/documents/${id}/file`,
   );
@@ -125,7 +127,7 @@ async function reviewOnB(page: Page, fileName: string, shotName?: string): Promi
   await expect(page.getByText('All changes saved')).toBeVisible({ timeout: 15_000 });
   if (shotName !== undefined) await shoot(page, shotName);
 
-  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await confirmThroughGate(page);
   await expect(page.getByText(`Confirmed by ${ADMIN}`)).toBeVisible();
 }
 
@@ -146,7 +148,11 @@ async function journey(
     await openUploadForm(pageA);
     await chooseFiles(pageA, [byOperator]);
     await extract(pageA);
-    await expect(pageA).toHaveURL(/\/jobs\/[^/?]+/, { timeout: 30_000 });
+    // The upload's one review (issue 21): the document's page once the upstream has read it, taken
+    // by its uploader; released, so that it waits in the queue for copy B like the pipeline's.
+    await expect(pageA).toHaveURL(/\/review\/[^/?]+/, { timeout: 90_000 });
+    await pageA.getByRole('button', { name: 'Release' }).click();
+    await expect(pageA).toHaveURL(/\/queue/);
     await sendThroughGateway(machines.a.url, key, byPipeline);
     await onA.close();
   });

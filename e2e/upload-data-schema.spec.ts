@@ -83,7 +83,7 @@ test('a data schema written in the editor, checked as it is typed, replaces the 
   // Corrected: sent, and the result has exactly the replaced fields.
   await editor.fill(JSON.stringify(REPLACEMENT, null, 2));
   await extract(page);
-  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   await expect(page.getByRole('textbox', { name: 'reference', exact: true })).toHaveValue('INV-R-0042', {
     timeout: 45_000,
   });

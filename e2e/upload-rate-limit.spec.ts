@@ -4,7 +4,7 @@ import { invoicePdfFile } from './support/upload-documents';
 import {
   chooseFiles,
   extract,
-  jobRow,
+  uploadsRow,
   openUploadForm,
   recordAttribute,
   uploadRow,
@@ -54,8 +54,8 @@ test('a 429 is waited out: every file of a large batch is enqueued, and the wait
   expect(statuses).toContain(429);
   expect(statuses.filter((s) => s === 202)).toHaveLength(names.length);
 
-  await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+  await page.getByRole('link', { name: 'Uploads', exact: true }).click();
   for (const name of names)
-    await expect(jobRow(page, name)).toHaveAttribute('data-status', 'Processed', { timeout: 60_000 });
-  await keepScreenshot(page, 'jobs-after-rate-limit', { fullPage: true });
+    await expect(uploadsRow(page, name)).toHaveAttribute('data-state', 'to_review', { timeout: 60_000 });
+  await keepScreenshot(page, 'uploads-after-rate-limit', { fullPage: true });
 });

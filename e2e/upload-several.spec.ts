@@ -4,12 +4,12 @@ import { invoicePdfFile, invoicePngFile } from './support/upload-documents';
 import {
   chooseFiles,
   extract,
-  jobRow,
   openUploadForm,
   recordAttribute,
   selectedFile,
   throttleUploads,
   uploadRow,
+  uploadsRow,
 } from './support/upload-steps';
 
 test('several files at once: three at a time with their progress, then every job processed in the list', async ({
@@ -50,16 +50,17 @@ test('several files at once: three at a time with their progress, then every job
   await unthrottle();
   expect(await phases()).toEqual(expect.arrayContaining(['queued', 'sending', 'enqueued']));
 
-  await page.getByRole('link', { name: 'Follow them in Jobs' }).click();
-  await expect(page.getByRole('heading', { name: 'Jobs', level: 1 })).toBeVisible();
+  // The team's Uploads list, from the server: each file, by its model's name, to review once read.
+  await page.getByRole('link', { name: 'Follow them in Uploads' }).click();
+  await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   for (const file of files)
-    await expect(jobRow(page, file.name)).toHaveAttribute('data-status', 'Processed', { timeout: 60_000 });
-  await expect(jobRow(page, 'several-1.pdf')).toContainText('Invoice (reference)');
-  await expect(jobRow(page, 'several-1.pdf')).toContainText(/took \d+ s/);
-  await keepScreenshot(page, 'jobs-processed', { fullPage: true });
-  await expectAccessible(page, 'job-list');
+    await expect(uploadsRow(page, file.name)).toHaveAttribute('data-state', 'to_review', { timeout: 60_000 });
+  await expect(uploadsRow(page, 'several-1.pdf')).toContainText('Invoice (reference)');
+  await expect(uploadsRow(page, 'several-1.pdf')).toContainText('You');
+  await keepScreenshot(page, 'uploads-processed', { fullPage: true });
+  await expectAccessible(page, 'uploads-list');
 
-  // Each row opens its job.
-  await jobRow(page, 'several-2.pdf').getByRole('link', { name: 'several-2.pdf' }).click();
-  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  // Each row opens its document's review.
+  await uploadsRow(page, 'several-2.pdf').getByRole('link', { name: 'several-2.pdf' }).click();
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/, { timeout: 30_000 });
 });

@@ -16,7 +16,7 @@ interface Product {
   mode: 'Asynchronous' | 'Synchronous';
 }
 
-/** Sends a generated invoice to a v1 product from the upload form; returns the id in the page's URL. */
+/** Sends a generated invoice to a v1 product from the upload form; returns the service's document id. */
 async function predictV1(page: Page, product: Product, filename: string): Promise<string> {
   const doc = await makeInvoicePdf();
   await page.goto('/');
@@ -31,15 +31,15 @@ async function predictV1(page: Page, product: Product, filename: string): Promis
     buffer: Buffer.from(doc.bytes),
   });
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
-  await expect(page).toHaveURL(/\/jobs\/v1\/[^/?]+$/, { timeout: 60_000 });
-  await expect(page.getByRole('region', { name: 'v1 prediction' })).toHaveAttribute(
-    'data-status',
-    'completed',
-    { timeout: 60_000 },
-  );
+  // The prediction's page becomes the kept document's one review once its result is in (issue 21).
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/, { timeout: 90_000 });
   // Every product here reads the total.
   await expect(valueOf(page, 'total_amount')).toBeVisible({ timeout: 30_000 });
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+  // The service's own id of the document (v1 feedback is addressed by it), as the review store has it.
+  const reviewId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const kept = await page.request.get(`/api/review/documents/${reviewId}`);
+  expect(kept.status()).toBe(200);
+  return ((await kept.json()) as { document: { upstreamResultId: string } }).document.upstreamResultId;
 }
 
 const panelOf = (page: Page) => page.getByRole('region', { name: 'Send feedback to the service' });

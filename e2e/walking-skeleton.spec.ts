@@ -16,8 +16,8 @@ test('a PDF goes from the browser to its values drawn over the words they came f
   });
   await page.getByRole('button', { name: 'Extract' }).click();
 
-  // The job is followed until it is processed, then the review opens on the same page.
-  await expect(page).toHaveURL(/\/jobs\/[^/]+$/, { timeout: 30_000 });
+  // The job is followed until it is processed, then its page becomes the document's one review.
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   await expect(field(page, 'invoice_number')).toHaveValue('INV-2024-0042', { timeout: 30_000 });
   await expect(field(page, 'date')).toHaveValue('2024-03-14');
   await expect(field(page, 'total_amount')).toHaveValue('1234.56');

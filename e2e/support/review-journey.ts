@@ -11,7 +11,7 @@ export function valueOf(page: Page, path: string) {
   return page.getByRole('textbox', { name: path, exact: true });
 }
 
-/** Sends the generated invoice from the upload form and waits for its review. */
+/** Sends the generated invoice from the upload form and waits for its review (`/review/{id}`). */
 export async function openInvoiceReview(page: Page, filename = 'invoice-0077.pdf'): Promise<string> {
   const bytes = await makeReviewInvoicePdf();
   await page.goto('/');
@@ -22,7 +22,8 @@ export async function openInvoiceReview(page: Page, filename = 'invoice-0077.pdf
   });
   await page.getByRole('button', { name: 'Extract' }).click();
   // The upload may wait out the reference service's 429 (6 enqueues per 2 s) while journeys run side by side.
-  await expect(page).toHaveURL(/\/jobs\/[^/?]+/, { timeout: 30_000 });
+  // The job's page becomes the document's one review once its result is in (issue 21).
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   await expect(valueOf(page, 'invoice_number')).toHaveValue(REVIEW_INVOICE.invoiceNumber, {
     timeout: 45_000,
   });

@@ -88,7 +88,8 @@ export async function signIn(page: Page, name: string): Promise<void> {
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Team queue' })).toBeVisible();
+  // The queue's code loads after the sign-in: slow on a machine busy with other journeys.
+  await expect(page.getByRole('heading', { name: 'Team queue' })).toBeVisible({ timeout: 20_000 });
 }
 
 /** Sends a PDF as the app's upload does (multipart enqueue through the app server), with `request`'s cookies. */

@@ -1,5 +1,5 @@
 /**
- * Shared steps of the upload and jobs journeys: the form filled as an operator does, the job list read
+ * Shared steps of the upload journeys: the form filled as an operator does, the Uploads list read
  * by its rows, upload throttling. Nothing is mocked: every request goes
  * to the real app server and the embedded reference service.
  */
@@ -11,7 +11,8 @@ export const INVOICE_MODEL_ID = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
 
 export async function openUploadForm(page: Page): Promise<void> {
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible();
+  // The session is checked first: on a machine busy with other journeys that can take a while.
+  await expect(page.getByRole('heading', { name: 'New extraction' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(INVOICE_MODEL_ID);
 }
 
@@ -33,14 +34,11 @@ export async function extract(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
 }
 
-/** The row of a job in the job list, found by its file name. */
-export function jobRow(page: Page, filename: string): Locator {
-  return page
-    .getByRole('list', { name: 'Your jobs' })
-    .getByRole('listitem')
-    .filter({
-      has: page.getByRole('link', { name: filename, exact: true }),
-    });
+/** The row of an upload in the team's Uploads list (`/uploads`), found by its file name. */
+export function uploadsRow(page: Page, filename: string): Locator {
+  return page.locator('tr[data-document-id]').filter({
+    has: page.getByRole('link', { name: filename, exact: true }),
+  });
 }
 
 /** Slows this page's uploads down (Chromium's own network emulation), so that progress can be seen. */

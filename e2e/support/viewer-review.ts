@@ -22,7 +22,8 @@ export async function openReview(page: Page, file: { name: string; mimeType: str
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(/.+/);
   await page.getByLabel('Document', { exact: true }).setInputFiles(file);
   await page.getByRole('button', { name: 'Extract', exact: true }).click();
-  await expect(page).toHaveURL(/\/jobs\/[^/?]+/, { timeout: 60_000 });
+  // The job's page becomes the document's one review once its result is in (issue 21).
+  await expect(page).toHaveURL(/\/review\/[^/?]+$/, { timeout: 90_000 });
   await expect(page.locator('[data-page-index="0"]')).toHaveAttribute('data-rendered', 'true', {
     timeout: 60_000,
   });

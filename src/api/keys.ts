@@ -83,6 +83,9 @@ export const reviewKeys = {
   queues: () => [...reviewKeys.all, 'queue'] as const,
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
+  /** The document an upstream job brought: under the queue's key, so queue events refresh it. */
+  jobDocument: (apiVersion: string, jobId: string) =>
+    [...reviewKeys.queues(), 'job', apiVersion, jobId] as const,
   operators: () => [...reviewKeys.all, 'operators'] as const,
   /** The way back's deliveries (admins), one list per filter. */
   deliveryLists: () => [...reviewKeys.all, 'deliveries'] as const,

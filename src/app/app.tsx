@@ -1,12 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { Link, Route, Switch, useRoute } from 'wouter';
+import { useState } from 'react';
+import { Link, Route, Switch } from 'wouter';
 import { JobEventsProvider } from '../features/jobs/job-events';
-import { AdminOnly } from './session/admin-only';
 import { RequireSession } from './session/require-session';
-import { SessionMenu } from '../features/team/session-menu';
 import { UploadQueueProvider } from '../features/upload/upload-queue-provider';
 import { ErrorBoundary } from './error-boundary';
+import { MainNav } from './main-nav';
 import { QueueLiveUpdates } from './queue-live-updates';
 import { pages } from './pages';
 import { createQueryClient } from './query-client';
@@ -23,25 +22,7 @@ export function App() {
           <QueueLiveUpdates />
           <div className="flex min-h-screen flex-col">
             <header className="border-b border-slate-200 bg-white">
-              <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">
-                <Link href="/" className="text-base font-semibold text-blue-900">
-                  Extraction review
-                </Link>
-                <NavLink href="/">New extraction</NavLink>
-                <NavLink href="/jobs">Jobs</NavLink>
-                <NavLink href="/open">Open saved</NavLink>
-                <NavLink href="/queue">Team queue</NavLink>
-                <AdminOnly>
-                  <NavLink href="/operators">Operators</NavLink>
-                  <NavLink href="/rules">Rules</NavLink>
-                  <NavLink href="/deliveries">Deliveries</NavLink>
-                  <NavLink href="/exports">Exports</NavLink>
-                  <NavLink href="/analytics">Where time goes</NavLink>
-                </AdminOnly>
-                <div className="ml-auto">
-                  <SessionMenu />
-                </div>
-              </nav>
+              <MainNav />
             </header>
             {/* Each page's code is loaded when its address is opened (pages.ts). */}
             <ErrorBoundary>
@@ -52,11 +33,12 @@ export function App() {
                     <pages.upload.Page />
                   </RequireSession>
                 </Route>
-                <Route path="/jobs">
+                <Route path="/uploads">
                   <RequireSession>
-                    <pages.jobs.Page />
+                    <pages.uploads.Page />
                   </RequireSession>
                 </Route>
+                <Route path="/jobs" component={pages.jobs.Page} />
                 <Route path="/jobs/:jobId">
                   {(params) => (
                     <RequireSession>
@@ -77,6 +59,7 @@ export function App() {
                 </Route>
                 <Route path="/sign-in" component={pages.signIn.Page} />
                 <Route path="/setup" component={pages.setup.Page} />
+                <Route path="/set-password" component={pages.setPassword.Page} />
                 <Route path="/operators" component={pages.operators.Page} />
                 <Route path="/rules">
                   <RequireSession>
@@ -129,18 +112,5 @@ export function App() {
         </UploadQueueProvider>
       </JobEventsProvider>
     </QueryClientProvider>
-  );
-}
-
-function NavLink({ href, children }: { href: string; children: ReactNode }) {
-  const [active] = useRoute(href);
-  return (
-    <Link
-      href={href}
-      aria-current={active ? 'page' : undefined}
-      className="text-sm text-slate-700 hover:underline aria-[current=page]:font-semibold aria-[current=page]:text-blue-900"
-    >
-      {children}
-    </Link>
   );
 }

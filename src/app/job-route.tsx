@@ -5,6 +5,7 @@ import { ProblemAlert } from '../components/problem-alert';
 import { Spinner } from '../components/ui/spinner';
 import { keptResult, keptSettledJob } from '../features/jobs/kept-job';
 import { JobStatus } from '../features/jobs/job-status';
+import { RateLimitNotice } from '../features/jobs/rate-limit-notice';
 import { ResultUnavailable } from '../features/review/result-unavailable';
 import { useJobWords } from '../features/review/pick/use-job-words';
 import { ReviewView } from '../features/review/review-view';
@@ -12,9 +13,29 @@ import { preloadDocumentViewer, useOpenDocumentAhead } from '../features/review/
 import { updateJob, type StoredDocument } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
 import { storedDocumentQueryOptions } from './stored-document-query';
+import { useJobDocument } from './use-job-document';
 
-/** One job: followed while it runs, then reviewed. */
+/**
+ * One job: followed while it runs, then reviewed: as the server-kept document's one review
+ * (`/review/{id}`, use-job-document.ts) when the app server kept it, else here.
+ */
 export function JobRoute({ jobId }: { jobId: string }) {
+  const kept = useJobDocument('v2', jobId);
+  if (kept.kind === 'checking') return <JobFrame title="Job" note="Looking for the job’s document…" />;
+  if (kept.kind === 'opening') return <JobFrame title="Job" note="The result is in: opening its review…" />;
+  return <FollowedJob jobId={jobId} serverKept={kept.kind === 'kept'} />;
+}
+
+function JobFrame({ title, note }: { title: string; note: string }) {
+  return (
+    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
+      <h1 className="text-xl font-semibold break-all">{title}</h1>
+      <Spinner label={note} />
+    </main>
+  );
+}
+
+function FollowedJob({ jobId, serverKept }: { jobId: string; serverKept: boolean }) {
   const stored = useQuery(storedDocumentQueryOptions(jobId));
   // A finished job this browser kept is shown as kept, and its result asked for at once: no request
   // for the job. Otherwise the job is asked for once the store has been read.
@@ -38,6 +59,7 @@ export function JobRoute({ jobId }: { jobId: string }) {
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
       <h1 className="text-xl font-semibold break-all">{document?.filename ?? current?.filename ?? 'Job'}</h1>
+      <RateLimitNotice />
       {job.isPending && <Spinner label="Loading the job…" />}
       {job.isError && !current && (
         <ResultUnavailable
@@ -51,7 +73,12 @@ export function JobRoute({ jobId }: { jobId: string }) {
         />
       )}
       {current && current.status !== 'Processed' && <JobStatus job={current} />}
+      {/* A kept document's review is the queue's: this page goes there once the server has the result. */}
+      {current?.status === 'Processed' && serverKept && (
+        <Spinner label="The result is in: opening its review…" />
+      )}
       {current?.status === 'Processed' &&
+        !serverKept &&
         (current.result_url ? (
           <ProcessedJob jobId={jobId} resultUrl={current.result_url} document={document} />
         ) : (

@@ -8,13 +8,18 @@ import { pageFor, type PageName } from '@extraction-review/contract/page-routes'
 // One page for every address of page-routes.ts, and no other (the `satisfies` below).
 export const pages = {
   upload: lazyPage(() => import('./upload-route').then((m) => m.UploadRoute), 'Loading the upload form…'),
-  jobs: lazyPage(() => import('./jobs-route').then((m) => m.JobsRoute), 'Loading the jobs…'),
+  uploads: lazyPage(() => import('./uploads-route').then((m) => m.UploadsRoute), 'Loading the uploads…'),
+  jobs: lazyPage(() => import('./jobs-route').then((m) => m.JobsRoute), 'Loading the uploads…'),
   job: lazyPage(() => import('./job-route').then((m) => m.JobRoute), 'Loading the review…'),
   v1Job: lazyPage(() => import('./v1-job-route').then((m) => m.V1JobRoute), 'Loading the review…'),
   openSaved: lazyPage(() => import('./saved-route').then((m) => m.OpenSavedRoute), 'Loading…'),
   saved: lazyPage(() => import('./saved-route').then((m) => m.SavedRoute), 'Loading the review…'),
   signIn: lazyPage(() => import('../features/team/sign-in-page').then((m) => m.SignInPage), 'Loading…'),
   setup: lazyPage(() => import('../features/team/setup-page').then((m) => m.SetupPage), 'Loading…'),
+  setPassword: lazyPage(
+    () => import('../features/team/set-password-page').then((m) => m.SetPasswordPage),
+    'Loading…',
+  ),
   operators: lazyPage(
     () => import('../features/team/operators-page').then((m) => m.OperatorsPage),
     'Loading the operators…',

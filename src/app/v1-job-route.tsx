@@ -16,6 +16,7 @@ import { preloadDocumentViewer } from '../features/review/viewer/preload';
 import { v1ProductLabel, v1Ref } from '../lib/v1-product';
 import { documentStoreKeys, loadDocument, type StoredDocument, type StoredV1 } from '../lib/document-store';
 import { ErrorBoundary } from './error-boundary';
+import { useJobDocument } from './use-job-document';
 
 /**
  * A v1 prediction sent from this browser: its queued job followed until it ends (async), or its
@@ -23,6 +24,22 @@ import { ErrorBoundary } from './error-boundary';
  * record: v1 addresses jobs and documents under their product, and the URL holds the id only.
  */
 export function V1JobRoute({ jobId }: { jobId: string }) {
+  // Kept by the app server: its one review is the queue's (use-job-document.ts).
+  const kept = useJobDocument('v1', jobId);
+  if (kept.kind === 'checking' || kept.kind === 'opening') {
+    return (
+      <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
+        <h1 className="text-xl font-semibold break-all">v1 prediction</h1>
+        <Spinner
+          label={kept.kind === 'checking' ? 'Looking for the prediction’s document…' : 'Opening its review…'}
+        />
+      </main>
+    );
+  }
+  return <FollowedPrediction jobId={jobId} serverKept={kept.kind === 'kept'} />;
+}
+
+function FollowedPrediction({ jobId, serverKept }: { jobId: string; serverKept: boolean }) {
   const stored = useQuery({
     queryKey: documentStoreKeys.detail(jobId),
     queryFn: () => loadDocument(jobId),
@@ -46,13 +63,15 @@ export function V1JobRoute({ jobId }: { jobId: string }) {
         <p role="alert" className="rounded-md border border-amber-600 bg-amber-50 p-4 text-sm">
           This v1 prediction is not kept in this browser (sent elsewhere, or its storage was cleared): its
           product, needed to ask the service for it, is unknown.{' '}
-          <Link href="/jobs" className="text-blue-800 underline">
-            Back to the jobs
+          <Link href="/uploads" className="text-blue-800 underline">
+            Back to the uploads
           </Link>
           .
         </p>
       )}
-      {record && product && <V1Prediction jobId={jobId} record={record} product={product} />}
+      {record && product && (
+        <V1Prediction jobId={jobId} record={record} product={product} serverKept={serverKept} />
+      )}
     </main>
   );
 }
@@ -61,9 +80,11 @@ interface PredictionProps {
   jobId: string;
   record: StoredDocument;
   product: StoredV1;
+  /** The app server kept it: its review is the queue's, opened once the result is in. */
+  serverKept: boolean;
 }
 
-function V1Prediction({ jobId, record, product }: PredictionProps) {
+function V1Prediction({ jobId, record, product, serverKept }: PredictionProps) {
   const async = product.mode === 'async';
   const ref = v1Ref(product);
   const queue = useQuery({ ...v1JobQueryOptions(ref, jobId), enabled: async });
@@ -133,7 +154,8 @@ function V1Prediction({ jobId, record, product }: PredictionProps) {
           />
         )}
       </section>
-      {outcome.kind === 'done' && (
+      {outcome.kind === 'done' && serverKept && <Spinner label="The result is in: opening its review…" />}
+      {outcome.kind === 'done' && !serverKept && (
         <V1Review jobId={jobId} document={outcome.document} record={record} product={product} />
       )}
     </>

@@ -9,6 +9,7 @@
  */
 export const PAGE_ROUTES = {
   upload: '/',
+  uploads: '/uploads',
   jobs: '/jobs',
   v1Job: '/jobs/v1/:jobId',
   job: '/jobs/:jobId',
@@ -16,6 +17,7 @@ export const PAGE_ROUTES = {
   saved: '/saved/:key',
   signIn: '/sign-in',
   setup: '/setup',
+  setPassword: '/set-password',
   operators: '/operators',
   rules: '/rules',
   modelRules: '/rules/:apiVersion/:model',

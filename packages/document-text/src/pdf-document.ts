@@ -13,6 +13,8 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/displa
 import { ProblemError } from '@extraction-review/contract/problem';
 import { DEFAULT_DOCUMENT_LIMITS, renderDpiWithin, type DocumentLimits } from './document-limits';
 import type { PageText } from './extractor';
+import type { Box } from './geometry';
+import { pdfImageRegions } from './pdf-image-regions';
 import type { GreyImage } from './ocr/grey-image';
 import { loadPdfDocument } from './pdfjs';
 import { renderPageGrey } from './pdf-render';
@@ -32,6 +34,8 @@ export interface OpenedPdf {
   pageSize(index: number): Promise<PdfPageSize>;
   /** The page's text layer: words with boxes, none when the page has no text layer. */
   readText(index: number): Promise<PageText>;
+  /** Where the page paints pictures (pdf-image-regions.ts): none for a page of text and drawings only. */
+  imageRegions(index: number): Promise<Box[]>;
   /**
    * The page as displayed, in grey, at `dpi`, or at the lower resolution (`dpi` of the answer) at
    * which it fits the document limits' `maxRenderPixels`; a `422-012` when it fits at no resolution
@@ -90,6 +94,7 @@ export async function openPdf(
         return { width, height };
       }),
     readText: (index) => withPage(index, readPageText),
+    imageRegions: (index) => withPage(index, (page) => pdfImageRegions(page)),
     renderPage: (index, dpi) =>
       withPage(index, async (page) => {
         // The page box decides the canvas's size: checked before pdf.js allocates anything.

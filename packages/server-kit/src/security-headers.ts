@@ -6,6 +6,9 @@
  * - `script-src 'wasm-unsafe-eval'`: pdf.js decodes JPEG 2000, JBIG2 and ICC colours with
  *   WebAssembly, fetched from our own `/pdfjs/wasm/`. A module worker gets the CSP of its own script
  *   response, so the worker file carries this header too (it is set on every response).
+ * - `script-src 'sha256-…'`: index.html's one inline script, which sets the colour theme before the
+ *   first paint (a file of its own would hold the first paint for a request). Allowed by its hash
+ *   only; scripts/theme/inline-script-hash.test.ts checks the hash against index.html.
  * - `worker-src 'self' blob:`: pdf.js starts its worker as a module from our origin, and falls back to
  *   a blob: URL when it cannot.
  * - `img-src`/`connect-src blob: data:`: documents kept in IndexedDB are shown and fetched through
@@ -22,9 +25,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
+/** index.html's inline theme script (see above). */
+export const THEME_SCRIPT_HASH = "'sha256-BGdMuTHxFSKdhl9Tvh4jJXKfiWF5KaST5bXWIOW+V3U='";
+
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH],
   workerSrc: ["'self'", 'blob:'],
   imgSrc: ["'self'", 'blob:', 'data:'],
   connectSrc: ["'self'", 'blob:', 'data:'],

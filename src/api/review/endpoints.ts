@@ -13,6 +13,7 @@ import { toImportForm, type ImportInput } from '@extraction-review/contract/revi
 import type {
   CorrectionsRequest,
   OperatorRole,
+  QueueFilterQuery,
   QueueQuery,
   SignInRequest,
 } from '@extraction-review/contract/review/schemas';
@@ -55,12 +56,20 @@ export const removeOperator = (id: string, options: CallOptions = {}) =>
 export const listQueue = (query: Partial<QueueQuery>, options: CallOptions = {}) =>
   callRoute(queue.listDocuments, { query }, options);
 
-export const queueCounts = (options: CallOptions = {}) => callRoute(queue.countDocuments, {}, options);
+export const queueCounts = (query: Partial<QueueFilterQuery> = {}, options: CallOptions = {}) =>
+  callRoute(queue.countDocuments, { query }, options);
 
-/** Takes the next document nobody holds; undefined when nothing is left to review. */
-export async function takeNext(options: CallOptions = {}) {
-  return (await callRoute(queue.takeNext, {}, options))?.document;
+/**
+ * Takes the next document nobody holds, of those the queue's filters list (all without); undefined
+ * when nothing is left to review.
+ */
+export async function takeNext(query: Partial<QueueFilterQuery> = {}, options: CallOptions = {}) {
+  return (await callRoute(queue.takeNext, { query }, options))?.document;
 }
+
+/** The review's document an upstream job brought (404 `404-016` when this server never kept it). */
+export const findJobDocument = (apiVersion: 'v1' | 'v2', jobId: string, options: CallOptions = {}) =>
+  callRoute(queue.findJobDocument, { params: { apiVersion, jobId } }, options);
 
 export const getReviewDocument = (id: string, options: CallOptions = {}) =>
   callRoute(queue.getDocument, { params: { id } }, options);
@@ -80,30 +89,45 @@ export const saveCorrections = (id: string, input: CorrectionsRequest, options: 
 export const confirmDocument = (
   id: string,
   version: number,
-  options: CallOptions & { overrideReason?: string | undefined } = {},
+  options: CallOptions & {
+    overrideReason?: string | undefined;
+    /** How many unchecked values the operator was told of and confirmed anyway (the history keeps it). */
+    uncheckedConfirmed?: number | undefined;
+  } = {},
 ) =>
   callRoute(
     queue.confirmDocument,
     {
       params: { id },
-      body:
-        options.overrideReason === undefined
-          ? { version }
-          : { version, overrideReason: options.overrideReason },
+      body: {
+        version,
+        ...(options.overrideReason === undefined ? {} : { overrideReason: options.overrideReason }),
+        ...(options.uncheckedConfirmed === undefined
+          ? {}
+          : { uncheckedConfirmed: options.uncheckedConfirmed }),
+      },
     },
     options,
   );
 export const rejectDocument = (id: string, version: number, reason: string, options: CallOptions = {}) =>
   callRoute(queue.rejectDocument, { params: { id }, body: { version, reason } }, options);
+/** Postpones the document held, with a reason and, when given, the time it comes back to the queue. */
 export const postponeDocument = (
   id: string,
   version: number,
   reason: string | undefined,
-  options: CallOptions = {},
+  options: CallOptions & { until?: string | undefined } = {},
 ) =>
   callRoute(
     queue.postponeDocument,
-    { params: { id }, body: reason === undefined ? { version } : { version, reason } },
+    {
+      params: { id },
+      body: {
+        version,
+        ...(reason === undefined ? {} : { reason }),
+        ...(options.until === undefined ? {} : { until: options.until }),
+      },
+    },
     options,
   );
 export const reassignDocument = (id: string, operator: string, options: CallOptions = {}) =>

@@ -32,6 +32,8 @@ const ANSWER: ImportResponse = {
     readyAt: '2026-01-05T08:00:00.000Z',
     upstreamJobId: 'job-1',
     upstreamResultId: 'inf-1',
+    uploadedBy: null,
+    duplicateOf: null,
     result: { inference: {} },
     error: null,
     corrections: {},

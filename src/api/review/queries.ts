@@ -5,7 +5,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../errors';
 import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
-import { getReviewDocument, getSession, getTimeline, listOperators, listQueue } from './endpoints';
+import {
+  findJobDocument,
+  getReviewDocument,
+  getSession,
+  getTimeline,
+  listOperators,
+  listQueue,
+} from './endpoints';
 import { reviewKeys } from '../keys';
 import type { QueueQuery, SessionResponse } from '@extraction-review/contract/review/schemas';
 
@@ -57,5 +64,25 @@ export function operatorsQueryOptions() {
   return queryOptions({
     queryKey: reviewKeys.operators(),
     queryFn: ({ signal }) => listOperators({ signal }),
+  });
+}
+
+/**
+ * The review's document an upstream job brought, or null when the server kept none (a job sent
+ * elsewhere, or before the app server kept uploads): the job's page then reviews the job itself.
+ * Asked again while the document is still processing, until its result is in.
+ */
+export function jobDocumentQueryOptions(apiVersion: 'v1' | 'v2', jobId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.jobDocument(apiVersion, jobId),
+    queryFn: async ({ signal }) => {
+      try {
+        return (await findJobDocument(apiVersion, jobId, { signal })).document;
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 401)) return null;
+        throw error;
+      }
+    },
+    refetchInterval: (query) => (query.state.data?.state === 'processing' ? 1_500 : false),
   });
 }

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Link } from 'wouter';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { signInHref } from './safe-next';
@@ -7,8 +7,8 @@ import { useCurrentPath } from './use-current-path';
 import { useSession } from './use-session';
 
 /**
- * Shows its children to a signed-in operator only. Signed out: a link to sign in that comes back to
- * this very page. The children mount only once the session is known, so their queries never run
+ * Shows its children to a signed-in operator only. Signed out: the sign-in form, coming back to this
+ * very page. The children mount only once the session is known, so their queries never run
  * signed out (and unmount at sign-out).
  */
 export function RequireSession({ children }: { children: ReactNode }) {
@@ -31,19 +31,22 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** What a signed-out visitor of a team page sees. */
-export function SignInNeeded({ what = 'this page' }: { what?: string }) {
+/**
+ * A signed-out visitor of a team page goes straight to the sign-in form (issue 21: a "Sign in first"
+ * page stood in between), and comes back here once signed in (`?next=`, checked by safe-next.ts).
+ * The address is replaced, so Back does not return to a page that would send them on again.
+ */
+export function SignInNeeded() {
   const here = useCurrentPath();
+  const [, navigate] = useLocation();
+  // Once: the address this page was opened at, not the sign-in form's own.
+  const [target] = useState(() => signInHref(here));
+  useEffect(() => {
+    navigate(target, { replace: true });
+  }, [navigate, target]);
   return (
     <main className="mx-auto w-full max-w-2xl p-6">
-      <h1 className="text-2xl font-semibold">Sign in first</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        Only the team’s operators see {what}.{' '}
-        <Link href={signInHref(here)} className="font-medium text-blue-800 underline">
-          Sign in
-        </Link>{' '}
-        and you will come back here.
-      </p>
+      <Spinner label="Opening the sign-in form…" />
     </main>
   );
 }

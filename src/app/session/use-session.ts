@@ -10,6 +10,7 @@ import { reviewKeys } from '../../api/keys';
 import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { signOut } from '../../api/review/endpoints';
 import { sessionQueryOptions } from '../../api/review/queries';
+import { runBeforeSignOut } from './before-sign-out';
 import type { SessionResponse } from '@extraction-review/contract/review/schemas';
 
 /** `data`: the signed-in operator and the CSRF token, or null when nobody is signed in. */
@@ -52,14 +53,17 @@ export function useAcceptSession(): (session: SessionResponse) => void {
 }
 
 /**
- * Signs out, then forgets the token and every review query. A 401 means the session had ended already
- * (expired, or signed out in another tab): the outcome is the same.
+ * Signs out: first the pending work of the open page is sent (before-sign-out.ts: the review's last
+ * corrections), then the server releases the documents held and ends the session; then the token and
+ * every review query are forgotten. A 401 means the session had ended already (expired, or signed out
+ * in another tab): the outcome is the same.
  */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...reviewKeys.session(), 'sign-out'],
     mutationFn: async () => {
+      await runBeforeSignOut();
       try {
         await signOut();
       } catch (error) {

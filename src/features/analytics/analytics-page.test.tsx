@@ -121,7 +121,8 @@ describe('AnalyticsPage', () => {
 
   it('asks for the model and period chosen, and links each table as CSV', async () => {
     const { user } = renderTeam(<AnalyticsPage />, { session: sessionOf(ada), path: '/analytics' });
-    await screen.findByRole('option', { name: 'acme/receipts/v2 (v1)' });
+    // Models by their names (a v1 product as words), chosen by their keys.
+    await screen.findByRole('option', { name: 'Receipts v2 (acme) (v1)' });
     await user.selectOptions(screen.getByLabelText('Model'), 'acme/receipts/v2');
     await user.selectOptions(screen.getByLabelText('Period'), 'custom');
     const first = screen.getByLabelText('First day');

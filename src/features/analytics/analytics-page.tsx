@@ -12,6 +12,7 @@ import { useId, useState } from 'react';
 import { analyticsUrl, type AnalyticsTable } from '@extraction-review/contract/review/analytics';
 import type { AnalyticsFilter } from '../../api/review/analytics-endpoints';
 import { analyticsQueryOptions } from '../../api/review/analytics-queries';
+import { useModelNames } from '../../components/model-name';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { AdminOnlyPage } from '../../app/session/admin-only-page';
@@ -37,6 +38,7 @@ export default function AnalyticsPage() {
 }
 
 function Dashboard() {
+  const nameOf = useModelNames();
   const [model, setModel] = useState('');
   const [choice, setChoice] = useState<PeriodChoice>('last-7-days');
   const [today] = useState(() => new Date());
@@ -73,7 +75,7 @@ function Dashboard() {
             <option value="">All models</option>
             {figures.data?.models.map((entry) => (
               <option key={`${entry.apiVersion}:${entry.model}`} value={entry.model}>
-                {entry.model} ({entry.apiVersion})
+                {nameOf(entry.apiVersion, entry.model)} ({entry.apiVersion})
               </option>
             ))}
           </select>

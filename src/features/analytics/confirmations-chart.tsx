@@ -59,7 +59,7 @@ export function ConfirmationsChart({ figures, csvUrl }: Props) {
             </Bar>
             <Bar dataKey="rejected" name="Rejected" stackId="d" fill={FILLS.dots} stroke="#7c2d12">
               <LabelList dataKey="rejected" position="inside" formatter={hideZero} fill="#0f172a" />
-              <LabelList dataKey="share" position="top" fill="#1e293b" fontSize={12} />
+              <LabelList dataKey="share" position="top" fill="currentColor" fontSize={12} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

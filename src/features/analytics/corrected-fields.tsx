@@ -57,7 +57,7 @@ export function CorrectedFields({ figures, csvUrl }: Props) {
                 <YAxis type="category" dataKey="field" width={200} tick={{ fontSize: 12 }} />
                 <Tooltip />
                 <Bar dataKey="documents" name="Documents" fill={FILLS.solid}>
-                  <LabelList dataKey="label" position="right" fill="#0f172a" fontSize={12} />
+                  <LabelList dataKey="label" position="right" fill="currentColor" fontSize={12} />
                 </Bar>
               </BarChart>
             </ResponsiveContainer>

@@ -1,4 +1,5 @@
 /** Figures as words: durations, shares, counts. */
+import { formatNumber } from '../../lib/format';
 
 /** `45 s`, `4 min 10 s`, `2 h 5 min`, `3 days 4 h`. */
 export function formatDuration(ms: number | null): string {
@@ -28,7 +29,7 @@ export function formatShare(share: number | null): string {
 
 /** `1 document`, `3 documents`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${String(n)} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** A day of a chart's axis: `Mon 23 Nov`, in the browser's language. */

@@ -36,7 +36,7 @@ export function QueueAge({ figures, csvUrl }: Props) {
             <YAxis allowDecimals={false} width={36} tick={{ fontSize: 12 }} />
             <Tooltip />
             <Bar dataKey="count" name="Documents" fill={FILLS.dots} stroke="#7c2d12">
-              <LabelList dataKey="count" position="top" fill="#0f172a" fontSize={12} />
+              <LabelList dataKey="count" position="top" fill="currentColor" fontSize={12} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

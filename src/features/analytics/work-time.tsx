@@ -44,7 +44,7 @@ export function WorkTime({ figures, csvUrl }: Props) {
               <YAxis allowDecimals={false} width={36} tick={{ fontSize: 12 }} />
               <Tooltip />
               <Bar dataKey="count" name="Documents" fill={FILLS.solid}>
-                <LabelList dataKey="count" position="top" fill="#0f172a" fontSize={12} />
+                <LabelList dataKey="count" position="top" fill="currentColor" fontSize={12} />
               </Bar>
             </BarChart>
           </ResponsiveContainer>
@@ -87,7 +87,7 @@ export function WorkTime({ figures, csvUrl }: Props) {
                 <YAxis type="category" dataKey="name" width={140} tick={{ fontSize: 12 }} />
                 <Tooltip />
                 <Bar dataKey="minutes" name="Minutes" fill={FILLS.stripes} stroke="#1e3a8a">
-                  <LabelList dataKey="label" position="right" fill="#0f172a" fontSize={12} />
+                  <LabelList dataKey="label" position="right" fill="currentColor" fontSize={12} />
                 </Bar>
               </BarChart>
             </ResponsiveContainer>

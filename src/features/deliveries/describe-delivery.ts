@@ -1,5 +1,6 @@
 /** Words for the way back's deliveries (packages/contract/src/review/deliveries.ts), as the admin page shows them. */
 import type { DeliveryKind, DeliveryState } from '@extraction-review/contract/review/deliveries';
+import { formatDateTime } from '../../lib/format';
 
 export const KIND_LABEL: Record<DeliveryKind, string> = {
   webhook: 'Webhook',
@@ -22,10 +23,8 @@ export const OUTCOME_LABEL: Readonly<Record<string, string>> = {
   network: 'not reached',
 };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
+/** A moment, the one way the app writes them (src/lib/format.ts); `—` for none. */
 export function formatWhen(iso: string | null): string {
   if (iso === null) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  return formatDateTime(iso);
 }

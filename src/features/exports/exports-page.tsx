@@ -8,7 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ExportQuery, exportUrl, type ExportFormat } from '@extraction-review/contract/review/exports';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
+import { useModelNames } from '../../components/model-name';
+import { formatNumber } from '../../lib/format';
 import { ProblemAlert } from '../../components/problem-alert';
+import { exportCountQueryOptions } from './export-count';
 import { AdminOnlyPage } from '../../app/session/admin-only-page';
 
 export function ExportsPage() {
@@ -26,6 +29,7 @@ export function ExportsPage() {
 
 function ExportForm() {
   const models = useQuery(modelsQueryOptions());
+  const nameOf = useModelNames();
   const [model, setModel] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -34,6 +38,9 @@ function ExportForm() {
 
   const query = { model, format, from: from || undefined, to: to || undefined };
   const checked = ExportQuery.safeParse(query);
+  // Asked for the filters as they are: the page says how many before the download, and "nothing".
+  const count = useQuery({ ...exportCountQueryOptions(query), enabled: checked.success });
+  const empty = count.data?.count === 0;
   const problems = checked.success
     ? []
     : checked.error.issues
@@ -65,8 +72,8 @@ function ExportForm() {
             <option value="">{models.isPending ? 'Loading models…' : 'Choose a model'}</option>
             {models.data?.models.map((entry) => (
               <option key={`${entry.apiVersion}:${entry.model}`} value={entry.model}>
-                {entry.model} ({entry.apiVersion}, {entry.documents} document
-                {entry.documents === 1 ? '' : 's'})
+                {nameOf(entry.apiVersion, entry.model)} ({entry.apiVersion}, {formatNumber(entry.documents)}{' '}
+                document{entry.documents === 1 ? '' : 's'})
               </option>
             ))}
           </select>
@@ -122,8 +129,25 @@ function ExportForm() {
             ))}
           </ul>
         )}
+        {checked.success && (
+          <div aria-live="polite" className="text-sm">
+            {count.isPending ? (
+              <p className="text-slate-600">Counting the documents…</p>
+            ) : count.isError ? (
+              <ProblemAlert error={count.error} onRetry={() => void count.refetch()} />
+            ) : empty ? (
+              <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950">
+                Nothing to export for these filters: no document of this model was confirmed in this range.
+              </p>
+            ) : (
+              <p className="text-slate-700">
+                {formatNumber(count.data.count)} document{count.data.count === 1 ? '' : 's'} to export.
+              </p>
+            )}
+          </div>
+        )}
         <div>
-          {checked.success ? (
+          {checked.success && !empty ? (
             <a
               href={exportUrl(query)}
               download

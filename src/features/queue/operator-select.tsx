@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { operatorsQueryOptions } from '../../api/review/queries';
 import type { OperatorView } from '@extraction-review/contract/review/schemas';
-import { ME } from './use-queue-filters';
+import { ME } from '../../lib/queue-filters';
 
 interface Props {
   /** `me`, an operator id, or undefined for anyone. */

@@ -2,7 +2,7 @@ import type { DocumentState, StateCounts } from '@extraction-review/contract/rev
 import { STATE_LABEL, STATE_ORDER } from './state-badge';
 
 interface Props {
-  /** The whole queue's counts per state (whatever the other filters); undefined while loading. */
+  /** The counts per state of the documents the other filters list; undefined while loading. */
   counts: StateCounts | undefined;
   selected: DocumentState | undefined;
   onSelect: (state: DocumentState | undefined) => void;

@@ -1,9 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
+import { ModelSelect } from '../../components/model-select';
 import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { Button } from '../../components/ui/button';
 import { DebouncedTextInput } from './debounced-text-input';
 import { OperatorSelect } from './operator-select';
-import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from './use-queue-filters';
+import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from '../../lib/queue-filters';
 
 interface Props {
   filters: QueueFilters;
@@ -17,6 +20,9 @@ const orUndefined = (value: string): string | undefined => (value === '' ? undef
 export function QueueFiltersForm({ filters, onChange, operator }: Props) {
   const fromId = useId();
   const toId = useId();
+  const modelId = useId();
+  // The models the review store has documents of, named (not their ids: issue 21).
+  const models = useQuery(modelsQueryOptions());
   return (
     <div
       role="search"
@@ -30,12 +36,19 @@ export function QueueFiltersForm({ filters, onChange, operator }: Props) {
         value={filters.q ?? ''}
         onCommit={(q) => onChange({ q: orUndefined(q) }, { replace: true })}
       />
-      <DebouncedTextInput
-        label="Model"
-        hint="The model id, or account/name/vN for v1 (exact)."
-        value={filters.model ?? ''}
-        onCommit={(model) => onChange({ model: orUndefined(model.trim()) }, { replace: true })}
-      />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={modelId} className="text-sm font-medium">
+          Model
+        </label>
+        <ModelSelect
+          id={modelId}
+          value={filters.model ?? ''}
+          onChange={(model) => onChange({ model: orUndefined(model) })}
+          models={models.data?.models ?? []}
+          anyLabel={models.isPending ? 'Loading models…' : 'All models'}
+          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
+        />
+      </div>
       <OperatorSelect
         value={filters.operator}
         onChange={(value) => onChange({ operator: value })}

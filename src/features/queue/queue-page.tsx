@@ -13,7 +13,7 @@ import {
   serialiseQueueFilters,
   toQueueQuery,
   useQueueFilters,
-} from './use-queue-filters';
+} from '../../lib/queue-filters';
 
 /**
  * The team's queue (`/queue`, for a signed-in operator): how many documents are in each state, the
@@ -42,10 +42,10 @@ export function QueuePage() {
         <div>
           <h1 className="text-2xl font-semibold">Team queue</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Every document the team has to check. Start reviewing takes the next waiting one for you.
+            Every document the team has to check. Start reviewing takes the next waiting one the filters show.
           </p>
         </div>
-        <StartReviewingButton />
+        <StartReviewingButton filters={filters} me={operator?.id} />
       </div>
       <ImportBanner />
       <QueueCounts

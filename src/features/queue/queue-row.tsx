@@ -1,7 +1,12 @@
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { OperatorRef, QueueDocument } from '@extraction-review/contract/review/schemas';
+import { DuplicateBadge } from '../../components/duplicate-badge';
+import { ModelName } from '../../components/model-name';
+import { formatDateTime } from '../../lib/format';
 import { formatAge, formatClock, formatShare } from './format-age';
 import { StateBadge } from './state-badge';
+import { formatDate } from '../../lib/format';
+import { parseQueueFilters, reviewHref } from '../../lib/queue-filters';
 
 interface Props {
   document: QueueDocument;
@@ -10,8 +15,6 @@ interface Props {
   /** The time ages are counted to (when the page was fetched). */
   now: number;
 }
-
-const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function who(operator: OperatorRef, me: string | undefined): string {
   if (operator.id === me) return 'You';
@@ -35,20 +38,30 @@ const cell = 'px-3 py-2 align-top';
 export function QueueRow({ document, me, now }: Props) {
   const since = document.readyAt ?? document.createdAt;
   const showReason = document.state === 'rejected' || document.state === 'postponed';
+  // The review keeps the queue's filters: its "next" takes from the same view, and comes back to it.
+  const search = useSearch();
   return (
     <tr data-document-id={document.id} className="border-t border-slate-200 hover:bg-slate-50">
       <th scope="row" className={`${cell} max-w-64 font-normal`}>
         <Link
-          href={`/review/${encodeURIComponent(document.id)}`}
+          href={reviewHref(document.id, parseQueueFilters(search))}
           className="font-medium break-words text-blue-900 underline-offset-2 hover:underline"
         >
           {document.fileName}
         </Link>
       </th>
-      <td className={`${cell} max-w-40 break-words`}>{document.alias ?? '—'}</td>
-      <td className={`${cell} max-w-48 font-mono text-xs break-all`}>
-        {document.model}
-        {document.apiVersion === 'v1' && <span className="ml-1 font-sans text-slate-600">(v1)</span>}
+      {/* The duplicate mark sits beside the alias, not in the row's header: the row stays named by its file. */}
+      <td className={`${cell} max-w-48 break-words`}>
+        {document.alias ?? (document.duplicateOf === null ? '—' : '')}
+        {document.duplicateOf !== null && (
+          <div className={document.alias === null ? undefined : 'mt-1'}>
+            <DuplicateBadge duplicateOf={document.duplicateOf} />
+          </div>
+        )}
+      </td>
+      <td className={`${cell} max-w-48 break-words`}>
+        <ModelName apiVersion={document.apiVersion} model={document.model} />
+        {document.apiVersion === 'v1' && <span className="ml-1 text-slate-600">(v1)</span>}
       </td>
       <td className={cell}>
         <StateBadge state={document.state} />
@@ -58,11 +71,16 @@ export function QueueRow({ document, me, now }: Props) {
         {formatShare(document.fieldsToReview, document.fieldsTotal)}
       </td>
       <td className={`${cell} whitespace-nowrap tabular-nums`}>
-        <time dateTime={since} title={fullDate.format(new Date(since))}>
+        <time dateTime={since} title={formatDateTime(since)}>
           {formatAge(since, now)}
         </time>
       </td>
-      <td className={`${cell} max-w-64 break-words`}>{showReason ? (document.reason ?? '—') : ''}</td>
+      <td className={`${cell} max-w-64 break-words`}>
+        {showReason ? (document.reason ?? '—') : ''}
+        {document.state === 'postponed' && document.postponedUntil != null && (
+          <span className="block text-xs text-slate-600">Back on {formatDate(document.postponedUntil)}</span>
+        )}
+      </td>
     </tr>
   );
 }

@@ -90,6 +90,20 @@ describe('QueueTable', () => {
     expect(second.getByText('Decided by A removed operator')).toBeInTheDocument();
     expect(second.getByText('Waiting for the supplier')).toBeInTheDocument();
     expect(second.getByText('6 d')).toBeInTheDocument();
-    expect(second.getByText(/mindee\/invoices\/v4/)).toHaveTextContent('mindee/invoices/v4(v1)');
+    // The model by its name, its key on hover.
+    expect(second.getByTitle('mindee/invoices/v4')).toHaveTextContent('Invoices v4');
+    expect(second.getAllByRole('cell')[1]).toHaveTextContent(/^Invoices v4\s?\(v1\)$/);
+  });
+
+  it('marks a document whose file came before as a duplicate, with a link to the first', () => {
+    const duplicate = queueDocument({
+      id: 'D9',
+      fileName: 'again.pdf',
+      duplicateOf: { id: 'D1', fileName: 'first.pdf' },
+    });
+    renderQueue(<QueueTable documents={[duplicate]} page={1} me={ALICE.id} now={now} />);
+    const row = within(rowOf('again.pdf'));
+    expect(row.getAllByRole('cell')[0]).toHaveTextContent(/^=\s?Duplicate of\s?first\.pdf$/);
+    expect(row.getByRole('link', { name: 'first.pdf' })).toHaveAttribute('href', '/review/D1');
   });
 });

@@ -7,6 +7,7 @@ import { reviewKeys } from '../../api/keys';
 import { takeNext } from '../../api/review/endpoints';
 import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
 import { StartReviewingButton } from './start-reviewing-button';
+import type { QueueFilters } from '../../lib/queue-filters';
 import { ALICE, queueDocument, renderQueue } from './testing/fixtures';
 
 vi.mock('../../api/review/endpoints', async (importOriginal) => ({
@@ -21,13 +22,13 @@ const taken: ReviewDocument = {
   corrections: {},
 };
 
-function renderButton() {
+function renderButton(filters: QueueFilters = {}) {
   const rendered = renderQueue(
     <>
       <label>
         Search <input type="search" />
       </label>
-      <StartReviewingButton />
+      <StartReviewingButton filters={filters} me={ALICE.id} />
     </>,
   );
   const invalidate = vi.spyOn(rendered.client, 'invalidateQueries');
@@ -46,6 +47,21 @@ describe('StartReviewingButton', () => {
     await waitFor(() => expect(url()).toBe('/review/D9'));
     expect(client.getQueryData(reviewKeys.document('D9'))).toEqual({ document: taken });
     await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.queues() }));
+  });
+
+  it('takes the next document of the active filters, and its review keeps them (issue 21)', async () => {
+    vi.mocked(takeNext).mockResolvedValue(taken);
+    const { url } = renderButton({ state: 'to_review', model: 'receipts', operator: 'me' });
+    await userEvent.click(screen.getByRole('button', { name: 'Start reviewing' }));
+    await waitFor(() => expect(url()).toBe('/review/D9?state=to_review&model=receipts&operator=me'));
+    expect(takeNext).toHaveBeenCalledWith({ state: 'to_review', model: 'receipts', operator: ALICE.id });
+  });
+
+  it('says which filters have nothing left', async () => {
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    renderButton({ model: 'receipts' });
+    await userEvent.click(screen.getByRole('button', { name: 'Start reviewing' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Nothing left to review in these filters');
   });
 
   it('says so when nothing is left to review', async () => {

@@ -5,6 +5,7 @@ import { takeNext } from '../../api/review/endpoints';
 import { reviewKeys } from '../../api/keys';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
+import { hasFilters, reviewHref, toNextQuery, type QueueFilters } from '../../lib/queue-filters';
 
 /** Keys typed into a field are the field's, not shortcuts. */
 function isTypingTarget(target: EventTarget | null): boolean {
@@ -20,16 +21,24 @@ function isTypingTarget(target: EventTarget | null): boolean {
   );
 }
 
+interface Props {
+  /** The queue's active filters: the document taken is one they list, and its review keeps them. */
+  filters: QueueFilters;
+  /** The signed-in operator's id (the `me` of the operator filter). */
+  me: string | undefined;
+}
+
 /**
- * Takes the next waiting document (highest priority, then oldest) under a lease and opens it; says so
- * when nothing is left. `s` does the same from anywhere on the page but a text field.
+ * Takes the next waiting document of the active filters (highest priority, then oldest) under a
+ * lease and opens it; says so when nothing is left. `s` does the same from anywhere on the page but a
+ * text field.
  */
-export function StartReviewingButton() {
+export function StartReviewingButton({ filters, me }: Props) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [nothingLeft, setNothingLeft] = useState(false);
   const take = useMutation({
-    mutationFn: () => takeNext(),
+    mutationFn: () => takeNext(toNextQuery(filters, me)),
     onMutate: () => setNothingLeft(false),
     onSuccess: (document) => {
       if (document === undefined) {
@@ -38,7 +47,7 @@ export function StartReviewingButton() {
       }
       // The review opens warm on what the take answered.
       queryClient.setQueryData(reviewKeys.document(document.id), { document });
-      navigate(`/review/${encodeURIComponent(document.id)}`);
+      navigate(reviewHref(document.id, filters));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKeys.queues() }),
   });
@@ -75,7 +84,11 @@ export function StartReviewingButton() {
       </Button>
       <p role="status" className="text-sm text-slate-700">
         {take.isPending && 'Taking the next document…'}
-        {nothingLeft ? 'Nothing left to review: no document is waiting.' : ''}
+        {nothingLeft
+          ? hasFilters(filters)
+            ? 'Nothing left to review in these filters: no matching document is waiting.'
+            : 'Nothing left to review: no document is waiting.'
+          : ''}
       </p>
       {take.isError && (
         <ProblemAlert error={take.error} action="No document was taken: try again in a moment." />

@@ -6,6 +6,7 @@ import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { draftStoreKeys, loadDraft } from '../../lib/draft-store';
 import { downloadText } from './corrections/download';
+import { formatDateTime } from '../../lib/format';
 
 interface Props {
   jobId: string;
@@ -34,9 +35,9 @@ export function ResultUnavailable({ jobId, what, error, onRetry, renderCopy }: P
   if (useCopy && copy?.success) {
     const notice = (
       <p role="status" className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900">
-        Shown from the copy kept with your corrections (saved{' '}
-        {new Date(draft.data?.updatedAt ?? '').toLocaleString()}): the service could not give this {what}{' '}
-        again. Export your corrections before clearing this browser's data.
+        Shown from the copy kept with your corrections (saved {formatDateTime(draft.data?.updatedAt ?? '')}):
+        the service could not give this {what} again. Export your corrections before clearing this browser's
+        data.
       </p>
     );
     return renderCopy(copy.data, notice);

@@ -1,4 +1,13 @@
-import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+} from 'react';
 import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas';
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
@@ -6,6 +15,10 @@ import { FeedbackPanel } from './feedback/feedback-panel';
 import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
+import type { TabSpec } from './panels/review-tabs';
+import { SplitHandle } from './layout/split-handle';
+import { useFillViewport, useMediaQuery } from './layout/use-fill-viewport';
+import { readValuesWidth, writeValuesWidth } from './layout/values-width';
 import { useFieldActions } from './use-field-actions';
 import { useFieldFocus } from './use-field-focus';
 import { useFieldFromUrl, useFieldUrlSync } from './use-field-url';
@@ -22,6 +35,7 @@ import { ValuesPanel } from './values-panel';
 import { useViewerState, viewerActions } from './viewer-state';
 import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
 import { documentViewerForLazy } from './viewer/preload';
+import { turnLeaves, usePhotoTurns } from './viewer/photo-turns';
 
 // pdf.js is over a megabyte: it loads only when a document is opened (without suspending once
 // preloaded, preload.ts).
@@ -32,8 +46,17 @@ interface Props {
   result: ExtractionResponse;
   /** The document as kept in this browser, or null when it is not (uploaded elsewhere, sent by URL). */
   document: { file: Blob; filename: string; mimeType: string | null; size: number | null } | null;
-  /** A message above the values (the result shown is the draft's copy, say). */
+  /**
+   * Said above the tabs (the result shown is the draft's copy, the save status, a conflict): keep it
+   * to a line or two, the values keep the height.
+   */
   notice?: ReactNode;
+  /** Tabs the page adds after the values (a queued document's history). */
+  tabs?: readonly TabSpec<ReviewTab>[] | undefined;
+  /** Beside the tabs, one short line: whether the corrections are saved. */
+  status?: ReactNode;
+  /** At the panel's foot, always in view: the decisions on a queued document. */
+  footer?: ReactNode;
   /** A saved result opened from files: the review makes no request (no model schema, no RAG). */
   offline?: boolean | undefined;
   /** v1 pages stored turned: the clockwise turn that shows each upright (polygons are upright). */
@@ -75,6 +98,9 @@ export function ReviewView({
   documentLoading = false,
   ruleMarks = NO_MARKS,
   pageWords,
+  tabs: pageTabs = [],
+  status,
+  footer,
 }: Props) {
   const { inference } = result;
   const model = useReviewModel(jobId, result, {
@@ -90,6 +116,12 @@ export function ReviewView({
   const [helpOpen, setHelpOpen] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const valuesRoot = useRef<HTMLDivElement>(null);
+  const layout = useRef<HTMLDivElement>(null);
+  // Side by side (xl, as the grid's classes): the review reaches the window's foot, no further.
+  const sideBySide = useMediaQuery('(min-width: 80rem)');
+  const height = useFillViewport(layout, sideBySide);
+  const [valuesWidth, setValuesWidth] = useState(readValuesWidth);
+  useEffect(() => writeValuesWidth(valuesWidth), [valuesWidth]);
   const focusField = useFieldFocus(valuesRoot);
 
   const { highlight, select } = useReviewSelection(viewer, dispatchViewer, model.leaves);
@@ -110,9 +142,14 @@ export function ReviewView({
   );
   // A PDF's text layer is read here; the source given serves scanned pages and pictures (OCR).
   const words = useTextLayerFirst(stored, pageWords);
+  // A v2 photo taken sideways is shown upright as its text says (v1 pages come with their turns).
+  const photoTurns = usePhotoTurns(stored, pageTurns ? null : (pageWords ?? null), inference.file.page_count);
+  const turns = pageTurns ?? photoTurns;
+  const shownLeaves = useMemo(() => turnLeaves(model.leaves, photoTurns), [model.leaves, photoTurns]);
   const pick = usePick({
     source: stored ? words : null,
-    pageTurns,
+    pageTurns: turns,
+    storedTurns: photoTurns,
     node: selectedNode,
     page: viewer.page,
     rotation: viewer.rotation,
@@ -164,21 +201,25 @@ export function ReviewView({
 
   return (
     <PickContext value={pick.context}>
-      <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:h-[calc(100vh-8rem)] xl:flex-none xl:grid-cols-[minmax(0,1fr)_minmax(30rem,44%)] xl:grid-rows-[minmax(0,1fr)]">
+      <div
+        ref={layout}
+        style={{ height, '--values-width': `${String(valuesWidth)}%` } as CSSProperties}
+        className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:flex-none xl:grid-cols-[minmax(0,1fr)_auto_minmax(24rem,var(--values-width))] xl:grid-rows-[minmax(0,1fr)] xl:gap-1"
+      >
         <section
           aria-label="Document"
-          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200"
+          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200 xl:min-h-0"
         >
           {stored ? (
             <Suspense fallback={<Spinner label="Loading the viewer…" />}>
               <DocumentViewer
                 file={stored.file}
                 mimeType={stored.mimeType ?? inference.file.mime_type}
-                leaves={model.leaves}
+                leaves={shownLeaves}
                 state={viewer}
                 dispatch={dispatchViewer}
                 pageCount={inference.file.page_count}
-                pageTurns={pageTurns}
+                pageTurns={turns}
                 onPageDrawn={valuesWait.onPageDrawn}
               />
               {pick.available && !readOnly && (
@@ -203,7 +244,10 @@ export function ReviewView({
             </p>
           )}
         </section>
-        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-3">
+        <SplitHandle value={valuesWidth} onChange={setValuesWidth} containerRef={layout} />
+        {/* The tabs' panel is the one region that scrolls: what is above it is kept to a line or
+            two, the decisions and corrections sit at the foot, always in view. */}
+        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-2">
           {notice}
           {model.storageError != null && (
             <p
@@ -217,6 +261,9 @@ export function ReviewView({
           <ReviewPanels
             tab={tab}
             onTab={setTab}
+            extra={pageTabs}
+            fields={model.values}
+            status={status}
             result={result}
             modelName={model.schema.data?.name ?? null}
             stored={stored}
@@ -233,25 +280,37 @@ export function ReviewView({
               )
             }
           />
-          {!readOnly && (
-            <CorrectionsBar
-              nodes={model.nodes}
-              changes={model.changes}
-              documentName={stored?.filename ?? inference.file.name}
-              inferenceId={inference.id}
-              modelId={inference.model.id}
-              offline={offline}
-              feedback={
-                v1Feedback && (
+          {(footer != null || !readOnly) && (
+            // The decision bar is drawn by its own module as a boxed section: at the foot it is one
+            // compact row, without the box (Ctrl+Enter is said on a wide window, and in the
+            // shortcuts' dialog and the button's aria-keyshortcuts always).
+            <div className="sticky bottom-0 z-10 flex shrink-0 flex-col gap-1 border-t border-slate-300 bg-white pt-2 pb-1 xl:static xl:bg-transparent xl:pb-0 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1 [&>section_kbd]:hidden min-[90rem]:[&>section_kbd]:inline">
+              {footer}
+              {!readOnly && (
+                <CorrectionsBar
+                  nodes={model.nodes}
+                  changes={model.changes}
+                  documentName={stored?.filename ?? inference.file.name}
+                  inferenceId={inference.id}
+                  modelId={inference.model.id}
+                  offline={offline}
+                  v1={v1Feedback !== undefined}
+                  ragOnConfirm={footer != null}
+                  onRevertAll={() => model.correct({ type: 'revertAll' })}
+                />
+              )}
+              {/* v1: feedback for the service, folded to one line under the corrections; unfolded,
+                  it scrolls within a bounded height rather than push the values out. */}
+              {v1Feedback && !readOnly && (
+                <div className="max-h-[40vh] overflow-y-auto">
                   <FeedbackPanel
                     nodes={model.nodes}
                     documentId={v1Feedback.documentId}
                     product={v1Feedback.product}
                   />
-                )
-              }
-              onRevertAll={() => model.correct({ type: 'revertAll' })}
-            />
+                </div>
+              )}
+            </div>
           )}
         </aside>
         <p role="status" className="sr-only">

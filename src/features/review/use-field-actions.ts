@@ -1,5 +1,6 @@
 import { useMemo, type Dispatch } from 'react';
 import type { CorrectionsAction } from '@extraction-review/review-domain/fields/corrections-reducer';
+import { copyOfItem } from '@extraction-review/review-domain/corrections/duplicate-item';
 import type { FieldActions } from './fields/field-actions';
 import { viewerActions, type ViewerDispatch } from './viewer-state';
 
@@ -31,6 +32,15 @@ export function useFieldActions({ dispatchViewer, correct, select, focusField }:
       onAddItem: (list) => {
         correct({ type: 'addItem', list: list.path });
         // The new item comes last: its first value gets the focus.
+        focusField(`${list.path}[${list.items.length}]`, 'editor');
+      },
+      onDuplicateItem: (list, item) => {
+        correct({
+          type: 'duplicateItem',
+          list: list.path,
+          extractedCount: list.extractedCount,
+          values: copyOfItem(item.node),
+        });
         focusField(`${list.path}[${list.items.length}]`, 'editor');
       },
       onRemoveItem: (item) =>

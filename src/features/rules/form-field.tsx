@@ -12,6 +12,8 @@ interface Props {
   type?: 'text' | 'date' | 'number';
   className?: string;
   mono?: boolean;
+  /** The id of a `<datalist>` whose options the input offers as it is typed (the model's fields). */
+  suggestions?: string | undefined;
 }
 
 /** A labelled input with its hint and its error, tied to it by `aria-describedby`. */
@@ -25,6 +27,7 @@ export function FormField({
   type = 'text',
   className = '',
   mono = false,
+  suggestions,
 }: Props) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
@@ -47,6 +50,8 @@ export function FormField({
           {...common}
           type={type}
           step={type === 'number' ? 'any' : undefined}
+          list={suggestions}
+          autoComplete={suggestions === undefined ? undefined : 'off'}
           onChange={(e) => onChange(e.target.value)}
         />
       )}

@@ -27,6 +27,15 @@ const SETTINGS = {
   updatedBy: { id: 'op-ada', name: 'Ada' },
 };
 
+const FIELDS = {
+  fields: [
+    { path: 'invoice_number', title: 'Invoice number' },
+    { path: 'line_items', title: 'Line items' },
+    { path: 'line_items[*].total_price', title: 'Line items › Total price' },
+  ],
+  documentsRead: 3,
+};
+
 let puts: { url: string; body: unknown }[] = [];
 let served: typeof SETTINGS;
 let answerPut: (body: Record<string, unknown>) => Response;
@@ -43,6 +52,16 @@ beforeEach(() => {
         puts.push({ url: request.url, body });
         return answerPut(body);
       }
+      if (request.url.endsWith('/fields')) return Response.json(FIELDS);
+      // The model's unchecked-values gate (its own switch on the page): asked, never strict here.
+      if (request.url.includes('/unchecked-gate'))
+        return Response.json({
+          apiVersion: 'v1',
+          model: 'acme/invoices/v4',
+          strict: false,
+          updatedAt: null,
+          updatedBy: null,
+        });
       return Response.json(served);
     }),
   );
@@ -64,7 +83,8 @@ function renderPage(role: 'admin' | 'operator' = 'admin') {
   );
 }
 
-describe('ModelRulesPage', () => {
+// Role queries over the form take seconds in jsdom on a loaded machine: a guard against hangs only.
+describe('ModelRulesPage', { timeout: 30_000 }, () => {
   it('checks a rule as it is typed, then saves the settings on the version read', async () => {
     answerPut = (body) => Response.json({ ...SETTINGS, ...body, version: 3 });
     renderPage();
@@ -133,6 +153,42 @@ describe('ModelRulesPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Load the saved settings' }));
     await waitFor(() => expect(screen.queryByText(/now version 3, saved by Bob/)).toBeNull());
     expect(screen.getByText(/^Version 3, saved by Bob/)).toBeInTheDocument();
+  });
+
+  it('offers the model’s fields as a field is typed, and shows an unknown one refused (422-015) beside it', async () => {
+    answerPut = () =>
+      new Response(
+        JSON.stringify({
+          status: 422,
+          title: 'Unknown field path',
+          detail:
+            'A field named here does not exist in this model’s documents: choose among the fields offered.',
+          code: '422-015',
+          errors: [
+            { pointer: '#/rules/0/field', detail: 'No field "invoice_numbr" in this model’s documents.' },
+          ],
+        }),
+        { status: 422, headers: { 'content-type': 'application/problem+json' } },
+      );
+    renderPage();
+    expect(await screen.findByText(/offer the 3 fields seen in this model’s documents/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add a rule' }));
+    const rule = screen.getByRole('group', { name: /Rule 1/ });
+    const field = within(rule).getByLabelText('Field');
+    const list = document.getElementById(field.getAttribute('list') ?? '');
+    expect([...(list?.querySelectorAll('option') ?? [])].map((o) => o.value)).toEqual([
+      'invoice_number',
+      'line_items',
+      'line_items[*].total_price',
+    ]);
+    await userEvent.type(field, 'invoice_numbr');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field).toHaveAccessibleDescription(/No field "invoice_numbr"/));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent('Unknown field path');
+    // Changed: the server's word is dropped until the next save.
+    await userEvent.type(field, '{Backspace}');
+    expect(field).not.toHaveAttribute('aria-invalid');
   });
 
   it('shows operators that only admins change the rules', async () => {

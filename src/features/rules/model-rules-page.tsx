@@ -5,10 +5,12 @@ import type { ModelSettings } from '@extraction-review/contract/review/model-set
 import { modelSettingsQueryOptions } from '../../api/review/model-settings-endpoints';
 import { sessionQueryOptions } from '../../api/review/queries';
 import type { ApiVersion } from '@extraction-review/contract/review/schemas';
+import { ModelName } from '../../components/model-name';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { formatSaved } from './format-saved';
 import { SettingsForm } from './settings-form';
+import { UncheckedGateControl } from './unchecked-gate-control';
 
 /** `/rules/{apiVersion}/{model}`: one model's routing and business rules; admins edit them. */
 export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; model: string }) {
@@ -26,7 +28,7 @@ export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; 
       </p>
       <div>
         <h1 className="text-2xl font-semibold">
-          Rules of <span className="font-mono">{model}</span>{' '}
+          Rules of <ModelName apiVersion={apiVersion} model={model} />{' '}
           <span className="text-base font-normal text-slate-700">({apiVersion})</span>
         </h1>
         {settings.data && <p className="mt-1 text-sm text-slate-700">{formatSaved(settings.data)}</p>}
@@ -55,6 +57,7 @@ export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; 
         ) : (
           <p className="text-sm text-slate-700">Only admins change the rules. Ask an admin.</p>
         ))}
+      <UncheckedGateControl apiVersion={apiVersion} model={model} isAdmin={isAdmin} />
     </main>
   );
 }

@@ -11,12 +11,15 @@ interface Props {
   errorOf: (name: string) => string | undefined;
   onChange: (rule: RuleDraft) => void;
   onRemove: () => void;
+  /** The `<datalist>`s of the model's field paths and of its lists' item fields, to offer as typed. */
+  suggestions?: { paths: string; itemFields: string } | undefined;
 }
 
 const PATH_HINT = 'A field path: total_amount, supplier_address.city, line_items[*].description';
 
 /** One business rule: its kind, its id, and the inputs its kind takes, each with its message. */
-export function RuleEditor({ rule, index, errorOf, onChange, onRemove }: Props) {
+export function RuleEditor({ rule, index, errorOf, onChange, onRemove, suggestions }: Props) {
+  const paths = { suggestions: suggestions?.paths };
   const kindId = useId();
   const set = (patch: Partial<RuleDraft>) => onChange({ ...rule, ...patch });
   const field = (
@@ -63,7 +66,7 @@ export function RuleEditor({ rule, index, errorOf, onChange, onRemove }: Props) 
           rule.kind === 'pattern' ||
           rule.kind === 'date_range' ||
           rule.kind === 'one_of') &&
-          field('field', 'Field', { hint: PATH_HINT })}
+          field('field', 'Field', { hint: PATH_HINT, ...paths })}
         {rule.kind === 'pattern' &&
           field('pattern', 'Regular expression', {
             hint: 'JavaScript syntax; found anywhere in the value unless anchored: ^INV-\\d+$',
@@ -77,21 +80,27 @@ export function RuleEditor({ rule, index, errorOf, onChange, onRemove }: Props) 
         {rule.kind === 'one_of' && field('values', 'Allowed values, one per line', { multiline: true })}
         {rule.kind === 'sum' && (
           <>
-            {field('list', 'List', { hint: 'line_items' })}
-            {field('item', 'Field of each item', { hint: 'total_price' })}
+            {field('list', 'List', { hint: 'line_items', ...paths })}
+            {field('item', 'Field of each item', {
+              hint: 'total_price',
+              suggestions: suggestions?.itemFields,
+            })}
           </>
         )}
         {rule.kind === 'add' && field('terms', 'Fields to add', { hint: 'total_net + total_tax' })}
         {(rule.kind === 'sum' || rule.kind === 'add') && (
           <>
-            {field('equals', 'Must equal', { hint: rule.kind === 'sum' ? 'total_net' : 'total_amount' })}
+            {field('equals', 'Must equal', {
+              hint: rule.kind === 'sum' ? 'total_net' : 'total_amount',
+              ...paths,
+            })}
             {field('tolerance', 'Tolerance', { type: 'number', hint: 'How far apart they may be: 0.01' })}
           </>
         )}
         {rule.kind === 'date_order' && (
           <>
-            {field('earlier', 'Earlier date', { hint: 'date' })}
-            {field('later', 'Not before it', { hint: 'due_date' })}
+            {field('earlier', 'Earlier date', { hint: 'date', ...paths })}
+            {field('later', 'Not before it', { hint: 'due_date', ...paths })}
           </>
         )}
       </div>

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { modelsQueryOptions } from '../../api/review/model-settings-endpoints';
+import { ModelName } from '../../components/model-name';
+import { formatNumber } from '../../lib/format';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 
@@ -40,13 +42,13 @@ export function RulesPage() {
                 <td className="py-2">
                   <Link
                     href={`/rules/${m.apiVersion}/${encodeURIComponent(m.model)}`}
-                    className="font-mono text-blue-800 underline"
+                    className="text-blue-800 underline"
                   >
-                    {m.model}
+                    <ModelName apiVersion={m.apiVersion} model={m.model} />
                   </Link>
                 </td>
                 <td>{m.apiVersion}</td>
-                <td>{m.documents}</td>
+                <td className="tabular-nums">{formatNumber(m.documents)}</td>
                 <td>{m.routing.autoConfirm ? 'Automatic confirmation' : 'Every document reviewed'}</td>
                 <td>{m.rules.length === 0 ? 'None' : m.rules.map((r) => r.id).join(', ')}</td>
               </tr>

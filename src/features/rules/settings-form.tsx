@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ProblemDetailsError } from '../../api/errors';
 import { reviewKeys } from '../../api/keys';
 import type { ModelSettings, RuleKind } from '@extraction-review/contract/review/model-settings';
@@ -9,7 +9,15 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { RoutingEditor } from './routing-editor';
 import { RuleEditor } from './rule-editor';
-import { checkDraft, draftFromSettings, KIND_LABELS, newRule, type SettingsDraft } from './rules-form';
+import {
+  checkDraft,
+  draftFromSettings,
+  KIND_LABELS,
+  keyOfPointer,
+  newRule,
+  type SettingsDraft,
+} from './rules-form';
+import { itemFieldNames, modelFieldsQueryOptions } from './model-fields';
 
 interface Props {
   settings: ModelSettings;
@@ -30,11 +38,8 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
   const [blocked, setBlocked] = useState(false);
   const [adding, setAdding] = useState<RuleKind>('required');
   const checked = useMemo(() => checkDraft(draft, settings.version), [draft, settings.version]);
-  const errorOf = (key: string) => (checked.ok ? undefined : checked.errors.get(key));
-  const change = (patch: Partial<SettingsDraft>) => {
-    setBlocked(false);
-    setDraft((d) => ({ ...d, ...patch }));
-  };
+  const fields = useQuery(modelFieldsQueryOptions(settings.apiVersion, settings.model));
+  const listIds = { paths: useId(), itemFields: useId() };
 
   const save = useMutation({
     mutationFn: () => {
@@ -48,6 +53,24 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
     },
   });
   const stale = save.error instanceof ProblemDetailsError && save.error.code === '409-001';
+  // The server's word on an input (an unknown field, 422-015), beside it until the draft changes.
+  const serverErrors = useMemo(() => {
+    const found = new Map<string, string>();
+    if (save.error instanceof ProblemDetailsError)
+      for (const item of save.error.errors) {
+        const key = keyOfPointer(item.pointer);
+        if (key !== null && !found.has(key)) found.set(key, item.detail);
+      }
+    return found;
+  }, [save.error]);
+  const errorOf = (key: string) =>
+    (checked.ok ? undefined : checked.errors.get(key)) ?? serverErrors.get(key);
+  const change = (patch: Partial<SettingsDraft>) => {
+    setBlocked(false);
+    save.reset();
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+  const known = fields.data?.fields ?? [];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -61,6 +84,19 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4">
+      {/* The model's fields, offered by the path inputs as they are typed. */}
+      <datalist id={listIds.paths}>
+        {known.map((field) => (
+          <option key={field.path} value={field.path}>
+            {field.title}
+          </option>
+        ))}
+      </datalist>
+      <datalist id={listIds.itemFields}>
+        {itemFieldNames(known.map((field) => field.path)).map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
       <RoutingEditor draft={draft} apiVersion={settings.apiVersion} errorOf={errorOf} onChange={change} />
       <section aria-labelledby="rules-heading" className="flex flex-col gap-3">
         <h2 id="rules-heading" className="text-base font-semibold">
@@ -70,6 +106,13 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
           Checked when a document arrives and in its review: a failing rule marks its fields, and confirming
           asks for a reason.
         </p>
+        {fields.data !== undefined && (
+          <p className="text-sm text-slate-700">
+            {fields.data.documentsRead === 0
+              ? 'No document of this model yet: its fields will be offered, and checked, once one arrives.'
+              : `The field inputs offer the ${String(known.length)} fields seen in this model’s documents; a field they do not have is refused.`}
+          </p>
+        )}
         {draft.rules.length === 0 && <p className="text-sm text-slate-700">No rules yet.</p>}
         {draft.rules.map((rule, index) => (
           <RuleEditor
@@ -81,6 +124,7 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
             }
             onChange={(next) => change({ rules: draft.rules.map((r) => (r.key === rule.key ? next : r)) })}
             onRemove={() => change({ rules: draft.rules.filter((r) => r.key !== rule.key) })}
+            suggestions={known.length > 0 ? listIds : undefined}
           />
         ))}
         <div className="flex flex-wrap items-end gap-2">

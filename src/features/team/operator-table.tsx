@@ -5,12 +5,12 @@ import { ProblemAlert } from '../../components/problem-alert';
 import { Spinner } from '../../components/ui/spinner';
 import { sessionAction } from './field-problems';
 import { RemoveOperatorButton } from './remove-operator-button';
+import { AccessStatus, DeactivateButton, PasswordLinkButton, RoleSelect } from './operator-access';
 import { useRecheckSessionOn } from '../../app/session/use-session';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+import { formatDate } from '../../lib/format';
 
 interface Props {
-  /** The admin looking: their own row has no "Remove" (the server refuses it anyway). */
+  /** The admin looking: their own row has no "Remove" nor "Deactivate" (the server refuses them anyway). */
   me: OperatorView;
   /** An operator was removed: their row, and the focused button with it, are gone. */
   onRemoved: () => void;
@@ -43,6 +43,9 @@ export function OperatorTable({ me, onRemoved }: Props) {
               Role
             </th>
             <th scope="col" className={cell}>
+              Status
+            </th>
+            <th scope="col" className={cell}>
               Password
             </th>
             <th scope="col" className={cell}>
@@ -60,7 +63,12 @@ export function OperatorTable({ me, onRemoved }: Props) {
                 {operator.name}
                 {operator.id === me.id && <span className="ml-1 font-normal text-slate-600">(you)</span>}
               </th>
-              <td className={cell}>{operator.role}</td>
+              <td className={cell}>
+                <RoleSelect operator={operator} />
+              </td>
+              <td className={cell}>
+                <AccessStatus operator={operator} />
+              </td>
               <td className={cell}>
                 {operator.hasPassword ? (
                   'yes'
@@ -70,11 +78,20 @@ export function OperatorTable({ me, onRemoved }: Props) {
                   </>
                 )}
               </td>
-              <td className={cell}>
-                <time dateTime={operator.createdAt}>{dateFormat.format(new Date(operator.createdAt))}</time>
+              <td className={`${cell} whitespace-nowrap`}>
+                <time dateTime={operator.createdAt}>{formatDate(operator.createdAt)}</time>
               </td>
               <td className={`${cell} text-right`}>
-                {operator.id !== me.id && <RemoveOperatorButton operator={operator} onRemoved={onRemoved} />}
+                {/* One line of actions; a link or a question opens under its own button. */}
+                <div className="flex flex-wrap items-start justify-end gap-1">
+                  <PasswordLinkButton operator={operator} />
+                  {operator.id !== me.id && (
+                    <>
+                      <DeactivateButton operator={operator} />
+                      <RemoveOperatorButton operator={operator} onRemoved={onRemoved} />
+                    </>
+                  )}
+                </div>
               </td>
             </tr>
           ))}

@@ -1,11 +1,13 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOperator, getSession, listOperators, removeOperator } from '../../api/review/endpoints';
 import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { OperatorsPage } from './operators-page';
+import { createPasswordLink, updateOperatorAccess } from './access-endpoints';
 import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
 
 vi.mock('../../api/review/endpoints');
+vi.mock('./access-endpoints');
 
 const cyd: OperatorView = { ...bob, id: 'op-cyd', name: 'Cyd', hasPassword: true };
 
@@ -20,17 +22,18 @@ function row(name: string): HTMLElement {
   return tr;
 }
 
-describe('OperatorsPage', () => {
+// Role queries over a table of selects and buttons take seconds in jsdom on a loaded machine: a guard
+// against hangs, not a speed check.
+describe('OperatorsPage', { timeout: 30_000 }, () => {
   beforeEach(() => {
     vi.resetAllMocks();
     vi.mocked(listOperators).mockResolvedValue({ operators: [ada, bob] });
   });
 
-  it('sends a signed-out visitor to sign in, coming back here', () => {
+  it('sends a signed-out visitor straight to the sign-in form, coming back here', async () => {
     renderTeam(<OperatorsPage />, { session: null, path: '/operators' });
-    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
-      'href',
-      '/sign-in?next=%2Foperators',
+    await waitFor(() =>
+      expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'),
     );
     expect(listOperators).not.toHaveBeenCalled();
   });
@@ -43,17 +46,75 @@ describe('OperatorsPage', () => {
     expect(listOperators).not.toHaveBeenCalled();
   });
 
-  it('lists the team for an admin: role, password or single sign-on, no "Remove" on their own row', async () => {
+  it('lists the team for an admin: role, status, password or single sign-on, no "Remove" on their own row', async () => {
     renderAsAdmin();
     await screen.findByRole('table');
     expect(within(row('Ada')).getByText('(you)')).toBeInTheDocument();
-    expect(within(row('Ada')).getByText('admin')).toBeInTheDocument();
+    expect(within(row('Ada')).getByRole('combobox', { name: 'Role of Ada' })).toHaveValue('admin');
     expect(within(row('Ada')).getByText('yes')).toBeInTheDocument();
-    expect(within(row('Ada')).queryByRole('button')).toBeNull();
-    expect(within(row('Bob')).getByText('operator')).toBeInTheDocument();
+    expect(within(row('Ada')).getByText('Active')).toBeInTheDocument();
+    expect(within(row('Ada')).queryByRole('button', { name: /Remove|Deactivate/ })).toBeNull();
+    expect(within(row('Bob')).getByRole('combobox', { name: 'Role of Bob' })).toHaveValue('operator');
     expect(row('Bob')).toHaveTextContent('no (single sign-on only)');
     expect(within(row('Bob')).getByRole('button', { name: 'Remove Bob' })).toBeInTheDocument();
+    expect(within(row('Bob')).getByRole('button', { name: 'Deactivate Bob' })).toBeInTheDocument();
     expect(row('Bob').querySelector('time')).toHaveAttribute('dateTime', bob.createdAt);
+  });
+
+  it('changes a role, and shows the refusal for the last admin where it happened', async () => {
+    vi.mocked(updateOperatorAccess).mockResolvedValueOnce({ operator: { ...bob, role: 'admin' } });
+    const { user } = renderAsAdmin();
+    await screen.findByRole('table');
+    vi.mocked(listOperators).mockResolvedValue({ operators: [ada, { ...bob, role: 'admin' }] });
+    await user.selectOptions(within(row('Bob')).getByRole('combobox', { name: 'Role of Bob' }), 'admin');
+    expect(updateOperatorAccess).toHaveBeenCalledWith('op-bob', { role: 'admin', active: true });
+    await vi.waitFor(() =>
+      expect(within(row('Bob')).getByRole('combobox', { name: 'Role of Bob' })).toHaveValue('admin'),
+    );
+
+    vi.mocked(updateOperatorAccess).mockRejectedValueOnce(
+      problem(
+        409,
+        '409-008',
+        'Last admin',
+        'This is the team’s last active admin: make another operator an admin first.',
+      ),
+    );
+    // Her own role: the session is read again (still an admin, as the change was refused).
+    vi.mocked(getSession).mockResolvedValue(sessionOf(ada));
+    await user.selectOptions(within(row('Ada')).getByRole('combobox', { name: 'Role of Ada' }), 'operator');
+    expect(await within(row('Ada')).findByRole('alert')).toHaveTextContent('Last admin');
+  });
+
+  it('deactivates only once confirmed, then offers to reactivate', async () => {
+    const since = '2026-12-07T09:30:00.000Z';
+    vi.mocked(updateOperatorAccess).mockResolvedValue({ operator: { ...bob, deactivatedAt: since } });
+    const { user } = renderAsAdmin();
+    await screen.findByRole('table');
+    await user.click(within(row('Bob')).getByRole('button', { name: 'Deactivate Bob' }));
+    const question = screen.getByRole('group', { name: 'Deactivate Bob?' });
+    expect(question).toHaveTextContent('They are signed out, their documents go back to the queue');
+    expect(within(question).getByRole('button', { name: 'Keep' })).toHaveFocus();
+    vi.mocked(listOperators).mockResolvedValue({ operators: [ada, { ...bob, deactivatedAt: since }] });
+    await user.click(within(question).getByRole('button', { name: 'Yes, deactivate Bob' }));
+    expect(updateOperatorAccess).toHaveBeenCalledWith('op-bob', { role: 'operator', active: false });
+    expect(await within(row('Bob')).findByRole('button', { name: 'Reactivate Bob' })).toBeInTheDocument();
+    expect(within(row('Bob')).getByText(/Deactivated/)).toBeInTheDocument();
+    // No password link for a deactivated operator.
+    expect(within(row('Bob')).queryByRole('button', { name: /password link/ })).toBeNull();
+  });
+
+  it('makes a one-time password link, shown once with its expiry', async () => {
+    vi.mocked(createPasswordLink).mockResolvedValue({
+      path: '/set-password?token=abc',
+      expiresAt: '2026-12-08T09:30:00.000Z',
+    });
+    const { user } = renderAsAdmin();
+    await screen.findByRole('table');
+    await user.click(within(row('Bob')).getByRole('button', { name: 'Make a password link for Bob' }));
+    const link = await within(row('Bob')).findByRole('textbox', { name: /Give Bob this link/ });
+    expect(link).toHaveValue(`${window.location.origin}/set-password?token=abc`);
+    expect(createPasswordLink).toHaveBeenCalledWith('op-bob');
   });
 
   it('adds an operator, then reads the list again', async () => {
@@ -136,14 +197,13 @@ describe('OperatorsPage', () => {
     expect(screen.getByRole('heading', { name: 'The team' })).toHaveFocus();
   });
 
-  it('reads the session again when the list is refused for want of one, and offers to sign in', async () => {
+  it('reads the session again when the list is refused for want of one, and opens the sign-in form', async () => {
     const ended = problem(401, '401-011', 'Not signed in', 'Nobody is signed in in this browser.');
     vi.mocked(listOperators).mockRejectedValue(ended);
     vi.mocked(getSession).mockRejectedValue(ended);
     renderAsAdmin();
-    expect(await screen.findByRole('link', { name: 'Sign in' })).toHaveAttribute(
-      'href',
-      '/sign-in?next=%2Foperators',
+    await waitFor(() =>
+      expect(window.location.pathname + window.location.search).toBe('/sign-in?next=%2Foperators'),
     );
     expect(getSession).toHaveBeenCalled();
   });

@@ -24,7 +24,7 @@ export function OperatorsPage() {
         <ProblemAlert error={session.error} onRetry={() => void session.refetch()} />
       </main>
     );
-  if (session.data === null) return <SignInNeeded what="the operators" />;
+  if (session.data === null) return <SignInNeeded />;
   if (session.data.operator.role !== 'admin')
     return (
       <main className="mx-auto w-full max-w-4xl p-6">
@@ -41,7 +41,7 @@ function TeamAdmin({ me }: { me: OperatorView }) {
   const welcome = useHistoryState<WelcomeState | null>()?.welcome === true;
   const listHeading = useRef<HTMLHeadingElement>(null);
   return (
-    <main className="mx-auto flex w-full max-w-4xl flex-col gap-8 p-6">
+    <main className="mx-auto flex w-full max-w-5xl flex-col gap-8 p-6">
       <div>
         <h1 className="text-2xl font-semibold">Operators</h1>
         <p className="mt-1 text-sm text-slate-600">

@@ -35,7 +35,7 @@ export function RemoveOperatorButton({ operator, onRemoved }: Props) {
     return (
       <Button
         variant="ghost"
-        className="px-2 py-1 text-xs"
+        className="px-2 py-1 text-xs whitespace-nowrap"
         aria-label={`Remove ${operator.name}`}
         autoFocus={step === 'kept'}
         onClick={() => setStep('confirming')}
@@ -57,7 +57,7 @@ export function RemoveOperatorButton({ operator, onRemoved }: Props) {
         </Button>
         <Button
           variant="ghost"
-          className="px-2 py-1 text-xs"
+          className="px-2 py-1 text-xs whitespace-nowrap"
           autoFocus
           onClick={() => {
             mutation.reset();

@@ -1,10 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemDetailsError } from '../../api/errors';
 import { reviewKeys } from '../../api/keys';
 import { csrfHeaders, rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import { getSession, signOut } from '../../api/review/endpoints';
 import { AdminOnly } from '../../app/session/admin-only';
+import { beforeSignOut } from '../../app/session/before-sign-out';
 import { RequireSession } from '../../app/session/require-session';
 import { SessionMenu } from './session-menu';
 import { ada, bob, problem, renderTeam, sessionOf } from '../../app/session/testing';
@@ -57,6 +58,25 @@ describe('SessionMenu', () => {
     expect(client.getQueryCache().findAll({ queryKey: reviewKeys.operators() })).toEqual([]);
   });
 
+  it("sends the open review's pending corrections before signing out, and signs out even if they fail", async () => {
+    const order: string[] = [];
+    vi.mocked(signOut).mockImplementation(async () => {
+      order.push('sign-out');
+      return { signedOut: true };
+    });
+    const unregister = beforeSignOut(async () => {
+      await Promise.resolve();
+      order.push('corrections sent');
+    });
+    const refused = beforeSignOut(() => Promise.reject(new Error('taken over meanwhile')));
+    const { user } = renderTeam(<SessionMenu />, { session: sessionOf(bob), path: '/review/d1' });
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    expect(order).toEqual(['corrections sent', 'sign-out']);
+    unregister();
+    refused();
+  });
+
   it('counts a session that had ended already (401) as signed out, and says when sign-out failed', async () => {
     vi.mocked(signOut).mockRejectedValueOnce(
       problem(401, '401-011', 'Not signed in', 'Nobody is signed in.'),
@@ -107,7 +127,7 @@ describe('RequireSession', () => {
     expect(screen.queryByText('the team queue')).toBeNull();
   });
 
-  it('asks a signed-out visitor to sign in and come back to this page', () => {
+  it('sends a signed-out visitor straight to the sign-in form, to come back to this page', async () => {
     renderTeam(
       <RequireSession>
         <p>the team queue</p>
@@ -115,9 +135,10 @@ describe('RequireSession', () => {
       { session: null, path: '/queue?state=to_review' },
     );
     expect(screen.queryByText('the team queue')).toBeNull();
-    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
-      'href',
-      '/sign-in?next=%2Fqueue%3Fstate%3Dto_review',
+    await waitFor(() =>
+      expect(window.location.pathname + window.location.search).toBe(
+        '/sign-in?next=%2Fqueue%3Fstate%3Dto_review',
+      ),
     );
   });
 });

@@ -62,18 +62,18 @@ export function UploadList({ jobsLink = false }: { jobsLink?: boolean }) {
   const finished = uploads.filter((u) => isFinished(u.phase)).length;
 
   return (
-    <section className="flex flex-col gap-2" aria-labelledby="uploads-heading">
+    <section className="flex flex-col gap-2" aria-labelledby="sending-heading">
       <div className="flex items-center gap-3">
-        <h2 id="uploads-heading" className="text-lg font-semibold">
-          Uploads
+        <h2 id="sending-heading" className="text-lg font-semibold">
+          Sent from this browser
         </h2>
         <span className="text-sm text-slate-600">
           {uploads.length - finished} going, {finished} done
         </span>
         <span className="flex-1" />
         {jobsLink && (
-          <Link href="/jobs" className="text-sm font-medium text-blue-800 underline">
-            Follow them in Jobs
+          <Link href="/uploads" className="text-sm font-medium text-blue-800 underline">
+            Follow them in Uploads
           </Link>
         )}
         {finished > 0 && (

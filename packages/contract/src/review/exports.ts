@@ -47,3 +47,12 @@ export function exportUrl(query: ExportQuery): string {
   if (query.to !== undefined && query.to !== '') params.set('to', query.to);
   return `/api/exports/confirmed?${params.toString()}`;
 }
+
+/** How many confirmed documents an export of these filters holds (`GET /api/exports/confirmed/count`). */
+export const ExportCount = z.object({ count: z.number().int().nonnegative() });
+export type ExportCount = z.infer<typeof ExportCount>;
+
+/** The count's address, for the filters of an export (its format does not change the count). */
+export function exportCountUrl(query: ExportQuery): string {
+  return exportUrl(query).replace('/api/exports/confirmed?', '/api/exports/confirmed/count?');
+}

@@ -251,3 +251,19 @@ export const ModelsResponse = z.object({
 });
 export type ModelsResponse = z.infer<typeof ModelsResponse>;
 export type ModelSummary = ModelsResponse['models'][number];
+
+/**
+ * `GET …/fields`: the field paths a model's rules may name, as seen in its documents' results (the
+ * latest ones), a list's items written `[*]` (`line_items[*].description`), each with its title.
+ */
+export const ModelFields = z.object({
+  fields: z.array(z.object({ path: z.string(), title: z.string() })),
+  /** How many documents were read for them: none, and the rules' fields cannot be checked yet. */
+  documentsRead: z.int().nonnegative(),
+});
+export type ModelFields = z.infer<typeof ModelFields>;
+
+/** A field path as the known fields write it: every list index `[3]` as `[*]`. */
+export function fieldPathPattern(path: string): string {
+  return path.trim().replace(/\[\d+\]/g, '[*]');
+}

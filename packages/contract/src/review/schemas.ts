@@ -50,6 +50,8 @@ export const OperatorView = z.object({
   role: OperatorRole,
   hasPassword: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** When an admin deactivated them (signed out, refused at sign-in); absent or null: active. */
+  deactivatedAt: z.iso.datetime().nullable().optional(),
 });
 export type OperatorView = z.infer<typeof OperatorView>;
 
@@ -81,6 +83,21 @@ export const NewOperatorRequest = z.strictObject({
   password: z.string().max(1024),
 });
 
+/** `PUT /api/operators/{id}/access`: the operator's role, and whether they may sign in. */
+export const UpdateOperatorRequest = z.strictObject({
+  role: OperatorRole,
+  /** False: deactivated (signed out, refused at sign-in); true: active. */
+  active: z.boolean(),
+});
+export type UpdateOperatorRequest = z.infer<typeof UpdateOperatorRequest>;
+
+/** `POST /api/password-links`: a one-time password link's token and the new password. */
+export const SetPasswordRequest = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: z.string().max(1024),
+});
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequest>;
+
 // ─── Documents in the queue ──────────────────────────────────────────────────────────────────────────
 
 export const QueueDocument = z.object({
@@ -98,6 +115,8 @@ export const QueueDocument = z.object({
   decidedBy: OperatorRef.nullable(),
   decidedAt: z.iso.datetime().nullable(),
   reason: z.string().nullable(),
+  /** A postponed document comes back to the queue at this time (null or absent: when someone takes it). */
+  postponedUntil: z.iso.datetime().nullable().optional(),
   priority: z.int(),
   fieldsTotal: z.int().nonnegative(),
   fieldsToReview: z.int().nonnegative(),
@@ -105,8 +124,19 @@ export const QueueDocument = z.object({
   readyAt: z.iso.datetime().nullable(),
   upstreamJobId: z.string().nullable(),
   upstreamResultId: z.string().nullable(),
+  /** The operator who uploaded it from the app; null when a pipeline sent it (or it was imported). */
+  uploadedBy: OperatorRef.nullable(),
+  /**
+   * The earliest document whose kept file is byte-identical (same SHA-256) to this one's, when it was
+   * uploaded after it; null for the first of its file, or a document without a kept file.
+   */
+  duplicateOf: z.object({ id: z.string(), fileName: z.string() }).nullable(),
 });
 export type QueueDocument = z.infer<typeof QueueDocument>;
+
+/** `GET /api/review/jobs/{apiVersion}/{jobId}`: the document an upstream job brought. */
+export const JobDocumentResponse = z.object({ document: QueueDocument });
+export type JobDocumentResponse = z.infer<typeof JobDocumentResponse>;
 
 /** One document with what the review needs: the upstream's result and the corrections so far. */
 export const ReviewDocument = QueueDocument.extend({
@@ -142,17 +172,28 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
-/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
-export const QueueQuery = z.object({
+/**
+ * The queue's filters, one set for every reader of the queue: the list (`GET /api/review/documents`),
+ * its counts (`GET /api/review/counts`) and the next document (`POST /api/review/next`), so that
+ * "Start reviewing" takes what the operator sees.
+ */
+export const QueueFilterQuery = z.object({
   state: DocumentState.optional(),
   model: optionalText,
   /** Operator id: documents it holds or decided. */
   operator: optionalText,
+  /** Operator id: documents it uploaded from the app (the Uploads list's "Mine"). */
+  uploadedBy: optionalText,
   /** Received at or after / before (ISO 8601). */
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   /** Searched in file names and aliases. */
   q: optionalText,
+});
+export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
+
+/** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+export const QueueQuery = QueueFilterQuery.extend({
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -176,6 +217,11 @@ export const ConfirmRequest = z.strictObject({
     .min(1, { error: 'Say why the document is confirmed although a rule fails' })
     .max(2000)
     .optional(),
+  /**
+   * The operator was told that this many values at Medium, Low or no confidence were not checked, and
+   * confirmed anyway (unchecked-gate.ts): kept in the history with the confirmation.
+   */
+  uncheckedConfirmed: z.int({ error: 'A count of values' }).min(0).max(1_000_000).optional(),
 });
 export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
 
@@ -201,7 +247,13 @@ export const RejectRequest = z.strictObject({
 export const PostponeRequest = z.strictObject({
   version: Version,
   reason: z.string().trim().max(2000).optional(),
+  /**
+   * When the document comes back to the queue by itself (`to_review` from then on); left out, it stays
+   * postponed until someone takes it. A time in the future (422-013 otherwise).
+   */
+  until: z.iso.datetime({ offset: true, error: 'Give the date as an ISO 8601 time' }).optional(),
 });
+export type PostponeRequest = z.infer<typeof PostponeRequest>;
 
 export const ReassignRequest = z.strictObject({ operator: z.string().min(1).max(200) });
 

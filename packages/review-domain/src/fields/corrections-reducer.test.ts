@@ -85,4 +85,22 @@ describe('correctionsReducer', () => {
     expect(state.removed).toEqual(['rows[1]']);
     expect(countChanges(state)).toEqual({ values: 1, removed: 1, added: 2, total: 4 });
   });
+
+  it('duplicates a row as an added item after the added ones, with its values as corrections', () => {
+    let state = correctionsReducer(loaded, { type: 'addItem', list: 'rows' });
+    state = correctionsReducer(state, {
+      type: 'duplicateItem',
+      list: 'rows',
+      extractedCount: 2,
+      values: { '.a': 'bolts', '.n': 3 },
+    });
+    // Two extracted rows and one added: the copy is rows[3].
+    expect(state.added).toEqual({ rows: 2 });
+    expect(state.values).toEqual({ 'rows[3].a': 'bolts', 'rows[3].n': 3 });
+    expect(countChanges(state)).toEqual({ values: 2, removed: 0, added: 2, total: 4 });
+    // The copy is an added item like any other: removing it takes its values with it.
+    state = correctionsReducer(state, { type: 'removeItem', list: 'rows', index: 3, extractedCount: 2 });
+    expect(state.added).toEqual({ rows: 1 });
+    expect(state.values).toEqual({});
+  });
 });

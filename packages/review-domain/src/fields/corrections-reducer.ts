@@ -7,6 +7,7 @@
  * removing one of them deletes it, and the added items after it move up one place, corrections included.
  */
 import type { FieldLocation } from '@extraction-review/contract/v2/schemas';
+import { nextItemPath, type ItemCopy } from '../corrections/duplicate-item';
 import type { CorrectionValue, Draft } from './draft';
 import { isWithin, type Edits } from './review-tree';
 
@@ -33,6 +34,8 @@ export type CorrectionsAction =
   /** `notOnPage`: confirmed although the value was not found on the page (the value confirmed). */
   | { type: 'confirm'; path: string; notOnPage?: { value: CorrectionValue } }
   | { type: 'addItem'; list: string }
+  /** A copy of a row added at the end of its list: `values` by path inside the row (duplicate-item.ts). */
+  | { type: 'duplicateItem'; list: string; extractedCount: number; values: ItemCopy }
   | { type: 'removeItem'; list: string; index: number; extractedCount: number }
   | { type: 'restoreItem'; path: string };
 
@@ -101,6 +104,13 @@ export function correctionsReducer(state: CorrectionsState, action: CorrectionsA
     }
     case 'addItem':
       return { ...state, added: { ...state.added, [action.list]: (state.added[action.list] ?? 0) + 1 } };
+    case 'duplicateItem': {
+      const count = state.added[action.list] ?? 0;
+      const at = nextItemPath(action.list, action.extractedCount, count);
+      const values = { ...state.values };
+      for (const [suffix, value] of Object.entries(action.values)) values[`${at}${suffix}`] = value;
+      return { ...state, values, added: { ...state.added, [action.list]: count + 1 } };
+    }
     case 'removeItem':
       return removeItem(state, action.list, action.index, action.extractedCount);
     case 'restoreItem':

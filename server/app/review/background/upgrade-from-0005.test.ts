@@ -26,10 +26,9 @@ const T0 = 1_800_000_000_000;
 
 /** The release before this one: its migrations end at 0005. */
 const before0006: SchemaCode = {
-  migrations: (engine) => {
-    const { '0006-background-work': _dropped, ...rest } = THIS_CODE.migrations(engine);
-    return rest;
-  },
+  // Every migration before 0006 (later ones, 0007 on, came after that release too).
+  migrations: (engine) =>
+    Object.fromEntries(Object.entries(THIS_CODE.migrations(engine)).filter(([name]) => name < '0006')),
   oldestCodeFor: THIS_CODE.oldestCodeFor,
   release: '0.0.9-before-0006',
 };

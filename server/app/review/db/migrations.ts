@@ -10,6 +10,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { keptFiles } from './kept-files-migration';
 import { jobFollowLeases } from './job-follow-leases-migration';
 import { backgroundWork } from './background-work-migration';
+import { savedQueues } from './saved-queues-migration';
+import { uploads } from './uploads-migration';
+import { uncheckedGate } from './unchecked-gate-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -293,5 +296,30 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
     '0004-kept-files': keptFiles(engine),
     '0005-job-follow-leases': jobFollowLeases(engine),
     '0006-background-work': backgroundWork(engine),
+    '0007-uploads': uploads(),
+    '0008-saved-queues': savedQueues(engine),
+    '0009-unchecked-gate': uncheckedGate(engine),
+    '0010-operator-access': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Issue 21: an admin deactivates an operator (kept, with their history, but signed out and
+        // refused at sign-in) and resets a password through a one-time link.
+        await db.schema.alterTable('operators').addColumn('deactivated_at', time).execute();
+        await db.schema
+          .createTable('password_links')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+          .addColumn('created_by', 'text')
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('expires_at', time, (c) => c.notNull())
+          .addColumn('used_at', time)
+          .execute();
+        await db.schema
+          .createIndex('password_links_operator')
+          .on('password_links')
+          .column('operator_id')
+          .execute();
+      },
+    },
   };
 }

@@ -31,6 +31,18 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // sending deliveries with the leases of 0005 and 0002, which the newer code takes too before it acts
   // (background/README.md), so copies of 0005 or later upgrade without a double record.
   '0006-background-work': '0003-gateway-ownership',
+  // Issue 21. Expand-only: two indexes (who uploaded, the kept file's hash); older code reads and
+  // writes the documents as before.
+  '0007-uploads': '0006-background-work',
+  // Issue 21. Expand-only: a nullable documents.postponed_until that older code never reads (a document
+  // postponed until a date stays postponed for it): the code before it keeps working.
+  '0008-saved-queues': '0006-background-work',
+  // Issue 21. Expand-only: a new table older code never reads (it confirms without the gate).
+  '0009-unchecked-gate': '0006-background-work',
+  // Issue 21. Expand-only: a nullable column and a new table older code never reads. An older copy
+  // does not know deactivation (it would let a deactivated operator sign in again): upgrade every copy
+  // before deactivating anyone.
+  '0010-operator-access': '0006-background-work',
 };
 
 /**

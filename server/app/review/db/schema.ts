@@ -4,7 +4,7 @@
  * back as numbers), JSON is kept as text, identifiers are UUIDs made by the app. The migrations
  * (migrations.ts) create exactly this.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DocumentState, OperatorRole } from '../model/review-types';
 
 export interface OperatorsTable {
@@ -18,6 +18,19 @@ export interface OperatorsTable {
   password_hash: string | null;
   created_at: number;
   updated_at: number;
+  /** When an admin deactivated them (signed out, refused at sign-in); null while active. */
+  deactivated_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface PasswordLinksTable {
+  /** SHA-256 (hex) of the one-time password link's token: the token itself is never stored. */
+  token_hash: string;
+  operator_id: string;
+  /** The admin who made it. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SessionsTable {
@@ -96,6 +109,11 @@ export interface DocumentsTable {
   /** When the job is next looked at, and the back-off so far; null: 1.5 s after `created_at`. */
   next_check_at: number | null;
   check_interval_ms: number | null;
+  /**
+   * A postponed document comes back by itself at this time (migration 0008): from then on it counts as
+   * `to_review` (model/queue-state.ts). Null: postponed until someone takes it.
+   */
+  postponed_until: number | null;
 }
 
 export interface IntegrationsTable {
@@ -115,6 +133,16 @@ export interface IntegrationsTable {
   /** A revoked key is refused (401); the integration's documents stay. */
   revoked_at: number | null;
   last_used_at: number | null;
+}
+
+/** Per model, whether its unchecked-values gate is strict (migration 0009-unchecked-gate). */
+export interface UncheckedGatesTable {
+  api_version: 'v2' | 'v1';
+  model_key: string;
+  /** 1: strict; 0: the operator is asked. */
+  strict: number;
+  updated_at: number;
+  updated_by: string | null;
 }
 
 export interface ModelSettingsTable {
@@ -236,11 +264,13 @@ export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
+  password_links: PasswordLinksTable;
   documents: DocumentsTable;
   corrections: CorrectionsTable;
   audit_events: AuditEventsTable;
   integrations: IntegrationsTable;
   model_settings: ModelSettingsTable;
+  unchecked_gates: UncheckedGatesTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   gateway_ids: GatewayIdsTable;

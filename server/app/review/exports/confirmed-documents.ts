@@ -10,7 +10,11 @@ import { buildReviewTree } from '@extraction-review/review-domain/fields/review-
 import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
 import { readQueueResult } from '@extraction-review/review-domain/queue/read-queue-result';
 import type { ReviewDatabase } from '../db/open-database';
-import { listConfirmedDocumentsPage, listCorrectionsOfDocuments } from '../store/queue-store';
+import {
+  listConfirmedDocumentsPage,
+  listCorrectionsOfDocuments,
+  overrideReasonsOf,
+} from '../store/queue-store';
 
 const BATCH = 100;
 
@@ -25,6 +29,8 @@ export interface ConfirmedDocument {
   /** The operator's name; null for an automatic confirmation (or an operator since removed). */
   confirmedBy: string | null;
   automatic: boolean;
+  /** Why it was confirmed although business rules failed (the operator's override), else null. */
+  overrideReason: string | null;
   /** The corrected fields in the v2 API's shape (v1 results through the review's v1 adapter). */
   fields: FieldMap;
   /** Whether the stored result could be read (else `fields` is empty). */
@@ -47,10 +53,9 @@ export async function* confirmedDocuments(
   for (;;) {
     const rows = await listConfirmedDocumentsPage(store.db, range, after, BATCH);
     if (rows.length === 0) return;
-    const corrections = await latestCorrections(
-      store,
-      rows.map((row) => row.id),
-    );
+    const ids = rows.map((row) => row.id);
+    const corrections = await latestCorrections(store, ids);
+    const overrides = await overrideReasonsOf(store.db, ids);
     for (const row of rows) {
       const read =
         row.result_json === null
@@ -80,6 +85,7 @@ export async function* confirmedDocuments(
         confirmedAt: row.decided_at ?? 0,
         confirmedBy: row.operator_name,
         automatic: row.decided_by === null,
+        overrideReason: overrides.get(row.id) ?? null,
         fields,
         readable: read?.ok === true,
       };

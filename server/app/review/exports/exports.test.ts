@@ -139,7 +139,61 @@ describe.each(ENGINES)('exports on %s', (engine) => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { file_name: string }).file_name),
     ).toEqual(['=second.pdf']);
-    expect(await (await get('model=nobody')).text()).toBe('');
+    // Nothing to export: said (404-019), not an empty file; the count says so first.
+    const empty = await get('model=nobody');
+    expect(empty.status).toBe(404);
+    expect(empty.headers.get('content-disposition')).toBeNull();
+    expect(await empty.json()).toMatchObject({ status: 404, code: '404-019' });
+    expect(await (await count('model=nobody')).json()).toEqual({ count: 0 });
+    expect(await (await count('model=model-a&format=csv')).json()).toEqual({ count: 2 });
+    expect(await (await count('model=model-a&from=2026-11-21&to=2026-11-21')).json()).toEqual({ count: 1 });
+  });
+
+  it('writes the override reason of a document confirmed with business rules failing, in both formats', async () => {
+    clock = T0 + 10 * DAY;
+    const added = await review.queue.addDocument(
+      { apiVersion: 'v2', modelKey: 'model-override', fileName: 'overridden.pdf' },
+      clock,
+    );
+    await review.queue.setResult(
+      added.id,
+      {
+        json: JSON.stringify(generatedInvoice({ lines: [5], net: 5 })),
+        resultId: `inf-${added.id}`,
+        fieldsTotal: 5,
+        fieldsToReview: 0,
+      },
+      clock,
+    );
+    const taken = await review.queue.take(added.id, adminId, clock);
+    if (!taken.ok) throw new Error('not taken');
+    const decided = await review.queue.decide(
+      added.id,
+      adminId,
+      taken.document.version,
+      'confirmed',
+      null,
+      clock,
+      {
+        override: 'Supplier, "Acme" — checked by phone',
+        failing: [{ rule: 'total-matches' }],
+      },
+    );
+    if (!decided.ok) throw new Error('not confirmed');
+    await confirmed('model-override', 'plain.pdf', T0 + 11 * DAY, [], [1]);
+
+    const lines = (await (await get('model=model-override')).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { file_name: string; override_reason: string | null });
+    expect(lines.map((l) => [l.file_name, l.override_reason])).toEqual([
+      ['overridden.pdf', 'Supplier, "Acme" — checked by phone'],
+      ['plain.pdf', null],
+    ]);
+    const csv = (await (await get('model=model-override&format=csv')).text()).replace(/^\uFEFF/, '');
+    const [header = '', ...rows] = csv.trimEnd().split('\r\n');
+    expect(header.split(',').slice(0, 8).at(-1)).toBe('override_reason');
+    expect(rows[0]).toContain('"Supplier, ""Acme"" — checked by phone"');
   });
 
   it('writes CSV with one row per line item and one header for every document', async () => {
@@ -150,7 +204,7 @@ describe.each(ENGINES)('exports on %s', (engine) => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
     const header = rows[0]?.split(',') ?? [];
-    expect(header.slice(0, 7)).toEqual([
+    expect(header.slice(0, 8)).toEqual([
       'document_id',
       'file_name',
       'model',
@@ -158,6 +212,7 @@ describe.each(ENGINES)('exports on %s', (engine) => {
       'confirmed_at',
       'confirmed_by',
       'automatic',
+      'override_reason',
     ]);
     expect(header).toContain('line_items.total_price');
     expect(header).toContain('total_amount');
@@ -176,6 +231,9 @@ describe.each(ENGINES)('exports on %s', (engine) => {
     expect(lines).toHaveLength(130);
     expect(new Set(lines.map((l) => (JSON.parse(l) as { document_id: string }).document_id)).size).toBe(130);
   });
+
+  const count = async (query: string) =>
+    fetch(`${server.url}/api/exports/confirmed/count?${query}`, { headers: { Cookie: await signIn('Ada') } });
 
   it('is for admins only, and refuses a bad query with the pointers', async () => {
     const refused = await get('model=model-a', 'operator');

@@ -10,6 +10,7 @@ import { deliveryRoutes } from './delivery-routes';
 import { exportRoutes } from './export-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
+import { uncheckedGateRoutes } from './unchecked-gate-routes';
 import { reviewOpenApiDocument } from './openapi';
 import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
@@ -25,6 +26,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
     sessionRoutes(review),
     importRoutes(review),
     modelSettingsRoutes(review),
+    uncheckedGateRoutes(review),
     deliveryRoutes(review),
     analyticsRoutes(review),
     reviewRoutes(review),

@@ -14,7 +14,9 @@
  */
 import { Hono } from 'hono';
 import { rangeEnd, rangeStart } from '@extraction-review/contract/review/exports';
-import { exportConfirmed } from '@extraction-review/contract/review/routes/exports';
+import { countExport, exportConfirmed } from '@extraction-review/contract/review/routes/exports';
+import { ProblemError } from '@extraction-review/contract/problem';
+import { countConfirmedDocuments } from '../store/queue-store';
 import {
   csvLine,
   csvRecords,
@@ -37,17 +39,26 @@ const DOCUMENT_COLUMNS = [
   'confirmed_at',
   'confirmed_by',
   'automatic',
+  'override_reason',
 ] as const;
 
 export function exportRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
-  mountRoute(routes, review, exportConfirmed, (c, { query }) => {
-    const range: ConfirmedRange = {
-      model: query.model,
-      from: query.from === undefined ? undefined : rangeStart(query.from),
-      to: query.to === undefined ? undefined : rangeEnd(query.to),
-    };
+  mountRoute(routes, review, countExport, async (c, { query }) => {
+    const count = await countConfirmedDocuments(review.database.db, rangeOf(query));
+    return c.json({ count }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  mountRoute(routes, review, exportConfirmed, async (c, { query }) => {
+    const range = rangeOf(query);
+    // An empty export is said, not downloaded as an empty file (issue 21).
+    if ((await countConfirmedDocuments(review.database.db, range)) === 0) {
+      throw new ProblemError(
+        '404-019',
+        'No document of this model was confirmed in this range: there is nothing to export.',
+      );
+    }
     const name = `confirmed-${safeFileName(query.model)}-${new Date(review.clock.now()).toISOString().slice(0, 10)}`;
     const lines = query.format === 'csv' ? csvLines(review, range) : jsonLines(review, range);
     const encoder = new TextEncoder();
@@ -82,6 +93,18 @@ export function exportRoutes(review: ReviewContext): Hono<ReviewEnv> {
   return routes;
 }
 
+function rangeOf(query: {
+  model: string;
+  from?: string | undefined;
+  to?: string | undefined;
+}): ConfirmedRange {
+  return {
+    model: query.model,
+    from: query.from === undefined ? undefined : rangeStart(query.from),
+    to: query.to === undefined ? undefined : rangeEnd(query.to),
+  };
+}
+
 /** Several documents' lines at a time: one write per document would be a syscall per line. */
 async function* batched(lines: AsyncIterable<string>, size = 64 * 1024): AsyncGenerator<string> {
   let pending = '';
@@ -109,6 +132,7 @@ function jsonLines(review: ReviewContext, range: ConfirmedRange): AsyncIterable<
           confirmed_at: new Date(document.confirmedAt).toISOString(),
           confirmed_by: document.confirmedBy,
           automatic: document.automatic,
+          override_reason: document.overrideReason,
           fields: document.fields,
         })}\n`;
       }
@@ -142,6 +166,7 @@ function rowOf(header: readonly string[], document: ConfirmedDocument, record: C
     confirmed_at: new Date(document.confirmedAt).toISOString(),
     confirmed_by: safeCellText(document.confirmedBy ?? ''),
     automatic: String(document.automatic),
+    override_reason: safeCellText(document.overrideReason ?? ''),
   };
   return header.map((column, index) =>
     index < DOCUMENT_COLUMNS.length ? own[column as keyof typeof own] : (record.get(column) ?? ''),

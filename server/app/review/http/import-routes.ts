@@ -70,7 +70,7 @@ export function importRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const now = review.clock.now();
     const body: ImportResponse = {
       document: presentReviewDocument(
-        await withNames(review.operators, outcome.document),
+        await withNames(review, outcome.document),
         await review.queue.currentCorrections(outcome.document.id),
         now,
       ),

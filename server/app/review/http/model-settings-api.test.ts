@@ -298,4 +298,62 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
       { pointer: '#/fields/due_date', detail: 'due_date 2000-01-01 is before date 2024-03-14' },
     ]);
   });
+
+  it('offers the fields seen in the model’s documents, and refuses a rule on a field they do not have (422-015)', async () => {
+    const fieldsPath = (model: string) => `/api/review/models/v2/${encodeURIComponent(model)}/fields`;
+    const listed = (await (await alice.send('GET', fieldsPath(MODEL))).json()) as {
+      fields: { path: string; title: string }[];
+      documentsRead: number;
+    };
+    expect(listed.documentsRead).toBeGreaterThan(0);
+    expect(listed.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'total_amount', title: 'Total amount' },
+        { path: 'supplier_address', title: 'Supplier address' },
+        { path: 'supplier_address.city', title: 'Supplier address › City' },
+        { path: 'line_items', title: 'Line items' },
+        { path: 'line_items[*].total_price', title: 'Line items › Total price' },
+      ]),
+    );
+    // One entry per field, whatever the number of items.
+    expect(new Set(listed.fields.map((f) => f.path)).size).toBe(listed.fields.length);
+
+    const current = ModelSettings.parse(await (await admin.send('GET', settingsPath('v2', MODEL))).json());
+    const refused = await problem(
+      await admin.send('PUT', settingsPath('v2', MODEL), {
+        version: current.version,
+        routing: { requiredFields: ['total_amount', 'totl_amount'] },
+        rules: [
+          { id: 'total', kind: 'required', field: 'totl_amount' },
+          { id: 'lines', kind: 'sum', list: 'line_items', item: 'price', equals: 'total_net' },
+          { id: 'first', kind: 'required', field: 'line_items[0].description' },
+        ],
+      }),
+      422,
+      '422-015',
+    );
+    expect((refused.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual([
+      '#/routing/requiredFields/1',
+      '#/rules/0/field',
+      '#/rules/1/item',
+    ]);
+    // Nothing was saved.
+    const after = ModelSettings.parse(await (await admin.send('GET', settingsPath('v2', MODEL))).json());
+    expect(after.version).toBe(current.version);
+
+    // A model with no document yet: its first rules cannot be checked, and are kept.
+    const empty = (await (await alice.send('GET', fieldsPath('new-model'))).json()) as {
+      documentsRead: number;
+    };
+    expect(empty).toEqual({ fields: [], documentsRead: 0 });
+    expect(
+      (
+        await admin.send('PUT', settingsPath('v2', 'new-model'), {
+          version: 0,
+          routing: {},
+          rules: [{ id: 'total', kind: 'required', field: 'totl_amount' }],
+        })
+      ).status,
+    ).toBe(200);
+  });
 });

@@ -5,13 +5,15 @@
  * `{model}` is URL-encoded as one segment: a v1 product `account/name/vN` is `account%2Fname%2FvN`.
  * Invalid rules are a 422 `422-008` whose pointers point into the body (`#/rules/2/pattern`); a
  * version that is not the settings' any more a 409 `409-001` with the settings as they are now in
- * `current`.
+ * `current`. A rule naming a field the model's documents do not have is a 422 `422-015` pointing at
+ * each (issue 21), checked once the model has documents to know its fields from.
  */
 import { Hono } from 'hono';
 import type { ModelSettings, ModelsResponse } from '@extraction-review/contract/review/model-settings';
 import * as declared from '@extraction-review/contract/review/routes/models';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { ModelSettingsStore, type StoredModelSettings } from '../store/model-settings-store';
+import { isKnownPath, knownFields, type KnownFields } from '../store/known-fields';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 
@@ -36,6 +38,15 @@ export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
     review,
     declared.putModelSettings,
     async (c, { params: { apiVersion, model }, body }) => {
+      const known = await knownFields(review.database, apiVersion, model);
+      const unknown = unknownFieldPaths(known, body);
+      if (unknown.length > 0) {
+        throw new ProblemError(
+          '422-015',
+          `${unknown.length === 1 ? 'A field named here does not' : `${String(unknown.length)} fields named here do not`} exist in this model’s documents: choose among the fields offered.`,
+          { errors: unknown },
+        );
+      }
       const { version, ...input } = body;
       const result = await settings.put(
         apiVersion,
@@ -58,7 +69,52 @@ export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
     },
   );
 
+  mountRoute(routes, review, declared.getModelFields, async (c, { params: { apiVersion, model } }) => {
+    const known = await knownFields(review.database, apiVersion, model);
+    return c.json(
+      {
+        fields: [...known.fields].map(([path, title]) => ({ path, title })),
+        documentsRead: known.documentsRead,
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    );
+  });
+
   return routes;
+}
+
+/** Every field path of the settings the model's documents do not have, with its pointer. */
+function unknownFieldPaths(
+  known: KnownFields,
+  body: { routing: { requiredFields: readonly string[] }; rules: readonly Record<string, unknown>[] },
+): { pointer: string; detail: string }[] {
+  // Nothing read yet: nothing to check against (a model's first rules come before its documents).
+  if (known.documentsRead === 0) return [];
+  const found: { pointer: string; detail: string }[] = [];
+  const check = (path: string, pointer: string) => {
+    if (!isKnownPath(known, path))
+      found.push({ pointer, detail: `No field ${JSON.stringify(path)} in this model’s documents.` });
+  };
+  body.routing.requiredFields.forEach((path, index) =>
+    check(path, `#/routing/requiredFields/${String(index)}`),
+  );
+  body.rules.forEach((rule, index) => {
+    const at = `#/rules/${String(index)}`;
+    for (const key of ['field', 'list', 'equals', 'earlier', 'later'] as const) {
+      const path = rule[key];
+      if (typeof path === 'string') check(path, `${at}/${key}`);
+    }
+    const { terms, list, item } = rule;
+    if (Array.isArray(terms))
+      terms.forEach((term, t) => {
+        if (typeof term === 'string') check(term, `${at}/terms/${String(t)}`);
+      });
+    // A sum's item field is a field of the list's items.
+    if (typeof list === 'string' && typeof item === 'string' && isKnownPath(known, list))
+      check(`${list}[*].${item}`, `${at}/item`);
+  });
+  return found;
 }
 
 export function presentSettings(s: StoredModelSettings): ModelSettings {

@@ -9,6 +9,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ModelSettingsRequest } from '@extraction-review/contract/review/model-settings';
+import { UncheckedGateRequest } from '@extraction-review/contract/review/unchecked-gate';
 import { IMPORT_LIMITS_MB } from '@extraction-review/contract/review/routes/queue';
 import {
   ConfirmRequest,
@@ -20,8 +21,10 @@ import {
   ReassignRequest,
   PriorityRequest,
   RejectRequest,
+  SetPasswordRequest,
   SetupRequest,
   SignInRequest,
+  UpdateOperatorRequest,
   VersionRequest,
 } from '@extraction-review/contract/review/schemas';
 import { createApp } from '../../create-app';
@@ -237,6 +240,8 @@ const QUEUE_DOCUMENT: z.infer<typeof QueueDocument> = {
   readyAt: '2026-11-24T09:00:01.000Z',
   upstreamJobId: 'job-1',
   upstreamResultId: 'inf-1',
+  uploadedBy: null,
+  duplicateOf: null,
 };
 
 /** Each request schema of the document: bodies its route takes, and bodies it refuses. */
@@ -253,6 +258,19 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { token: '', name: 'Ada', password: 'x' },
       { name: 'Ada', password: 'x' },
     ],
+  },
+  UpdateOperatorRequest: {
+    schema: UpdateOperatorRequest,
+    valid: [
+      { role: 'admin', active: true },
+      { role: 'operator', active: false },
+    ],
+    invalid: [{ role: 'boss', active: true }, { role: 'admin' }, { role: 'admin', active: true, name: 'x' }],
+  },
+  SetPasswordRequest: {
+    schema: SetPasswordRequest,
+    valid: [{ token: 'abc', password: 'correct horse battery staple' }],
+    invalid: [{ token: '', password: 'x' }, { password: 'x' }],
   },
   NewOperatorRequest: {
     schema: NewOperatorRequest,
@@ -272,8 +290,24 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
   },
   ConfirmRequest: {
     schema: ConfirmRequest,
-    valid: [{ version: 3 }, { version: 3, overrideReason: 'The supplier rounds each line.' }],
-    invalid: [{}, { version: 0 }, { version: 3, overrideReason: '' }, { version: 3, reason: 'x' }],
+    valid: [
+      { version: 3 },
+      { version: 3, overrideReason: 'The supplier rounds each line.' },
+      { version: 3, uncheckedConfirmed: 4 },
+    ],
+    invalid: [
+      {},
+      { version: 0 },
+      { version: 3, overrideReason: '' },
+      { version: 3, reason: 'x' },
+      { version: 3, uncheckedConfirmed: -1 },
+      { version: 3, uncheckedConfirmed: 1.5 },
+    ],
+  },
+  UncheckedGateRequest: {
+    schema: UncheckedGateRequest,
+    valid: [{ strict: true }, { strict: false }],
+    invalid: [{}, { strict: 'yes' }, { strict: true, version: 1 }],
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,
@@ -473,6 +507,8 @@ describe('the review API’s OpenAPI document', () => {
       'post /api/session',
       'post /api/setup',
       'get /api/setup/{token}',
+      'get /api/password-links/{token}',
+      'post /api/password-links',
       'get /api/openapi.json',
     ]);
     for (const { method, path, operation } of operations()) {

@@ -11,14 +11,15 @@ import type {
 import type { DocumentRow, OperatorRow } from '../db/schema';
 import type { TimelineEntry } from '../store/audit-store';
 import type { OperatorStore } from '../store/operator-store';
-import type { ListedDocument } from '../store/queue-store';
+import type { ListedDocument, QueueStore } from '../store/queue-store';
 import { effectiveState } from '../model/queue-state';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 export function presentOperator(
-  row: Pick<OperatorRow, 'id' | 'name' | 'role' | 'password_hash' | 'created_at'>,
+  row: Pick<OperatorRow, 'id' | 'name' | 'role' | 'password_hash' | 'created_at'> &
+    Partial<Pick<OperatorRow, 'deactivated_at'>>,
 ): OperatorView {
   return {
     id: row.id,
@@ -26,6 +27,7 @@ export function presentOperator(
     role: row.role,
     hasPassword: row.password_hash !== null,
     createdAt: iso(row.created_at),
+    deactivatedAt: isoOrNull(row.deactivated_at ?? null),
   };
 }
 
@@ -45,6 +47,7 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
     decidedBy: row.decided_by === null ? null : { id: row.decided_by, name: row.decider_name },
     decidedAt: isoOrNull(row.decided_at),
     reason: row.reason,
+    postponedUntil: state === 'postponed' ? isoOrNull(row.postponed_until) : null,
     priority: row.priority,
     fieldsTotal: row.fields_total,
     fieldsToReview: row.fields_to_review,
@@ -52,20 +55,34 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
     readyAt: isoOrNull(row.ready_at),
     upstreamJobId: row.upstream_job_id,
     upstreamResultId: row.upstream_result_id,
+    uploadedBy: row.uploaded_by === null ? null : { id: row.uploaded_by, name: row.uploader_name },
+    duplicateOf:
+      row.duplicate_of_id === null
+        ? null
+        : { id: row.duplicate_of_id, fileName: row.duplicate_of_name ?? row.duplicate_of_id },
   };
 }
 
-/** The names of the operators a row names (holder, decider). */
+/**
+ * The names of the operators a row names (holder, decider, uploader), and the earlier document its
+ * file duplicates.
+ */
 export async function withNames(
-  operators: Pick<OperatorStore, 'namesById'>,
+  review: { operators: Pick<OperatorStore, 'namesById'>; queue: Pick<QueueStore, 'duplicateOf'> },
   row: DocumentRow,
 ): Promise<ListedDocument> {
-  const ids = [row.holder_id, row.decided_by].filter((id): id is string => id !== null);
-  const names = await operators.namesById(ids);
+  const ids = [row.holder_id, row.decided_by, row.uploaded_by].filter((id): id is string => id !== null);
+  const [names, duplicate] = await Promise.all([
+    review.operators.namesById(ids),
+    review.queue.duplicateOf(row),
+  ]);
+  const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
   return {
     ...row,
-    holder_name: row.holder_id === null ? null : (names.get(row.holder_id) ?? null),
-    decider_name: row.decided_by === null ? null : (names.get(row.decided_by) ?? null),
+    ...duplicate,
+    holder_name: nameOf(row.holder_id),
+    decider_name: nameOf(row.decided_by),
+    uploader_name: nameOf(row.uploaded_by),
   };
 }
 

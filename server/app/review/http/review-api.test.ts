@@ -395,6 +395,52 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     expect((await alice.send('POST', `/api/review/documents/${urgent}/release`)).status).toBe(200);
   });
 
+  it('takes the next document of the filters, counts what they list, and postpones until a date (issue 21)', async () => {
+    const wanted = await readyDocument('follow-wanted.pdf');
+    const alice = new Browser(server.url);
+    await alice.signIn('Alice');
+    const counts = await alice.send('GET', '/api/review/counts?q=follow-wanted');
+    expect(((await counts.json()) as { counts: Record<string, number> }).counts).toMatchObject({
+      to_review: 1,
+      in_review: 0,
+    });
+    await problem(await alice.send('POST', '/api/review/next?state=nothing'), 422, '422-008');
+    expect((await alice.send('POST', '/api/review/next?q=follow-nobody')).status).toBe(204);
+    const taken = DocumentResponse.parse(
+      await (await alice.send('POST', '/api/review/next?q=follow-wanted&state=to_review')).json(),
+    ).document;
+    expect(taken.id).toBe(wanted);
+
+    // Postponed until a time to come: refused for a past one, kept, and waiting again once it has come.
+    await problem(
+      await alice.send('POST', `/api/review/documents/${wanted}/postpone`, {
+        version: taken.version,
+        until: new Date(clock - 1).toISOString(),
+      }),
+      422,
+      '422-013',
+    );
+    const until = new Date(clock + 3 * LEASE).toISOString();
+    const postponed = await alice.send('POST', `/api/review/documents/${wanted}/postpone`, {
+      version: taken.version,
+      until,
+    });
+    expect(DocumentResponse.parse(await postponed.json()).document).toMatchObject({
+      state: 'postponed',
+      postponedUntil: until,
+    });
+    clock += 3 * LEASE;
+    const listed = await alice.send('GET', '/api/review/documents?q=follow-wanted');
+    expect(QueuePage.parse(await listed.json()).documents[0]).toMatchObject({
+      id: wanted,
+      state: 'to_review',
+      postponedUntil: null,
+    });
+    const again = await alice.send('POST', '/api/review/next?q=follow-wanted');
+    expect(DocumentResponse.parse(await again.json()).document.id).toBe(wanted);
+    expect((await alice.send('POST', `/api/review/documents/${wanted}/release`)).status).toBe(200);
+  });
+
   it('refuses the review to anybody not signed in, and to other sites', async () => {
     const stranger = new Browser(server.url);
     await problem(await stranger.send('POST', '/api/review/next'), 401, '401-011');

@@ -11,13 +11,18 @@ import { Hono, type Context } from 'hono';
 import { KEPT_FILE_CONTENT_SECURITY_POLICY } from '@extraction-review/server-kit/security-headers';
 import { readHead, servedType } from '../files/document-type';
 import * as declared from '@extraction-review/contract/review/routes/queue';
-import type { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
+import type {
+  DocumentResponse,
+  QueueFilterQuery,
+  QueuePage,
+} from '@extraction-review/contract/review/schemas';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { effectiveState } from '../model/queue-state';
 import { failingRules } from '../routing/route-result';
+import { uncheckedCheck } from '../routing/unchecked-check';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
-import type { WriteResult } from '../store/queue-store';
+import type { DocumentFilters, WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
@@ -28,7 +33,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   const documentBody = async (row: Parameters<typeof withNames>[1]): Promise<DocumentResponse> => ({
     document: presentReviewDocument(
-      await withNames(review.operators, row),
+      await withNames(review, row),
       await review.queue.currentCorrections(row.id),
       review.clock.now(),
     ),
@@ -42,8 +47,8 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
 
-  mountRoute(routes, review, declared.takeNext, async (c) => {
-    const document = await review.queue.takeNext(me(c), review.clock.now());
+  mountRoute(routes, review, declared.takeNext, async (c, { query }) => {
+    const document = await review.queue.takeNext(me(c), review.clock.now(), documentFilters(query));
     if (document === undefined) return c.body(null, 204);
     return c.json(await documentBody(document), 200);
   });
@@ -51,36 +56,39 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
     const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(
-      {
-        state: query.state,
-        model: query.model,
-        operator: query.operator,
-        from: query.from === undefined ? undefined : Date.parse(query.from),
-        to: query.to === undefined ? undefined : Date.parse(query.to),
-        search: query.q,
-        after: decodeCursor(query.cursor),
-        limit: query.limit,
-      },
+      { ...documentFilters(query), after: decodeCursor(query.cursor), limit: query.limit },
       now,
     );
     const page: QueuePage = {
       documents: rows.map((row) => presentQueueDocument(row, now)),
       nextCursor: next === null ? null : encodeCursor(next),
-      counts: await review.queue.countByState(now),
+      counts: await review.queue.countByState(now, documentFilters(query)),
     };
     return c.json(page, 200, { 'Cache-Control': 'no-store' });
   });
 
-  mountRoute(routes, review, declared.countDocuments, async (c) =>
-    c.json({ counts: await review.queue.countByState(review.clock.now()) }, 200, {
-      'Cache-Control': 'no-store',
-    }),
-  );
+  mountRoute(routes, review, declared.countDocuments, async (c, { query }) => {
+    const counts = await review.queue.countByState(review.clock.now(), documentFilters(query));
+    return c.json({ counts }, 200, { 'Cache-Control': 'no-store' });
+  });
 
   mountRoute(routes, review, declared.getDocument, async (c, { params: { id } }) => {
     const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  // The job's page asks which document its job brought, to lead to that document's one review.
+  mountRoute(routes, review, declared.findJobDocument, async (c, { params: { apiVersion, jobId } }) => {
+    const row = await review.queue.findByUpstreamJobOrResult(apiVersion, jobId);
+    if (row === undefined) {
+      throw new ProblemError(
+        '404-016',
+        `No document of the review was brought by the ${apiVersion} job ${jobId}.`,
+      );
+    }
+    const document = presentQueueDocument(await withNames(review, row), review.clock.now());
+    return c.json({ document }, 200, { 'Cache-Control': 'no-store' });
   });
 
   mountRoute(routes, review, declared.getDocumentFile, async (c, { params: { id } }) => {
@@ -170,7 +178,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   mountRoute(routes, review, declared.confirmDocument, async (c, { params: { id }, body }) => {
-    const { version, overrideReason } = body;
+    const { version, overrideReason, uncheckedConfirmed } = body;
     const now = review.clock.now();
     const row = await review.queue.find(id);
     // Checked only when the confirmation would go through: a refusal of another kind comes first.
@@ -190,18 +198,46 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
         },
       );
     }
-    const override = failures.length > 0 ? { override: overrideReason, failing: failures } : undefined;
-    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, override));
+    const unchecked = decidable ? await uncheckedCheck(review, row) : { paths: [], strict: false };
+    if (unchecked.strict && unchecked.paths.length > 0) {
+      const n = unchecked.paths.length;
+      throw new ProblemError(
+        '422-014',
+        `${n === 1 ? '1 value is' : `${String(n)} values are`} not checked: this model's gate is strict. Confirm or correct ${n === 1 ? 'it' : 'each'} first (values at Medium, Low or no confidence).`,
+        {
+          errors: unchecked.paths.map((path) => ({
+            pointer: fieldPointer(path),
+            detail: 'Not checked: confirm or correct it',
+          })),
+        },
+      );
+    }
+    const eventData = {
+      ...(failures.length > 0 ? { override: overrideReason, failing: failures } : {}),
+      // What nobody checked, and what the operator was told of and confirmed anyway: the history's.
+      ...(unchecked.paths.length > 0 ? { unchecked: unchecked.paths.length } : {}),
+      ...(uncheckedConfirmed !== undefined ? { uncheckedConfirmed } : {}),
+    };
+    const data = Object.keys(eventData).length > 0 ? eventData : undefined;
+    return answer(c, await review.queue.decide(id, me(c), version, 'confirmed', null, now, data));
   });
   mountRoute(routes, review, declared.rejectDocument, async (c, { params: { id }, body }) => {
     const { version, reason } = body;
     return answer(c, await review.queue.decide(id, me(c), version, 'rejected', reason, review.clock.now()));
   });
   mountRoute(routes, review, declared.postponeDocument, async (c, { params: { id }, body }) => {
-    const { version, reason } = body;
+    const { version, reason, until } = body;
+    const now = review.clock.now();
+    const untilMs = until === undefined ? null : Date.parse(until);
+    if (untilMs !== null && untilMs <= now) {
+      throw new ProblemError('422-013', 'A document is postponed until a time to come.', {
+        errors: [{ pointer: '#/until', detail: 'Choose a date after today.' }],
+      });
+    }
+    const event = untilMs === null ? undefined : { until: new Date(untilMs).toISOString() };
     return answer(
       c,
-      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, review.clock.now()),
+      await review.queue.decide(id, me(c), version, 'postponed', reason ?? null, now, event, untilMs),
     );
   });
 
@@ -245,7 +281,7 @@ async function refusal(
 ): Promise<ProblemError> {
   if (result.reason === 'not_found') return new ProblemError('404-010', 'No such document in the review.');
   const now = review.clock.now();
-  const current = presentQueueDocument(await withNames(review.operators, result.current), now);
+  const current = presentQueueDocument(await withNames(review, result.current), now);
   const extensions = { current };
   switch (result.reason) {
     case 'stale':
@@ -278,6 +314,19 @@ function fieldPointer(path: string | undefined): string | null {
   if (path === undefined) return null;
   const segments = path.split(/\.|\[|\]/).filter((s) => s !== '');
   return `#/fields/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+/** The queue's filters as the store reads them (times in ms). */
+function documentFilters(query: QueueFilterQuery): DocumentFilters {
+  return {
+    state: query.state,
+    model: query.model,
+    operator: query.operator,
+    uploadedBy: query.uploadedBy,
+    from: query.from === undefined ? undefined : Date.parse(query.from),
+    to: query.to === undefined ? undefined : Date.parse(query.to),
+    search: query.q,
+  };
 }
 
 function encodeCursor(cursor: { createdAt: number; id: string }): string {

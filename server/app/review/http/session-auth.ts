@@ -39,8 +39,10 @@ export function clearSessionCookie(c: Context, review: ReviewContext): void {
 /** The session of this request, from its cookie or the single sign-on header; undefined if none. */
 export async function currentSession(c: Context, review: ReviewContext): Promise<ActiveSession | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  const session =
+  const found =
     token !== undefined && token !== '' ? await review.sessions.find(token, review.clock.now()) : undefined;
+  // A deactivated operator's sessions were ended; one opened meanwhile (an older copy) counts for none.
+  const session = found?.operator.deactivated_at == null ? found : undefined;
   // Behind single sign-on the proxy's word wins: another person at the same browser is not the
   // cookie's operator.
   const named = singleSignOnName(c, review);
@@ -70,7 +72,7 @@ async function singleSignOn(
   named: string,
 ): Promise<ActiveSession | undefined> {
   const operator = await review.operators.findByName(named);
-  if (operator === undefined) return undefined;
+  if (operator === undefined || operator.deactivated_at !== null) return undefined;
   const opened = await signOnSessionsOf(review.sessions).open(
     operator.id,
     c.req.header('user-agent') ?? '',

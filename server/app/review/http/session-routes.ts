@@ -66,6 +66,13 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
           errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
         });
       }
+      // Checked after the password: a guesser learns nothing of who is deactivated.
+      if (operator.deactivated_at !== null) {
+        throw new ProblemError(
+          '403-007',
+          'An admin deactivated this operator: ask an admin to reactivate you.',
+        );
+      }
       // A new session at each sign-in: a token planted before sign-in never becomes a session.
       const previous = getCookie(c, SESSION_COOKIE);
       if (previous !== undefined) await review.sessions.delete(previous);
@@ -85,6 +92,11 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
 
   mountRoute(routes, review, declared.signOut, async (c) => {
     const token = getCookie(c, SESSION_COOKIE);
+    // The documents this operator holds go back to the team at once (issue 21: they stayed locked
+    // until the lease ran out). Before the session ends: a failure here leaves the operator signed in
+    // and able to try again.
+    const session = c.get('session');
+    await review.queue.releaseAllHeldBy(session.operator.id, review.clock.now());
     if (token !== undefined) await review.sessions.delete(token);
     clearSessionCookie(c, review);
     return c.json({ signedOut: true }, 200);

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
+import { DocumentResponse, JobDocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
 import type { RunningServer } from '../../listen';
 import type { ReferenceService } from '@extraction-review/test-kit/reference/reference-service';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
@@ -219,6 +219,77 @@ describe.each(ENGINES)('the intake on %s', (engine) => {
       })
       .toMatchObject({ data: { method: 'PATCH', fields: ['invoice_number'] } });
     expect(JSON.parse(settled.result_json ?? '{}')).toMatchObject({ document: { name: 'async-v1.pdf' } });
+  });
+
+  it('tells who uploaded, which document a job brought, and that the same bytes came before', async () => {
+    const own = (await generatePdf([{ lines: [{ text: 'Invoice number: DUP-0001', x: 72, y: 700 }] }])).bytes;
+    const enqueue = async (name: string) => {
+      const form = new FormData();
+      form.set('model_id', INVOICE_MODEL_ID);
+      form.set('file', new Blob([new Uint8Array(own)], { type: 'application/pdf' }), name);
+      const response = await fetch(`${server.url}/api/v2/products/extraction/enqueue`, {
+        method: 'POST',
+        headers: { Cookie: cookie, 'X-CSRF-Token': csrf, Origin: server.url },
+        body: form,
+      });
+      expect(response.status).toBe(202);
+      return ((await response.json()) as { job: { id: string } }).job.id;
+    };
+    const firstJob = await enqueue('dup-first.pdf');
+    const secondJob = await enqueue('dup-second.pdf');
+    const byJob = async (jobId: string) => {
+      const response = await fetch(`${server.url}/api/review/jobs/v2/${jobId}`, {
+        headers: { Cookie: cookie },
+      });
+      expect(response.status).toBe(200);
+      return JobDocumentResponse.parse(await response.json()).document;
+    };
+    const first = await byJob(firstJob);
+    const second = await byJob(secondJob);
+    expect(first).toMatchObject({ fileName: 'dup-first.pdf', duplicateOf: null });
+    expect(first.uploadedBy).toMatchObject({ name: 'Ada' });
+    expect(second).toMatchObject({
+      fileName: 'dup-second.pdf',
+      duplicateOf: { id: first.id, fileName: 'dup-first.pdf' },
+    });
+    // The queue's listing and the document's own answer say the same.
+    expect((await documentsNamed('dup-second'))[0]?.duplicateOf).toEqual({
+      id: first.id,
+      fileName: 'dup-first.pdf',
+    });
+    const opened = DocumentResponse.parse(
+      await (
+        await fetch(`${server.url}/api/review/documents/${second.id}`, { headers: { Cookie: cookie } })
+      ).json(),
+    ).document;
+    expect(opened.duplicateOf).toEqual({ id: first.id, fileName: 'dup-first.pdf' });
+
+    // "Mine": only what this operator uploaded.
+    const mine = QueuePage.parse(
+      await (
+        await fetch(`${server.url}/api/review/documents?q=dup-&uploadedBy=${first.uploadedBy?.id ?? ''}`, {
+          headers: { Cookie: cookie },
+        })
+      ).json(),
+    );
+    expect(mine.documents.map((d) => d.fileName).sort()).toEqual(['dup-first.pdf', 'dup-second.pdf']);
+    const nobody = QueuePage.parse(
+      await (
+        await fetch(`${server.url}/api/review/documents?q=dup-&uploadedBy=someone-else`, {
+          headers: { Cookie: cookie },
+        })
+      ).json(),
+    );
+    expect(nobody.documents).toEqual([]);
+
+    // A job this server never saw: 404-016.
+    const unknown = await fetch(`${server.url}/api/review/jobs/v2/no-such-job`, {
+      headers: { Cookie: cookie },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: '404-016' });
+    await settle(first.id);
+    await settle(second.id);
   });
 
   it('keeps nothing of an upload the upstream refused', async () => {

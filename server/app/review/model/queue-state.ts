@@ -13,6 +13,8 @@ export interface QueueFacts {
   holder_id: string | null;
   lease_expires_at: number | null;
   version: number;
+  /** A postponed document's return to the queue (null or absent: none). */
+  postponed_until?: number | null;
 }
 
 /** An idle review gives its document back after this long (REVIEW_LEASE_MS). */
@@ -22,9 +24,18 @@ export function leaseLive(doc: QueueFacts, now: number): boolean {
   return doc.state === 'in_review' && doc.lease_expires_at !== null && doc.lease_expires_at > now;
 }
 
-/** The state every reader sees: an expired lease is `to_review` again. */
+/** A postponed document whose "until" has come: back in the queue. */
+export function postponementOver(doc: QueueFacts, now: number): boolean {
+  return doc.state === 'postponed' && doc.postponed_until != null && doc.postponed_until <= now;
+}
+
+/**
+ * The state every reader sees: an expired lease is `to_review` again, and so is a document postponed
+ * until a time that has come.
+ */
 export function effectiveState(doc: QueueFacts, now: number): DocumentState {
-  return doc.state === 'in_review' && !leaseLive(doc, now) ? 'to_review' : doc.state;
+  if (doc.state === 'in_review' && !leaseLive(doc, now)) return 'to_review';
+  return postponementOver(doc, now) ? 'to_review' : doc.state;
 }
 
 /** Whether anybody may take it now ("next" takes only `to_review`; opening a postponed one takes it too). */

@@ -22,6 +22,8 @@ export interface Operator {
   role: OperatorRole;
   hasPassword: boolean;
   createdAt: number;
+  /** When an admin deactivated them; null while active. */
+  deactivatedAt: number | null;
 }
 
 export class DuplicateOperatorError extends Error {
@@ -40,6 +42,7 @@ export function toOperator(row: OperatorRow): Operator {
     role: row.role,
     hasPassword: row.password_hash !== null,
     createdAt: row.created_at,
+    deactivatedAt: row.deactivated_at,
   };
 }
 
@@ -137,6 +140,67 @@ export class OperatorStore {
       .where('name_key', '=', nameKey(name))
       .returningAll()
       .executeTakeFirst();
+  }
+}
+
+/** Why an admin's change of an operator's access was refused. */
+export type AccessChange =
+  | { ok: true; row: OperatorRow }
+  | { ok: false; reason: 'not-found' }
+  /** It would leave the team without an active admin. */
+  | { ok: false; reason: 'last-admin' };
+
+/**
+ * Role and deactivation, by admins (operator-routes.ts). Each change is one conditional statement: an
+ * admin is demoted or deactivated only while another active admin remains, so two admins demoting
+ * each other at once cannot leave the team without one (on SQLite's single writer; PostgreSQL's
+ * statements see the other's committed row).
+ */
+export class OperatorAccess {
+  constructor(private readonly store: ReviewDatabase) {}
+
+  async change(
+    id: string,
+    change: { role?: OperatorRole | undefined; active?: boolean | undefined },
+    now: number,
+  ): Promise<AccessChange> {
+    const db = this.store.db;
+    const current = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+    if (current === undefined) return { ok: false, reason: 'not-found' };
+    const role = change.role ?? current.role;
+    const deactivatedAt =
+      change.active === undefined
+        ? current.deactivated_at
+        : change.active
+          ? null
+          : (current.deactivated_at ?? now);
+    // No longer an active admin after this: another one must remain.
+    const losesAdmin =
+      current.role === 'admin' &&
+      current.deactivated_at === null &&
+      (role !== 'admin' || deactivatedAt !== null);
+    let query = db
+      .updateTable('operators')
+      .set({ role, deactivated_at: deactivatedAt, updated_at: now })
+      .where('id', '=', id);
+    if (losesAdmin) {
+      query = query.where((eb) =>
+        eb(
+          eb
+            .selectFrom('operators as other')
+            .select((o) => o.fn.countAll<number | string | bigint>().as('n'))
+            .where('other.role', '=', 'admin')
+            .where('other.deactivated_at', 'is', null)
+            .where('other.id', '<>', id),
+          '>',
+          0,
+        ),
+      );
+    }
+    const row = await query.returningAll().executeTakeFirst();
+    if (row === undefined)
+      return losesAdmin ? { ok: false, reason: 'last-admin' } : { ok: false, reason: 'not-found' };
+    return { ok: true, row };
   }
 }
 

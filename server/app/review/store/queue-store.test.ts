@@ -110,6 +110,80 @@ describe.each(ENGINES)('the queue on %s', (engine) => {
     await drain(now + LEASE + 1);
   });
 
+  it('takes the next document of the filters only, and counts what the filters list (issue 21)', async () => {
+    const invoice = await ready('next-of-filter-bill.pdf', T0 + 400, 9);
+    const added = await queue.addDocument(
+      {
+        apiVersion: 'v2',
+        modelKey: 'model-receipts',
+        fileName: 'next-of-filter-receipt.jpg',
+        upstreamJobId: 'job-r',
+      },
+      T0 + 450,
+    );
+    const receipt = await queue.setResult(
+      added.id,
+      { json: '{"inference":{}}', resultId: 'inf-r', fieldsTotal: 3, fieldsToReview: 1 },
+      T0 + 500,
+    );
+    const now = T0 + 1000;
+    const receipts = { model: 'model-receipts', state: 'to_review' as const };
+    expect(await queue.countByState(now, receipts)).toMatchObject({ to_review: 1, in_review: 0 });
+    // The invoice comes first by priority, but the filters list only the receipt.
+    expect((await queue.takeNext(alice, now, receipts))?.id).toBe(receipt?.id);
+    expect(await queue.takeNext(alice, now, receipts)).toBeUndefined();
+    // Counts of every state of the filters' documents (the state filter is the counts' own).
+    expect(await queue.countByState(now, receipts)).toMatchObject({ to_review: 0, in_review: 1 });
+    // A state that lists no waiting document takes nothing; a name search narrows as the list does.
+    expect(await queue.takeNext(bob, now, { state: 'confirmed' })).toBeUndefined();
+    expect(await queue.takeNext(bob, now, { search: 'no-such-name' })).toBeUndefined();
+    expect((await queue.takeNext(bob, now, { search: 'OF-FILTER-bill' }))?.id).toBe(invoice.id);
+    await drain(now + LEASE + 1);
+  });
+
+  it('hides a document postponed until a date, and queues it again from then on (issue 21)', async () => {
+    const doc = await ready('postponed-until.pdf', T0 + 600);
+    const now = T0 + 1000;
+    const taken = await queue.takeNext(alice, now);
+    expect(taken?.id).toBe(doc.id);
+    const until = now + 3 * LEASE;
+    const decided = await queue.decide(
+      doc.id,
+      alice,
+      taken?.version ?? 0,
+      'postponed',
+      null,
+      now,
+      undefined,
+      until,
+    );
+    expect(decided).toMatchObject({ ok: true, document: { state: 'postponed', postponed_until: until } });
+    // Until then: postponed, listed as such, and "next" does not take it.
+    expect(await queue.takeNext(bob, until - 1)).toBeUndefined();
+    const before = await queue.listDocuments(
+      { state: 'postponed', search: 'postponed-until', limit: 5 },
+      until - 1,
+    );
+    expect(before.rows.map((r) => r.id)).toEqual([doc.id]);
+    expect((await queue.countByState(until - 1, { search: 'postponed-until' })).postponed).toBe(1);
+    // From then on: waiting, counted and listed as such, and taken by "next", its date cleared.
+    expect(await queue.countByState(until, { search: 'postponed-until' })).toMatchObject({
+      postponed: 0,
+      to_review: 1,
+    });
+    const after = await queue.listDocuments(
+      { state: 'to_review', search: 'postponed-until', limit: 5 },
+      until,
+    );
+    expect(after.rows.map((r) => r.id)).toEqual([doc.id]);
+    expect(await queue.takeNext(bob, until)).toMatchObject({
+      id: doc.id,
+      holder_id: bob,
+      postponed_until: null,
+    });
+    await drain(until + LEASE + 1);
+  });
+
   it('gives a document back when its lease runs out, without any sweeper', async () => {
     const doc = await ready('lease.pdf', T0 + 2000);
     const taken = await queue.takeNext(alice, T0 + 3000);

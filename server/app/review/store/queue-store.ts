@@ -66,20 +66,37 @@ export interface PageCursor {
   id: string;
 }
 
-export interface QueueFilters {
+/** What the queue's readers filter on: the list, its counts and the next document. */
+export interface DocumentFilters {
   state?: DocumentState | undefined;
   model?: string | undefined;
   /** Documents this operator holds or decided. */
   operator?: string | undefined;
+  /** Documents this operator uploaded from the app. */
+  uploadedBy?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
   /** In file names and aliases, whatever the case. */
   search?: string | undefined;
+}
+
+export interface QueueFilters extends DocumentFilters {
   after?: PageCursor | undefined;
   limit: number;
 }
 
-export type ListedDocument = DocumentRow & { holder_name: string | null; decider_name: string | null };
+/** The earliest document with a byte-identical kept file (see `earlierSameFile`). */
+export interface DuplicateColumns {
+  duplicate_of_id: string | null;
+  duplicate_of_name: string | null;
+}
+
+export type ListedDocument = DocumentRow &
+  DuplicateColumns & {
+    holder_name: string | null;
+    decider_name: string | null;
+    uploader_name: string | null;
+  };
 
 export interface CorrectionInput {
   /** The field's path in the review (`total_amount`, `line_items/2/quantity`). */
@@ -88,16 +105,62 @@ export interface CorrectionInput {
   value: unknown;
 }
 
-/** A document waiting for an operator: `to_review`, or `in_review` with its lease run out. */
+/**
+ * A document waiting for an operator: `to_review`, `in_review` with its lease run out, or `postponed`
+ * until a time that has come.
+ */
 const waiting = (now: number) => (eb: Eb) =>
   eb.or([
-    eb('state', '=', 'to_review'),
-    eb.and([eb('state', '=', 'in_review'), eb('lease_expires_at', '<=', now)]),
+    eb('documents.state', '=', 'to_review'),
+    eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '<=', now)]),
+    eb.and([eb('documents.state', '=', 'postponed'), eb('documents.postponed_until', '<=', now)]),
   ]);
 
 /** Held by this operator, its lease still running. */
 const heldBy = (operatorId: string, now: number) => (eb: Eb) =>
   eb.and([eb('state', '=', 'in_review'), eb('holder_id', '=', operatorId), eb('lease_expires_at', '>', now)]);
+
+/**
+ * The documents these filters list, as readers see them (an expired lease is `to_review`): one
+ * predicate for the list, its counts and "next", so the three always agree.
+ */
+const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
+  const all = [];
+  const { state } = filters;
+  if (state === 'to_review') all.push(waiting(now)(eb));
+  else if (state === 'in_review')
+    all.push(eb.and([eb('documents.state', '=', 'in_review'), eb('documents.lease_expires_at', '>', now)]));
+  else if (state === 'postponed') {
+    all.push(
+      eb.and([
+        eb('documents.state', '=', 'postponed'),
+        eb.or([eb('documents.postponed_until', 'is', null), eb('documents.postponed_until', '>', now)]),
+      ]),
+    );
+  } else if (state !== undefined) all.push(eb('documents.state', '=', state));
+  if (filters.model !== undefined) all.push(eb('documents.model_key', '=', filters.model));
+  if (filters.operator !== undefined) {
+    all.push(
+      eb.or([
+        eb('documents.holder_id', '=', filters.operator),
+        eb('documents.decided_by', '=', filters.operator),
+      ]),
+    );
+  }
+  if (filters.uploadedBy !== undefined) all.push(eb('documents.uploaded_by', '=', filters.uploadedBy));
+  if (filters.from !== undefined) all.push(eb('documents.created_at', '>=', filters.from));
+  if (filters.to !== undefined) all.push(eb('documents.created_at', '<', filters.to));
+  if (filters.search !== undefined) {
+    const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    all.push(
+      eb.or([
+        eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
+        eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  return eb.and(all);
+};
 
 /** Who held it before, when the statement takes it over from an expired lease (else null). */
 const takenOverFrom = sql<string | null>`case when state = 'in_review' then holder_id else null end`;
@@ -120,6 +183,7 @@ export class QueueStore {
     return {
       previous_holder_id: takenOverFrom,
       state: 'in_review' as const,
+      postponed_until: null,
       holder_id: operatorId,
       lease_expires_at: now + this.leaseMs,
       version: sql<number>`version + 1`,
@@ -245,9 +309,14 @@ export class QueueStore {
 
   /**
    * Takes the next document nobody holds (highest priority, then oldest result first) for this
-   * operator, under a fresh lease. Undefined when none is waiting.
+   * operator, under a fresh lease: of those the filters list, when given (the operator's queue).
+   * Undefined when none is waiting.
    */
-  async takeNext(operatorId: string, now: number): Promise<DocumentRow | undefined> {
+  async takeNext(
+    operatorId: string,
+    now: number,
+    filters: DocumentFilters = {},
+  ): Promise<DocumentRow | undefined> {
     const postgres = this.store.engine === 'postgres';
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -259,6 +328,7 @@ export class QueueStore {
               .selectFrom('documents')
               .select('id')
               .where(waiting(now))
+              .where(matching(filters, now))
               .orderBy('priority', 'desc')
               .orderBy('ready_at')
               .orderBy('id')
@@ -290,6 +360,7 @@ export class QueueStore {
             // holder kept here would be told again as a lease that ran out.
             previous_holder_id: sql`case when state = 'in_review' and holder_id <> ${operatorId} then holder_id else null end`,
             state: 'in_review',
+            postponed_until: null,
             holder_id: operatorId,
             lease_expires_at: now + this.leaseMs,
             version: sql`version + 1`,
@@ -392,6 +463,21 @@ export class QueueStore {
   }
 
   /**
+   * Every document this operator holds goes back to `to_review` (signing out, deactivation): the
+   * team need not wait for the lease to run out. One release each, so each has its event and its
+   * queue message. The ids released.
+   */
+  async releaseAllHeldBy(operatorId: string, now: number): Promise<string[]> {
+    const held = await this.db.selectFrom('documents').select('id').where(heldBy(operatorId, now)).execute();
+    const released: string[] = [];
+    for (const { id } of held) {
+      const result = await this.release(id, operatorId, now);
+      if (result.ok) released.push(id);
+    }
+    return released;
+  }
+
+  /**
    * Corrections made by the holder on the version it read: kept with their author and time, one
    * audit event each, the document's version moved on and its lease renewed. A write based on an
    * older version, or by anybody but the holder, touches nothing.
@@ -461,6 +547,8 @@ export class QueueStore {
     now: number,
     /** More for the decision's event (a confirmation's override of failing business rules). */
     eventData?: Record<string, unknown>,
+    /** A postponement's return to the queue (ms), if any. */
+    postponedUntil: number | null = null,
   ): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
@@ -468,6 +556,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: decision,
+            postponed_until: decision === 'postponed' ? postponedUntil : null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: operatorId,
@@ -560,6 +649,7 @@ export class QueueStore {
           .updateTable('documents')
           .set({
             state: 'to_review',
+            postponed_until: null,
             holder_id: null,
             lease_expires_at: null,
             decided_by: null,
@@ -612,6 +702,25 @@ export class QueueStore {
       .executeTakeFirst();
   }
 
+  /**
+   * The latest document an upstream job brought, kept file or not: v2 by its job id; v1 by its queued
+   * job's id or a synchronous prediction's document id.
+   */
+  async findByUpstreamJobOrResult(apiVersion: ApiVersion, jobId: string): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('api_version', '=', apiVersion)
+      .where((eb) =>
+        apiVersion === 'v1'
+          ? eb.or([eb('upstream_job_id', '=', jobId), eb('upstream_result_id', '=', jobId)])
+          : eb('upstream_job_id', '=', jobId),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
   /** The latest document this integration sent whose upstream result (inference, v1 document) is this id. */
   async findLatestOfIntegrationByUpstreamResult(
     apiVersion: ApiVersion,
@@ -648,6 +757,26 @@ export class QueueStore {
     return currentCorrectionsOf(db, id);
   }
 
+  /** The earliest document whose kept file is byte-identical to this one's, when this one came later. */
+  async duplicateOf(row: Pick<DocumentRow, 'id' | 'file_sha256' | 'created_at'>): Promise<DuplicateColumns> {
+    if (row.file_sha256 === null) return { duplicate_of_id: null, duplicate_of_name: null };
+    const earliest = await this.db
+      .selectFrom('documents')
+      .select(['id', 'file_name'])
+      .where('file_sha256', '=', row.file_sha256)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', row.created_at),
+          eb.and([eb('created_at', '=', row.created_at), eb('id', '<', row.id)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return { duplicate_of_id: earliest?.id ?? null, duplicate_of_name: earliest?.file_name ?? null };
+  }
+
   /**
    * One page of the queue view, newest first, with the names of who holds and who decided each
    * document. Keyset paging on (created_at, id), so a page deep in 100,000 documents costs what the
@@ -661,43 +790,18 @@ export class QueueStore {
       .selectFrom('documents')
       .leftJoin('operators as holder', 'holder.id', 'documents.holder_id')
       .leftJoin('operators as decider', 'decider.id', 'documents.decided_by')
+      .leftJoin('operators as uploader', 'uploader.id', 'documents.uploaded_by')
       .selectAll('documents')
-      .select(['holder.name as holder_name', 'decider.name as decider_name']);
-    if (filters.state !== undefined) {
-      const state = filters.state;
-      query =
-        state === 'to_review'
-          ? query.where((eb) =>
-              eb.or([
-                eb('documents.state', '=', 'to_review'),
-                eb.and([
-                  eb('documents.state', '=', 'in_review'),
-                  eb('documents.lease_expires_at', '<=', now),
-                ]),
-              ]),
-            )
-          : state === 'in_review'
-            ? query.where('documents.state', '=', 'in_review').where('documents.lease_expires_at', '>', now)
-            : query.where('documents.state', '=', state);
-    }
-    if (filters.model !== undefined) query = query.where('documents.model_key', '=', filters.model);
-    if (filters.operator !== undefined) {
-      const operator = filters.operator;
-      query = query.where((eb) =>
-        eb.or([eb('documents.holder_id', '=', operator), eb('documents.decided_by', '=', operator)]),
-      );
-    }
-    if (filters.from !== undefined) query = query.where('documents.created_at', '>=', filters.from);
-    if (filters.to !== undefined) query = query.where('documents.created_at', '<', filters.to);
-    if (filters.search !== undefined) {
-      const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or([
-          eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
+      .select([
+        'holder.name as holder_name',
+        'decider.name as decider_name',
+        'uploader.name as uploader_name',
+      ])
+      .select((eb) => [
+        earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
+        earlierSameFile(eb).select('earlier.file_name').as('duplicate_of_name'),
+      ]);
+    query = query.where(matching(filters, now));
     if (filters.after !== undefined) {
       const { createdAt, id } = filters.after;
       query = query.where((eb) =>
@@ -723,14 +827,21 @@ export class QueueStore {
     };
   }
 
-  /** How many documents are in each state, as readers see them (expired leases count as waiting). */
-  async countByState(now: number): Promise<Record<DocumentState, number>> {
+  /**
+   * How many documents are in each state, as readers see them (expired leases count as waiting), of
+   * those the filters list (whatever their state).
+   */
+  async countByState(now: number, filters: DocumentFilters = {}): Promise<Record<DocumentState, number>> {
     const rows = await this.db
       .selectFrom('documents')
+      // Every state is counted: the filters but the state.
+      .where(matching({ ...filters, state: undefined }, now))
       .select((eb) => [
         eb
           .case()
           .when(eb.and([eb('state', '=', 'in_review'), eb('lease_expires_at', '<=', now)]))
+          .then(sql.lit('to_review'))
+          .when(eb.and([eb('state', '=', 'postponed'), eb('postponed_until', '<=', now)]))
           .then(sql.lit('to_review'))
           .else(eb.ref('state'))
           .end()
@@ -751,6 +862,28 @@ export class QueueStore {
     for (const row of rows) counts[row.effective as DocumentState] += Number(row.n);
     return counts;
   }
+}
+
+/**
+ * The earliest other document whose kept file has the same SHA-256 as the listed one's and came
+ * before it (by receipt, then id): a correlated subquery of the queue's listing, on the hash's index.
+ */
+function earlierSameFile(eb: ExpressionBuilder<ReviewDatabaseSchema, 'documents'>) {
+  return eb
+    .selectFrom('documents as earlier')
+    .whereRef('earlier.file_sha256', '=', 'documents.file_sha256')
+    .where((inner) =>
+      inner.or([
+        inner('earlier.created_at', '<', inner.ref('documents.created_at')),
+        inner.and([
+          inner('earlier.created_at', '=', inner.ref('documents.created_at')),
+          inner('earlier.id', '<', inner.ref('documents.id')),
+        ]),
+      ]),
+    )
+    .orderBy('earlier.created_at')
+    .orderBy('earlier.id')
+    .limit(1);
 }
 
 function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {
@@ -936,6 +1069,46 @@ export async function listIntegrationInferenceIds(
 // The exports' reads (exports/confirmed-documents.ts).
 
 /** A page of the confirmed documents of a model, in order of confirmation (time, id), after `after`. */
+/** How many confirmed documents of a model in a range of confirmation times (the export's count). */
+export async function countConfirmedDocuments(
+  db: Db,
+  range: { model: string; from?: number | undefined; to?: number | undefined },
+): Promise<number> {
+  let query = db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('state', '=', 'confirmed')
+    .where('model_key', '=', range.model);
+  if (range.from !== undefined) query = query.where('decided_at', '>=', range.from);
+  if (range.to !== undefined) query = query.where('decided_at', '<', range.to);
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Why each of these documents was confirmed with business rules failing (the confirmation event's
+ * `override`), from its latest confirmation (a document reopened and confirmed again: the last).
+ */
+export async function overrideReasonsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const reasons = new Map<string, string>();
+  if (ids.length === 0) return reasons;
+  const rows = await db
+    .selectFrom('audit_events')
+    .select(['document_id', 'data_json'])
+    .where('kind', '=', 'confirmed')
+    .where('document_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    if (row.document_id === null) continue;
+    const data = row.data_json === null ? null : (JSON.parse(row.data_json) as Record<string, unknown>);
+    const reason = data?.['override'];
+    if (typeof reason === 'string') reasons.set(row.document_id, reason);
+    else reasons.delete(row.document_id);
+  }
+  return reasons;
+}
+
 export async function listConfirmedDocumentsPage(
   db: Db,
   range: { model: string; from?: number | undefined; to?: number | undefined },

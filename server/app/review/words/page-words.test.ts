@@ -133,6 +133,38 @@ describe('PageWordsReader', () => {
     expect(box.y0).toBeCloseTo(1 - (300 + 18) / 792, 1);
   }, 30_000);
 
+  it("adds the words printed in a text page's pictures (a logo) where its text layer has none", async () => {
+    // The supplier's name exists only as pixels of an embedded PNG; the rest is the text layer.
+    const logo = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="160"><rect width="600" height="160" fill="#fff"/>' +
+          '<text x="30" y="105" font-family="DejaVu Sans" font-size="72" font-weight="bold">ACME LOGO</text></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const pdf = await PDFDocument.load(await invoice());
+    pdf.getPage(0).drawImage(await pdf.embedPng(logo), { x: 72, y: 650, width: 240, height: 64 });
+    const id = await keep('00000000-0000-4000-8000-000000000006', await pdf.save());
+    const answer = await reader.words({ id, fileKey: id, mimeType: 'application/pdf' }, 0);
+    expect(answer.source).toBe('text-layer');
+    // The text layer's words, once each (OCR reads nothing over them: there are none in the picture).
+    expect(answer.words.filter((w) => w.text === '1,234.56')).toEqual([
+      expect.not.objectContaining({ inPicture: true }),
+    ]);
+    const acme = answer.words.find((w) => w.text === 'ACME');
+    expect(acme).toMatchObject({ inPicture: true });
+    const box = boxOf(acme?.polygon ?? []);
+    // Where the picture was drawn: from x 72 (of 612), its top 792 - 714 from the page's top.
+    expect(box.x0).toBeGreaterThan(72 / 612);
+    expect(box.x1).toBeLessThan((72 + 240) / 612);
+    expect(box.y0).toBeGreaterThan((792 - 714) / 792);
+    expect(box.y1).toBeLessThan((792 - 650) / 792);
+    // A page without pictures is its text layer alone.
+    const second = await reader.words({ id, fileKey: id, mimeType: 'application/pdf' }, 1);
+    expect(second.words).toEqual([]);
+  }, 30_000);
+
   it('has no page beyond the last', async () => {
     const id = await keep('00000000-0000-4000-8000-000000000004', await invoice());
     await expect(reader.words({ id, fileKey: id, mimeType: 'application/pdf' }, 5)).rejects.toMatchObject({

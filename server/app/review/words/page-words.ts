@@ -1,7 +1,7 @@
 /**
  * The words of a kept document's page, for picking values on it (docs/review-app.md, "Pick from the
- * page"): from the PDF's text layer where the page has one, else from OCR of the page as displayed,
- * read once and kept beside the store's files (`APP_DATA_DIR/words/<document id>/<page>.json`), so
+ * page"): from the PDF's text layer where the page has one (and OCR of its pictures: a name printed
+ * only in a logo), else from OCR of the page as displayed, read once and kept beside the store's files (`APP_DATA_DIR/words/<document id>/<page>.json`), so
  * that the second click on a photo costs a file read. Works the same whether the result came from
  * the embedded reference service or a hosted upstream (which returns no word boxes): only the kept
  * file is read, offline, by the reference service's own readers (packages/document-text/src/).
@@ -37,8 +37,12 @@ export interface KeptDocument {
   mimeType: string;
 }
 
-/** Bumped when what is kept changes shape: older files are then read again. */
-const CACHE_VERSION = 1;
+/**
+ * Bumped when what is kept changes shape: older files are then read again. 2: a text-layer page's
+ * words include those read in its pictures (`inPicture`), each page is read on its own, and a picture
+ * taken sideways is read upright (`turn`).
+ */
+const CACHE_VERSION = 2;
 
 /**
  * A page is read in this long or not at all: the first read of a scanned A4 page takes ~1–2 s, a
@@ -170,10 +174,9 @@ export class PageWordsReader {
         this.limits,
         timeout.signal,
       );
-      // One pass over a PDF's text layer gives every page: keep those that have text.
-      for (const p of read.textPages) await this.keep(doc.id, answerOf(p, 'text-layer'));
       if (!read.page) throw noSuchPage(page, read.pageCount);
-      const answer = answerOf(read.page, read.page.source);
+      const answer = answerOf(read.page, read.page.source, read.page.pictureWords ?? []);
+      if (read.page.turn) answer.turn = read.page.turn;
       await this.keep(doc.id, answer);
       return answer;
     } catch (error) {
@@ -187,13 +190,20 @@ export class PageWordsReader {
   }
 }
 
-function answerOf(page: PageText, source: 'text-layer' | 'ocr'): PageWordsResponse {
+function answerOf(
+  page: PageText,
+  source: 'text-layer' | 'ocr',
+  pictureWords: readonly Word[],
+): PageWordsResponse {
   return {
     page: page.index,
     width: page.width,
     height: page.height,
     source,
-    words: page.words.map(toWord),
+    words: [
+      ...page.words.map(toWord),
+      ...pictureWords.map((w) => ({ ...toWord(w), inPicture: true as const })),
+    ],
   };
 }
 

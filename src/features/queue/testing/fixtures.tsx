@@ -36,6 +36,8 @@ export function queueDocument(overrides: Partial<QueueDocument> = {}): QueueDocu
     readyAt: '2026-01-05T08:00:05.000Z',
     upstreamJobId: null,
     upstreamResultId: null,
+    uploadedBy: null,
+    duplicateOf: null,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { ReviewNode } from '@extraction-review/review-domain/fields/review-tree';
@@ -19,14 +19,20 @@ interface Props {
   modelId: string;
   /** No service behind the review (a saved result opened from files): nothing can be sent. */
   offline?: boolean | undefined;
-  /** v1: the feedback panel, shown instead of "Send to RAG" (which takes v2 extractions only). */
-  feedback?: ReactNode;
+  /** v1: feedback is sent from its own tab instead of "Send to RAG" (which takes v2 extractions only). */
+  v1?: boolean | undefined;
+  /** Confirming the document sends its values to RAG already (a queue review): "Send to RAG" says so. */
+  ragOnConfirm?: boolean | undefined;
   onRevertAll: () => void;
 }
 
+const SMALL = 'px-2 py-1 text-xs';
+
 /**
- * The count of changes; the exports (JSON in the API's shape, CSV one row per table row); "Send to RAG"
- * (the corrected fields and the inference id, to the reference service's extension); revert all.
+ * One line at the foot of the review: the count of changes; the exports (JSON in the API's shape, CSV
+ * one row per table row); "Send to RAG" (the corrected fields and the inference id, to the reference
+ * service's extension), a secondary action; revert all. What each does is in its tooltip and for
+ * screen readers, not printed: the values keep the height.
  */
 export function CorrectionsBar({
   nodes,
@@ -35,7 +41,8 @@ export function CorrectionsBar({
   inferenceId,
   modelId,
   offline = false,
-  feedback,
+  v1 = false,
+  ragOnConfirm = false,
   onRevertAll,
 }: Props) {
   const [confirming, setConfirming] = useState(false);
@@ -54,67 +61,92 @@ export function CorrectionsBar({
   };
 
   return (
-    <section
-      aria-label="Corrections"
-      className="flex flex-col gap-2 rounded-md border border-slate-300 bg-white p-3"
-    >
-      <p role="status" className="text-sm text-slate-900">
-        {describeChanges(changes)}
-      </p>
+    <section aria-label="Corrections" className="flex flex-col gap-1">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <p
+          role="status"
+          className="min-w-0 flex-1 truncate text-xs text-slate-800"
+          title={describeChanges(changes)}
+        >
+          {describeChanges(changes)}
+        </p>
+        <div className="flex shrink-0 flex-wrap items-center gap-1">
+          <Button
+            variant="ghost"
+            className={SMALL}
+            onClick={() => download('json')}
+            aria-describedby={helpId}
+            title="The fields with your corrections, in the API's shape"
+          >
+            Export JSON
+          </Button>
+          <Button
+            variant="ghost"
+            className={SMALL}
+            onClick={() => download('csv')}
+            aria-describedby={helpId}
+            title="One row per table row, the document's own values repeated on each"
+          >
+            Export CSV
+          </Button>
+          {!offline && !v1 && (
+            <Button
+              variant="ghost"
+              className={SMALL}
+              onClick={() => send.mutate({ inference_id: inferenceId, fields: correctedFields(nodes) })}
+              disabled={invalid.length > 0 || send.isPending}
+              title={
+                ragOnConfirm
+                  ? 'Confirming sends the values to RAG already: this sends them now, before deciding'
+                  : 'The corrected values become a validated document of the model, for RAG'
+              }
+            >
+              Send to RAG
+            </Button>
+          )}
+          {send.isPending && <Spinner label="Sending…" />}
+          {confirming ? (
+            <span className="flex items-center gap-1 text-xs">
+              Revert all {changes.total} changes?
+              <Button
+                variant="secondary"
+                className={SMALL}
+                onClick={() => {
+                  onRevertAll();
+                  setConfirming(false);
+                }}
+              >
+                Yes, revert all
+              </Button>
+              <Button variant="ghost" className={SMALL} onClick={() => setConfirming(false)}>
+                Keep them
+              </Button>
+            </span>
+          ) : (
+            <Button
+              variant="ghost"
+              className={SMALL}
+              disabled={changes.total === 0}
+              onClick={() => setConfirming(true)}
+            >
+              Revert all
+            </Button>
+          )}
+        </div>
+      </div>
       {invalid.length > 0 && (
-        <p className="text-sm text-red-800">
+        <p className="text-xs text-red-800">
           {invalid.length === 1 ? 'One value is' : `${invalid.length} values are`} not a number:{' '}
           {invalid.map((n) => n.path).join(', ')}. Exports keep the text as typed; fix it before sending to
           RAG.
         </p>
       )}
-      <div className="flex flex-wrap items-center gap-2">
-        <Button variant="secondary" onClick={() => download('json')} aria-describedby={helpId}>
-          Export JSON
-        </Button>
-        <Button variant="secondary" onClick={() => download('csv')} aria-describedby={helpId}>
-          Export CSV
-        </Button>
-        {!offline && !feedback && (
-          <Button
-            onClick={() => send.mutate({ inference_id: inferenceId, fields: correctedFields(nodes) })}
-            disabled={invalid.length > 0 || send.isPending}
-          >
-            Send to RAG
-          </Button>
-        )}
-        {send.isPending && <Spinner label="Sending…" />}
-        {confirming ? (
-          <span className="flex items-center gap-2 text-sm">
-            Revert all {changes.total} changes?
-            <Button
-              variant="secondary"
-              onClick={() => {
-                onRevertAll();
-                setConfirming(false);
-              }}
-            >
-              Yes, revert all
-            </Button>
-            <Button variant="ghost" onClick={() => setConfirming(false)}>
-              Keep them
-            </Button>
-          </span>
-        ) : (
-          <Button variant="ghost" disabled={changes.total === 0} onClick={() => setConfirming(true)}>
-            Revert all
-          </Button>
-        )}
-      </div>
-      <p id={helpId} className="text-xs text-slate-700">
+      <p id={helpId} className="sr-only">
         JSON: the fields with your corrections, in the API&rsquo;s shape. CSV: one row per table row, the
         document&rsquo;s own values repeated on each; lists of plain values in one cell.
-        {offline &&
-          !feedback &&
-          ' RAG takes v2 extractions from the service only: export the corrections instead.'}
+        {offline && !v1 && ' RAG takes v2 extractions from the service only: export the corrections instead.'}
       </p>
       <RagOutcome data={send.data} error={send.error} />
-      {feedback}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { CorrectionValue } from '../../../lib/draft-store';
-import type { ListNode, SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
+import type { ListItem, ListNode, SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /**
  * What a value's control can do, handed down the field tree (objects, lists and tables nest at any
@@ -19,6 +19,8 @@ export interface FieldActions {
   /** Escape in the editor: back to the row, nothing marked. */
   onLeaveEditor: (path: string) => void;
   onAddItem: (list: ListNode) => void;
+  /** A copy of the item, with its values as the operator sees them, added at the end of the list. */
+  onDuplicateItem: (list: ListNode, item: ListItem) => void;
   onRemoveItem: (item: ItemRef) => void;
   onRestoreItem: (path: string) => void;
 }

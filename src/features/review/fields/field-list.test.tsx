@@ -37,7 +37,7 @@ describe('FieldList', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['#', 'subfield_1', 'subfield_2', 'Row actions']);
+    ).toEqual(['#', 'Subfield 1', 'Subfield 2', 'Row actions']);
     expect(within(table).getByRole('textbox', { name: 'field_object_list[1].subfield_1' })).toHaveValue(
       'field_object_list-1-subfield_1-value',
     );
@@ -79,6 +79,23 @@ describe('FieldList', () => {
     expect(a.onLeaveEditor).toHaveBeenCalledWith('note');
   });
 
+  it('selects the whole value when its editor opens from the keyboard, not on a click', async () => {
+    const user = userEvent.setup();
+    const nodes = buildReviewTree({ note: { value: 'ACME Ltd', locations: [], confidence: 'High' } });
+    renderInApp(
+      <FieldActionsContext value={actions()}>
+        <FieldList nodes={nodes} filtered={null} />
+      </FieldActionsContext>,
+    );
+    const note = screen.getByRole<HTMLInputElement>('textbox', { name: 'note' });
+    // As Enter on the value's row opens it (use-field-focus.ts): focus() with no pointer.
+    note.focus();
+    expect([note.selectionStart, note.selectionEnd]).toEqual([0, 'ACME Ltd'.length]);
+    note.blur();
+    await user.pointer({ keys: '[MouseLeft]', target: note, offset: 2 });
+    expect(note.selectionStart).toBe(note.selectionEnd);
+  });
+
   it('shows the filtered values as one work list', () => {
     const nodes = buildReviewTree(fields);
     renderInApp(
@@ -112,10 +129,9 @@ describe('FieldList', () => {
         name: 'field_object.sub_object_object.sub_object_object_sub_object_list[0].sub_object_object_sub_object_list_object.sub_object_object_sub_object_list_object_subobject_1',
       }),
     ).toHaveValue('value_10');
-    expect(
-      screen.getByRole('button', {
-        name: /field_object\.sub_object_object\.sub_object_object_sub_object_object/,
-      }),
-    ).toHaveAttribute('aria-expanded', 'true');
+    // An object is a section under its title, its path on hover.
+    const section = screen.getByTitle('field_object.sub_object_object.sub_object_object_sub_object_object');
+    expect(section).toHaveAccessibleName(/Sub object object sub object object/i);
+    expect(section).toHaveAttribute('aria-expanded', 'true');
   });
 });

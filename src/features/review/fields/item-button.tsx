@@ -1,5 +1,5 @@
 import { useFieldActions, type ItemRef } from './field-actions';
-import type { ListNode } from '@extraction-review/review-domain/fields/review-tree';
+import type { ListItem, ListNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /** Remove a list item, or restore one the operator removed. */
 export function ItemButton({ item, disabled }: { item: ItemRef; disabled?: boolean | undefined }) {
@@ -40,6 +40,38 @@ export function AddItemButton({ list, disabled }: { list: ListNode; disabled?: b
       className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-900 hover:bg-slate-100 disabled:text-slate-500"
     >
       + Add {what}
+    </button>
+  );
+}
+
+/**
+ * Add a copy of a row at the end of its table (its values as shown; duplicate-item.ts says what is
+ * not copied). A removed row is not copied: restore it first.
+ */
+export function DuplicateItemButton({
+  list,
+  item,
+  disabled,
+}: {
+  list: ListNode;
+  item: ListItem;
+  disabled?: boolean | undefined;
+}) {
+  const a = useFieldActions();
+  if (list.template == null) return null;
+  return (
+    <button
+      type="button"
+      disabled={disabled || item.removed}
+      onClick={(event) => {
+        event.stopPropagation();
+        a.onDuplicateItem(list, item);
+      }}
+      aria-label={`Duplicate ${item.path}`}
+      title="Add a copy of this row at the end of the table"
+      className="rounded px-1 text-xs text-blue-800 underline hover:bg-blue-100 disabled:text-slate-500 disabled:no-underline"
+    >
+      Duplicate
     </button>
   );
 }

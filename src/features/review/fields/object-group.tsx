@@ -5,7 +5,8 @@ import { FieldNode } from './field-node';
 import { isWithin, simpleNodes, type ObjectNode } from '@extraction-review/review-domain/fields/review-tree';
 
 /**
- * An object's sub-fields, grouped under its name and collapsible. A group holding the selected field
+ * An object's sub-fields as a section, as the data schema nests them: under its title (the API's path
+ * on hover), collapsible. A group holding the selected field
  * stays open, so the keyboard never selects a value the operator cannot see.
  */
 export function ObjectGroup({ node, disabled }: { node: ObjectNode; disabled?: boolean | undefined }) {
@@ -23,11 +24,12 @@ export function ObjectGroup({ node, disabled }: { node: ObjectNode; disabled?: b
           aria-expanded={open}
           aria-controls={listId}
           onClick={() => setCollapsed(open)}
-          className="flex items-center gap-1 rounded px-1 font-mono text-xs font-semibold text-slate-900 hover:bg-slate-100"
+          title={node.path}
+          className="flex min-w-0 items-center gap-1 rounded px-1 text-sm font-semibold text-slate-900 hover:bg-slate-100"
         >
           <span aria-hidden="true">{open ? '▾' : '▸'}</span>
-          {node.path}
-          <span className="font-sans font-normal text-slate-700">
+          <span className="truncate">{node.title}</span>
+          <span className="shrink-0 text-xs font-normal text-slate-700">
             ({node.children.length} sub-field{node.children.length === 1 ? '' : 's'})
           </span>
         </button>
@@ -39,7 +41,7 @@ export function ObjectGroup({ node, disabled }: { node: ObjectNode; disabled?: b
       {open && (
         <ul
           id={listId}
-          aria-label={node.path}
+          aria-label={node.title}
           className="flex flex-col gap-1 border-t border-slate-100 py-1 pl-3"
         >
           {node.children.map((child) => (

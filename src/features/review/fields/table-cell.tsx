@@ -10,6 +10,8 @@ import { ValueEditor } from './value-editor';
 interface Props {
   node: SimpleNode;
   disabled?: boolean | undefined;
+  /** Its place in the line-item grid (grid/), which the grid's keys move between. */
+  at?: { row: number; col: number } | undefined;
 }
 
 /**
@@ -17,7 +19,7 @@ interface Props {
  * marks, and under it, when typed and not on the page, the same note as a value's row.
  */
 export const TableCell = memo(
-  function TableCell({ node, disabled }: Props) {
+  function TableCell({ node, disabled, at }: Props) {
     const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
     const invalid = !isValidValue(node);
     const check = usePageCheck(node);
@@ -25,6 +27,8 @@ export const TableCell = memo(
     return (
       <td
         {...targetProps}
+        data-grid-row={at?.row}
+        data-grid-col={at?.col}
         className={`px-1 py-1 focus:outline-2 focus:outline-blue-700 ${highlight !== '' ? 'bg-blue-50' : ''} ${
           node.edited ? 'border-l-4 border-violet-700' : ''
         }`}
@@ -70,5 +74,9 @@ export const TableCell = memo(
       </td>
     );
   },
-  (a, b) => sameSimpleNode(a.node, b.node) && a.disabled === b.disabled,
+  (a, b) =>
+    sameSimpleNode(a.node, b.node) &&
+    a.disabled === b.disabled &&
+    a.at?.row === b.at?.row &&
+    a.at?.col === b.at?.col,
 );

@@ -23,6 +23,7 @@ const base =
  */
 export function ValueEditor({ node, id, disabled, compact, onFocus, onChange, onConfirm, onLeave }: Props) {
   const naming = id ? { id } : { 'aria-label': node.path };
+  const pointer = useRef(false);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
@@ -72,6 +73,15 @@ export function ValueEditor({ node, id, disabled, compact, onFocus, onChange, on
       return (
         <input
           {...common}
+          onPointerDown={() => (pointer.current = true)}
+          onFocus={(e) => {
+            // Opened from the keyboard (Enter on the row, Tab): the whole value selected, so that typing
+            // replaces it as in a spreadsheet's cell; a click keeps the caret where it lands.
+            if (!pointer.current) e.currentTarget.select();
+            pointer.current = false;
+            onFocus();
+          }}
+          onBlur={() => (pointer.current = false)}
           type="text"
           inputMode={node.type === 'number' ? 'decimal' : undefined}
           value={node.value == null ? '' : String(node.value)}

@@ -6,12 +6,14 @@ interface Props {
   modelName: string | null;
   /** The document as kept in this browser, when it is. */
   stored: { filename: string; size: number | null; mimeType: string | null } | null;
+  /** Each value's title as shown, with its path in the API (what exports and rules name). */
+  fields?: readonly { path: string; title: string }[] | undefined;
 }
 
 const onOff = (on: boolean) => (on ? 'on' : 'off');
 
 /** What was asked (the active options), what RAG found, and the file. */
-export function DetailsPanel({ inference, modelName, stored }: Props) {
+export function DetailsPanel({ inference, modelName, stored, fields = [] }: Props) {
   const options = inference.active_options;
   const rag = inference.result.rag;
   return (
@@ -64,6 +66,21 @@ export function DetailsPanel({ inference, modelName, stored }: Props) {
           <Item term="Job" value={inference.job.id} />
         </dl>
       </section>
+      {fields.length > 0 && (
+        <section aria-labelledby="review-fields">
+          <h2 id="review-fields" className="font-semibold">
+            Fields
+          </h2>
+          <p className="mt-1 text-xs text-slate-700">
+            Each value as titled in the list, and its path in the API (exports and rules use the path).
+          </p>
+          <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-4 gap-y-0.5 break-all">
+            {fields.map((field) => (
+              <Item key={field.path} term={field.path} value={field.title} />
+            ))}
+          </dl>
+        </section>
+      )}
     </div>
   );
 }

@@ -75,7 +75,7 @@ describe('the page check in values and table cells', () => {
     );
   });
 
-  it('Enter on a warned value confirms it anyway, recorded so; on a value found, confirms it as checked', async () => {
+  it('the first Enter on a warned value shows the warning, the second confirms it anyway; a value found is confirmed at once', async () => {
     const user = userEvent.setup();
     const pick = pickContext(PRINTED);
     const a = actions();
@@ -92,6 +92,11 @@ describe('the page check in values and table cells', () => {
     const table = screen.getByRole('table', { name: 'field_object_list' });
     await within(table).findByRole('alert');
     await user.click(within(table).getByRole('textbox', { name: TYPO_CELL }));
+    await user.keyboard('{Enter}');
+    // Not taken: the warning says what a second Enter does.
+    expect(pick.onConfirmAnyway).not.toHaveBeenCalled();
+    expect(a.onLeaveEditor).not.toHaveBeenCalled();
+    expect(within(table).getByRole('alert')).toHaveTextContent('Press Enter again to confirm it anyway');
     await user.keyboard('{Enter}');
     expect(pick.onConfirmAnyway).toHaveBeenCalledWith(expect.objectContaining({ path: TYPO_CELL }));
     expect(a.onLeaveEditor).toHaveBeenCalledWith(TYPO_CELL);
@@ -122,5 +127,46 @@ describe('the page check in values and table cells', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     // One page asked for, once: the only typed value's.
     expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it('never warns on a value picked from the page, however its words join', async () => {
+    const user = userEvent.setup();
+    const word = (text: string, x: number, y: number): WordInput => ({
+      text,
+      polygon: [
+        [x, y],
+        [x + 0.1, y],
+        [x + 0.1, y + 0.02],
+        [x, y + 0.02],
+      ],
+    });
+    // A box over the left of two lines: in reading order `Invoice` stands between its two words.
+    const pick = pickContext([
+      word('Northwind', 0.05, 0.1),
+      word('Invoice', 0.5, 0.1),
+      word('Traders', 0.2, 0.13),
+    ]);
+    const a = actions();
+    const region: [number, number][] = [
+      [0.04, 0.09],
+      [0.31, 0.09],
+      [0.31, 0.16],
+      [0.04, 0.16],
+    ];
+    renderList(
+      {
+        values: { field_simple_string: 'Northwind Traders' },
+        removed: [],
+        added: {},
+        reviewed: [],
+        locations: { field_simple_string: [{ page: 0, polygon: region }] },
+      },
+      pick,
+      a,
+    );
+    await user.click(screen.getByRole('textbox', { name: 'field_simple_string' }));
+    await user.keyboard('{Enter}');
+    expect(a.onConfirm).toHaveBeenCalledWith('field_simple_string');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { usePickContext } from './pick-context';
 import { usePagesWords } from './use-page-words';
+import { armWarning, disarmWarning, isWarningArmed, useWarningArmed } from '../checks/armed-warnings';
 import { checkValueOnPage, type Candidate } from './value-on-page';
 
 /**
@@ -13,19 +14,22 @@ const CHECKED_TYPES = new Set(['number', 'date', 'text']);
 
 export type PageCheckState =
   | { kind: 'unchecked' }
+  /** Its page's words are still being read: known in a moment. */
+  | { kind: 'pending' }
   | { kind: 'found' }
   | { kind: 'warned'; where: string; candidates: readonly Candidate[] }
   | { kind: 'confirmed'; where: string };
 
 const UNCHECKED: PageCheckState = { kind: 'unchecked' };
+const PENDING: PageCheckState = { kind: 'pending' };
 const NO_PAGES: readonly number[] = [];
 
 /**
  * Whether a value the operator typed is on the page, compared as the field's type (value-on-page.ts):
  * `warned` with the nearest values printed there, `confirmed` once confirmed although it is not.
- * Picked values are checked as any other: they were read on the page, so they are found there (a
- * picked value typed over afterwards is checked as typed). The page's words are asked for only for
- * the values checked.
+ * A picked value is trusted while it reads as the words under the region it was picked from (it
+ * never warns); typed over afterwards, it is checked as typed. Candidates near the field's label
+ * (its title) come first. The page's words are asked for only for the values checked.
  */
 export function usePageCheck(node: SimpleNode): PageCheckState {
   const pick = usePickContext();
@@ -52,9 +56,10 @@ export function usePageCheck(node: SimpleNode): PageCheckState {
         pages.map((page, i) => ({ page, words: results[i]?.data ?? [] })),
         3,
         node.options,
+        { picked: node.picked ? node.locations : undefined, label: node.title },
       )
     : null;
-  if (!check) return UNCHECKED;
+  if (!check) return checked && results.some((r) => r.isPending) ? PENDING : UNCHECKED;
   if (check.found) return { kind: 'found' };
   const where = pages.length === 1 ? `page ${(pages[0] ?? 0) + 1}` : 'its pages';
   if (node.confirmedNotOnPage === node.value) return { kind: 'confirmed', where };
@@ -62,8 +67,10 @@ export function usePageCheck(node: SimpleNode): PageCheckState {
 }
 
 /**
- * What confirming a value does (Enter in its editor): a value warned as not on the page is confirmed
- * anyway, and recorded so, as its note's button does; any other is confirmed as checked.
+ * What confirming a value does (Enter in its editor). A value warned as not on the page is not
+ * taken by the first Enter: that one shows the warning (and says so), the second confirms anyway,
+ * recorded so, as the note's button does. While its page's words are still read nothing is
+ * confirmed (the check would come after). Any other value is confirmed as checked.
  */
 export function useConfirmChecked(
   node: SimpleNode,
@@ -73,7 +80,13 @@ export function useConfirmChecked(
 ): () => void {
   const pick = usePickContext();
   return () => {
+    if (state.kind === 'pending') return;
     if (state.kind === 'warned' && pick) {
+      if (!isWarningArmed(node.path, node.value)) {
+        armWarning(node.path, node.value);
+        return;
+      }
+      disarmWarning(node.path);
       pick.onConfirmAnyway(node);
       leave(node.path);
     } else confirm(node.path);
@@ -94,7 +107,8 @@ export function PageCheckNote({
   compact?: boolean;
 }) {
   const pick = usePickContext();
-  if (!pick || state.kind === 'unchecked' || state.kind === 'found') return null;
+  const armed = useWarningArmed(node.path, node.value);
+  if (!pick || state.kind === 'unchecked' || state.kind === 'pending' || state.kind === 'found') return null;
   if (state.kind === 'confirmed') {
     return compact ? (
       <p className="mt-1 text-xs text-slate-700">Confirmed, not on {state.where}.</p>
@@ -113,6 +127,11 @@ export function PageCheckNote({
         <span className="font-semibold">{String(node.value)}</span> is not on {where}.
         {candidates.length > 0 ? ' Nearest there:' : ''}
       </p>
+      {armed && (
+        <p className="mt-1 font-semibold">
+          Press Enter again to confirm it anyway, or choose a value printed there.
+        </p>
+      )}
       <div className="mt-1 flex flex-wrap gap-1">
         {candidates.map((c) => (
           <button

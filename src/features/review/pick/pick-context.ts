@@ -20,6 +20,11 @@ export interface PageWordsSource {
   /** Identifies the document in the query cache. */
   key: readonly unknown[];
   read: (page: number, signal: AbortSignal) => Promise<WordInput[]>;
+  /**
+   * The clockwise turn that shows a picture's page upright (a photo taken sideways, told by the
+   * direction of its text: the app server's OCR), where the source can tell.
+   */
+  turn?: ((page: number, signal: AbortSignal) => Promise<Rotation>) | undefined;
 }
 
 export interface PickSelection {
@@ -34,7 +39,7 @@ export interface PickSelection {
 
 export interface PickContextValue {
   source: PageWordsSource | null;
-  /** Per page, the clockwise turn that shows the stored page upright (v1). */
+  /** Per page, the clockwise turn that shows the stored page upright (v1; a v2 photo taken sideways). */
   pageTurns: readonly Rotation[] | undefined;
   /** Pick mode is on and a value is selected: clicks on a page pick words. */
   active: boolean;

@@ -8,6 +8,7 @@ import {
   unionPolygon,
   wordAt,
   wordsInBox,
+  wordsOfRegions,
   type WordInput,
 } from './pick-words';
 
@@ -81,6 +82,21 @@ describe('unionPolygon', () => {
       boxToPolygon({ x0: 0.1, y0: 0.5, x1: 0.8, y1: 0.52 }),
     );
     expect(unionPolygon([])).toBeNull();
+  });
+});
+
+describe('wordsOfRegions', () => {
+  it("gives the words a value's regions cover, in reading order: where the keyboard's pick starts", () => {
+    const regions = [
+      boxToPolygon({ x0: 0.69, y0: 0.49, x1: 0.81, y1: 0.53 }),
+      boxToPolygon({ x0: 0.09, y0: 0.49, x1: 0.26, y1: 0.53 }),
+    ];
+    expect(wordsOfRegions(page, regions).map((p) => p.text)).toEqual(['Total', 'due:', '1,234.50']);
+  });
+
+  it('gives none for a region over no word, or no region', () => {
+    expect(wordsOfRegions(page, [boxToPolygon({ x0: 0.5, y0: 0.8, x1: 0.6, y1: 0.9 })])).toEqual([]);
+    expect(wordsOfRegions(page, [])).toEqual([]);
   });
 });
 

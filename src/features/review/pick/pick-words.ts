@@ -16,6 +16,8 @@ import {
 export interface WordInput {
   text: string;
   polygon: Polygon;
+  /** Read by the server's OCR in a picture of a page that has a text layer (a logo's words). */
+  inPicture?: true | undefined;
 }
 
 /** A word ready for picking: its bounding box, and its rank in reading order (`order`). */
@@ -140,6 +142,20 @@ export function joinWords(words: readonly PageWord[]): string {
 export function unionPolygon(words: readonly PageWord[]): Polygon | null {
   if (words.length === 0) return null;
   return boxToPolygon(boundingBox(words.flatMap((w) => boxToPolygon(w.box))));
+}
+
+/**
+ * The words a value stands on, where the keyboard's pick starts: those its regions on the page cover
+ * (each region's bounding box, as a dragged box covers words), in reading order. Empty when the value
+ * has no region on the page or none covers a word.
+ */
+export function wordsOfRegions(words: readonly PageWord[], regions: readonly Polygon[]): PageWord[] {
+  const covered = new Set<PageWord>();
+  for (const region of regions) {
+    if (region.length === 0) continue;
+    for (const w of wordsInBox(words, boundingBox(region))) covered.add(w);
+  }
+  return [...covered].sort((a, b) => a.order - b.order);
 }
 
 export type WordMove = 'left' | 'right' | 'up' | 'down';

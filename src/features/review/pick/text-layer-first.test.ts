@@ -9,16 +9,20 @@ import { textLayerFirst } from './text-layer-first';
 
 const held = vi.hoisted(() => ({
   pages: [] as { str: string }[][],
+  /** Pages (1-based) that paint a picture. */
+  pictures: new Set<number>(),
   released: 0,
 }));
 
 vi.mock('../viewer/pdf-open', () => ({
+  paintsPictures: (page: { n: number }) => Promise.resolve(held.pictures.has(page.n)),
   holdPdf: () => ({
     opened: Promise.resolve({
       first: { width: 600, height: 800 },
       pdf: {
         getPage: (n: number) =>
           Promise.resolve({
+            n,
             getTextContent: () =>
               Promise.resolve({
                 items: (held.pages[n - 1] ?? []).map(({ str }) => ({
@@ -54,16 +58,24 @@ const OCR_WORD = {
   ] as const,
 };
 
+/** A word the server read in a picture of a text page (a logo's). */
+const LOGO_WORD = { ...OCR_WORD, text: 'ACME', inPicture: true as const };
+
 function server(): PageWordsSource & { asked: number[] } {
   const asked: number[] = [];
-  return { key: ['words', 'job-1'], asked, read: (page) => (asked.push(page), Promise.resolve([OCR_WORD])) };
+  return {
+    key: ['words', 'job-1'],
+    asked,
+    read: (page) => (asked.push(page), Promise.resolve(page === 2 ? [OCR_WORD, LOGO_WORD] : [OCR_WORD])),
+  };
 }
 
 const pdf = new Blob(['%PDF-1.7\n…'], { type: 'application/pdf' });
 const signal = new AbortController().signal;
 
 beforeEach(() => {
-  held.pages = [[{ str: '1,234.56' }], []];
+  held.pages = [[{ str: '1,234.56' }], [], [{ str: 'Supplier:' }]];
+  held.pictures = new Set([3]);
   held.released = 0;
 });
 
@@ -77,6 +89,21 @@ describe('textLayerFirst', () => {
     expect(words[0]?.polygon[0]?.[0]).toBeCloseTo(100 / 600, 5);
     expect(fallback.asked).toEqual([]);
     expect(held.released).toBe(1);
+  });
+
+  it('adds the words the source read in the pictures of a text page (a logo), and only those', async () => {
+    const fallback = server();
+    const source = textLayerFirst({ file: pdf, mimeType: 'application/pdf' }, fallback);
+    expect((await source.read(2, signal)).map((w) => w.text)).toEqual(['Supplier:', 'ACME']);
+    expect(fallback.asked).toEqual([2]);
+  });
+
+  it('keeps the text layer when the source cannot read the pictures', async () => {
+    const source = textLayerFirst(
+      { file: pdf, mimeType: 'application/pdf' },
+      { key: ['words', 'job-1'], read: () => Promise.reject(new Error('500-003')) },
+    );
+    expect((await source.read(2, signal)).map((w) => w.text)).toEqual(['Supplier:']);
   });
 
   it('asks the source for a page without a text layer (a scan)', async () => {

@@ -2,15 +2,33 @@ import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from
 import type { CorrectionsAction } from '@extraction-review/review-domain/fields/corrections-reducer';
 import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
 import { isTypingTarget } from '../keyboard/keymap';
-import type { Rotation } from '@extraction-review/review-domain/viewer/geometry';
+import {
+  rotatePolygon,
+  toRotation,
+  type Polygon,
+  type Rotation,
+} from '@extraction-review/review-domain/viewer/geometry';
 import type { PageWordsSource, PickContextValue, PickSelection } from './pick-context';
-import { joinWords, moveWord, runBetween, unionPolygon, type PageWord, type WordMove } from './pick-words';
+import {
+  joinWords,
+  moveWord,
+  runBetween,
+  unionPolygon,
+  wordsOfRegions,
+  type PageWord,
+  type WordMove,
+} from './pick-words';
 import { usePageWords } from './use-page-words';
 import { typedValue } from './value-on-page';
 
 interface Options {
   source: PageWordsSource | null;
   pageTurns: readonly Rotation[] | undefined;
+  /**
+   * Turns of pages shown upright whose result keeps polygons in the stored frame (a v2 photo taken
+   * sideways, viewer/photo-turns.ts): a region picked on the upright page is turned back before it is kept.
+   */
+  storedTurns?: readonly Rotation[] | undefined;
   /** The selected value, when it is a simple one the operator may change. */
   node: SimpleNode | null;
   /** The page in view (the keyboard picks there). */
@@ -33,7 +51,16 @@ const MOVES: Record<string, WordMove> = {
  * location. From the keyboard: `p` starts, arrows move between words (Shift extends), Enter takes,
  * Escape stops.
  */
-export function usePick({ source, pageTurns, node, page, rotation, correct, onAnnounce }: Options) {
+export function usePick({
+  source,
+  pageTurns,
+  storedTurns,
+  node,
+  page,
+  rotation,
+  correct,
+  onAnnounce,
+}: Options) {
   const [on, setOn] = useState(false);
   const [selection, setSelection] = useState<PickSelection | null>(null);
   const active = on && node !== null && source !== null;
@@ -53,11 +80,11 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
         path: node.path,
         value,
         original: node.original,
-        location: [{ page: at, polygon: polygon.map(([x, y]) => [x, y] as [number, number]) }],
+        location: [{ page: at, polygon: toStored(polygon, storedTurns?.[at] ?? 0) }],
       });
       onAnnounce(`${node.path}: ${String(value)}, picked on page ${at + 1}.`);
     },
-    [node, correct, onAnnounce],
+    [node, correct, onAnnounce, storedTurns],
   );
 
   const onPointerPick = useCallback<PickContextValue['onPointerPick']>(
@@ -88,6 +115,16 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
       const move = MOVES[e.key];
       if (move) {
         const from = selection?.page === page ? selection.cursor : null;
+        // The first key starts on the selected value's own words (its region on this page), not on
+        // the page's first word: a value read nearly right is corrected from where it stands.
+        const own =
+          from || !node ? [] : wordsOfRegions(words, regionsOn(node, page, storedTurns?.[page] ?? 0));
+        if (own.length > 0) {
+          setSelection({ page, anchor: own[0] ?? null, cursor: own[own.length - 1] ?? null, words: own });
+          e.preventDefault();
+          e.stopPropagation();
+          return;
+        }
         const cursor = moveWord(words, from, move);
         if (!cursor) return;
         const anchor = e.shiftKey && selection?.page === page && selection.anchor ? selection.anchor : cursor;
@@ -131,12 +168,12 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
         value: candidate.value,
         original: target.original,
         location: [
-          { page: candidate.page, polygon: candidate.polygon.map(([x, y]) => [x, y] as [number, number]) },
+          { page: candidate.page, polygon: toStored(candidate.polygon, storedTurns?.[candidate.page] ?? 0) },
         ],
       });
       onAnnounce(`${target.path}: ${String(candidate.value)}, as on page ${candidate.page + 1}.`);
     },
-    [correct, onAnnounce],
+    [correct, onAnnounce, storedTurns],
   );
   const onConfirmAnyway = useCallback<PickContextValue['onConfirmAnyway']>(
     (target) => {
@@ -161,4 +198,14 @@ export function usePick({ source, pageTurns, node, page, rotation, correct, onAn
     [source, pageTurns, active, rotation, selection, page, onPointerPick, onChooseCandidate, onConfirmAnyway],
   );
   return { context, on: active, available: source !== null, toggle, take };
+}
+
+/** A region of the upright page in the frame its page is stored in (turned back by `turn`). */
+function toStored(polygon: Polygon, turn: Rotation): [number, number][] {
+  return rotatePolygon(polygon, toRotation(360 - turn)).map(([x, y]) => [x, y] as [number, number]);
+}
+
+/** The value's regions on page `page` (picked or extracted), turned into the upright frame of the page's words. */
+function regionsOn(node: SimpleNode, page: number, turn: Rotation) {
+  return node.locations.filter((l) => l.page === page).map((l) => rotatePolygon(l.polygon, turn));
 }

@@ -191,4 +191,105 @@ describe('checkValueOnPage', () => {
       candidates: [],
     });
   });
+
+  it('finds a value across a line break, and in a column beside another', () => {
+    const wrapped = toPageWords([...line(0.1, 'Bill', 'to:', 'Northwind'), ...line(0.13, 'Traders', 'Ltd')]);
+    expect(checkValueOnPage('Northwind Traders Ltd', 'text', [{ page: 0, words: wrapped }]).found).toBe(true);
+    // Two columns: the name wraps in the left one, the right one's words come between in reading order.
+    const at = (x: number, y: number, text: string) => ({
+      text,
+      polygon: boxToPolygon({ x0: x, y0: y, x1: x + 0.08, y1: y + 0.02 }),
+    });
+    const columns = toPageWords([
+      at(0.1, 0.1, 'Northwind'),
+      at(0.6, 0.1, 'Invoice'),
+      at(0.7, 0.1, 'INV-9'),
+      at(0.1, 0.13, 'Traders'),
+      at(0.6, 0.13, 'Date'),
+    ]);
+    expect(checkValueOnPage('Northwind Traders', 'text', [{ page: 0, words: columns }]).found).toBe(true);
+    const split = toPageWords([...line(0.1, 'Due', '15', 'March'), ...line(0.13, '2026')]);
+    expect(checkValueOnPage('2026-03-15', 'date', [{ page: 0, words: split }]).found).toBe(true);
+  });
+
+  it('compares amounts whatever their format: 2,608.20 = 2608.2 = 2 608,20', () => {
+    const printed = toPageWords(line(0.1, 'Total', '2', '608,20'));
+    for (const typed of ['2,608.20', '2608.2', 2608.2, '2 608,20'])
+      expect(checkValueOnPage(typed, 'number', [{ page: 0, words: printed }]).found).toBe(true);
+  });
+
+  it('finds a name printed in a logo once its words are among the page’s', () => {
+    const logo = [
+      // OCR of the logo: big letters, out of the text layer's lines.
+      { text: 'NORTHWIND', polygon: boxToPolygon({ x0: 0.05, y0: 0.02, x1: 0.3, y1: 0.08 }) },
+      { text: 'traders', polygon: boxToPolygon({ x0: 0.31, y0: 0.03, x1: 0.45, y1: 0.07 }) },
+    ];
+    const withLogo = toPageWords([...logo, ...line(0.2, 'Invoice', 'INV-1')]);
+    expect(checkValueOnPage('Northwind Traders', 'text', [{ page: 0, words: withLogo }]).found).toBe(true);
+    const without = toPageWords(line(0.2, 'Invoice', 'INV-1'));
+    expect(checkValueOnPage('Northwind Traders', 'text', [{ page: 0, words: without }]).found).toBe(false);
+  });
+
+  it('trusts a value picked with a box: it reads as the words under its region', () => {
+    // A box over a label column and a value column: its words join in reading order, not as typed.
+    const table = toPageWords([...line(0.1, 'Ship', 'Acme'), ...line(0.13, 'to:', 'Works')]);
+    const region = boxToPolygon({ x0: 0, y0: 0.09, x1: 0.2, y1: 0.16 });
+    const picked = [{ page: 0, polygon: region }];
+    const value = 'Ship Acme to: Works';
+    const check = checkValueOnPage(value, 'text', [{ page: 0, words: table }], 3, null, { picked });
+    expect(check).toEqual({ found: true, candidates: [] });
+    // An amount picked: stored as the number it reads.
+    const total = toPageWords(line(0.5, 'Total', '$2,608.20'));
+    const box = [{ page: 0, polygon: boxToPolygon({ x0: 0.1, y0: 0.49, x1: 0.19, y1: 0.53 }) }];
+    expect(
+      checkValueOnPage(2608.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found,
+    ).toBe(true);
+    // Typed over afterwards: checked as typed.
+    expect(
+      checkValueOnPage(2680.2, 'number', [{ page: 0, words: total }], 3, null, { picked: box }).found,
+    ).toBe(false);
+  });
+
+  it('offers no pieces of figures for 12.00 when no such amount is printed', () => {
+    const page = toPageWords([
+      ...line(0.1, 'Item', 'Qty', 'Price'),
+      ...line(0.2, '1', 'Widget', '14', '2'),
+      ...line(0.3, 'Page', '1', 'of', '2'),
+      ...line(0.4, 'Total', '2', '608,20'),
+    ]);
+    expect(checkValueOnPage('12.00', 'number', [{ page: 0, words: page }])).toEqual({
+      found: false,
+      candidates: [],
+    });
+  });
+
+  it('never offers a piece of an amount, and offers whole ones with their decimals', () => {
+    const page = toPageWords([...line(0.1, 'Total', '1', '234,50'), ...line(0.2, 'Tax', '12.50')]);
+    const check = checkValueOnPage('12.00', 'number', [{ page: 0, words: page }]);
+    expect(check.candidates.map((c) => c.text)).toEqual(['12.50']);
+    const typo = checkValueOnPage('1243.50', 'number', [{ page: 0, words: page }]);
+    expect(typo.candidates.map((c) => c.text)).toEqual(['1 234,50']);
+  });
+
+  it('offers whole text runs, not one word of the value', () => {
+    const page = toPageWords([...line(0.1, 'Supplier', 'Acme', 'Widgets', 'GmbH'), ...line(0.2, 'Acme')]);
+    const check = checkValueOnPage('Acme Widgets GmbX', 'text', [{ page: 0, words: page }]);
+    expect(check.candidates.map((c) => c.text)).toEqual(['Acme Widgets GmbH']);
+  });
+
+  it('ranks candidates near the field’s label first', () => {
+    const page = toPageWords([
+      ...line(0.1, 'Subtotal', '101.00'),
+      ...line(0.5, 'Shipping', '99.00'),
+      ...line(0.8, 'Total', 'due', '110.00'),
+    ]);
+    const pages = [{ page: 0, words: page }];
+    // 100.00 is one digit from each: the label decides.
+    expect(
+      checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Total due' }).candidates[0]?.text,
+    ).toBe('110.00');
+    expect(
+      checkValueOnPage('100.00', 'number', pages, 3, null, { label: 'Subtotal' }).candidates[0]?.text,
+    ).toBe('101.00');
+  });
 });

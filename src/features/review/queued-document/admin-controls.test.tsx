@@ -37,6 +37,8 @@ const DOCUMENT: ReviewDocument = {
   readyAt: '2026-11-24T09:00:01.000Z',
   upstreamJobId: 'j',
   upstreamResultId: 'r',
+  uploadedBy: null,
+  duplicateOf: null,
   result: null,
   error: null,
   corrections: {},

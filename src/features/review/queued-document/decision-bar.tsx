@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NetworkError } from '../../../api/errors';
 import type { RuleFailure } from '@extraction-review/contract/review/model-settings';
 import { ProblemAlert } from '../../../components/problem-alert';
@@ -19,6 +19,11 @@ interface Props {
    * buttons and Ctrl+Enter are off, and this is said beside them. Reject, postpone, release stay.
    */
   confirmBlocked?: string | undefined;
+  /**
+   * Asked before every confirmation (the buttons and Ctrl+Enter alike): the unchecked-values gate
+   * (checks/use-unchecked-gate.tsx), whose question it renders. Without it, confirming goes on.
+   */
+  gate?: { guard: (proceed: (uncheckedConfirmed?: number) => void) => void; dialog: ReactNode } | undefined;
 }
 
 const WORKING: Record<DecisionRequest['kind'], string> = {
@@ -33,22 +38,29 @@ const WORKING: Record<DecisionRequest['kind'], string> = {
  * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
  * stay, in this browser and on the server as far as it took them.
  */
-export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked }: Props) {
+export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked, gate }: Props) {
   const [asking, setAsking] = useState<'reject' | 'postpone' | 'override' | null>(null);
-  // Which confirmation the override reason is for: "and next" or not.
+  // Which confirmation the override reason is for: "and next" or not, and the unchecked values told of.
   const [confirmNext, setConfirmNext] = useState(true);
+  const [uncheckedConfirmed, setUncheckedConfirmed] = useState<number | undefined>(undefined);
   const [last, setLast] = useState<DecisionRequest['kind']>('confirm');
   const decide = (request: DecisionRequest) => {
     if (busy) return;
     setLast(request.kind);
     onDecide(request);
   };
-  const confirm = (next: boolean) => {
-    if (confirmBlocked !== undefined) return;
-    if (failures.length === 0) return decide({ kind: 'confirm', next });
+  const confirmChecked = (next: boolean, unchecked?: number) => {
+    if (failures.length === 0) return decide({ kind: 'confirm', next, uncheckedConfirmed: unchecked });
     if (busy) return;
     setConfirmNext(next);
+    setUncheckedConfirmed(unchecked);
     setAsking('override');
+  };
+  // The unchecked-values gate first (it asks once, or lets through), then as before.
+  const confirm = (next: boolean) => {
+    if (confirmBlocked !== undefined || busy) return;
+    if (gate) gate.guard((unchecked) => confirmChecked(next, unchecked));
+    else confirmChecked(next);
   };
   useConfirmShortcut(() => confirm(true), asking === null && confirmBlocked === undefined);
 
@@ -122,16 +134,20 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
         label={`Why confirm although ${failures.map((f) => f.ruleId).join(', ')} ${failures.length === 1 ? 'fails' : 'fail'}? (required, kept in the history)`}
         required
         submitLabel="Confirm anyway"
-        onSubmit={(reason) => decide({ kind: 'confirm', next: confirmNext, overrideReason: reason ?? '' })}
+        onSubmit={(reason) =>
+          decide({ kind: 'confirm', next: confirmNext, overrideReason: reason ?? '', uncheckedConfirmed })
+        }
         onClose={() => setAsking(null)}
       />
+      {gate?.dialog}
       <ReasonDialog
         open={asking === 'postpone'}
         title="Postpone this document"
         label="Why is it postponed? (optional)"
         required={false}
+        dateLabel="Back in the queue on (optional: else when someone takes it)"
         submitLabel="Postpone"
-        onSubmit={(reason) => decide({ kind: 'postpone', reason })}
+        onSubmit={(reason, until) => decide({ kind: 'postpone', reason, until })}
         onClose={() => setAsking(null)}
       />
     </section>

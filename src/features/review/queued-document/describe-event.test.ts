@@ -112,4 +112,20 @@ describe('describeEvent: routing and business rules', () => {
       'Confirmed it although business rules fail. Reason: ok',
     );
   });
+
+  it('tells the unchecked values a confirmation kept, and whether the operator was asked', () => {
+    expect(describeEvent(entry('confirmed', { unchecked: 3, uncheckedConfirmed: 3 })).what).toBe(
+      'Confirmed it, with 3 values not checked (asked, and confirmed anyway)',
+    );
+    expect(describeEvent(entry('confirmed', { unchecked: 1 })).what).toBe(
+      'Confirmed it, with 1 value not checked',
+    );
+    expect(describeEvent(entry('confirmed', { unchecked: 0 })).what).toBe('Confirmed it');
+    expect(
+      describeEvent(entry('confirmed', { override: 'ok', failing: [], unchecked: 2, uncheckedConfirmed: 2 }))
+        .what,
+    ).toBe(
+      'Confirmed it although business rules fail. Reason: ok, with 2 values not checked (asked, and confirmed anyway)',
+    );
+  });
 });

@@ -24,6 +24,21 @@ const failing = (value: unknown): string[] =>
       })
     : [];
 
+/**
+ * The unchecked values a confirmation kept (the unchecked-values gate): how many the server counted,
+ * and whether the operator was told and confirmed anyway. Empty when there were none.
+ */
+function uncheckedNote(counted: unknown, told: unknown): string {
+  const n = typeof counted === 'number' && counted > 0 ? counted : null;
+  const asked = typeof told === 'number' && told > 0 ? told : null;
+  if (n === null && asked === null) return '';
+  const count = n ?? asked ?? 0;
+  const values = count === 1 ? '1 value' : `${String(count)} values`;
+  return asked !== null
+    ? `, with ${values} not checked (asked, and confirmed anyway)`
+    : `, with ${values} not checked`;
+}
+
 export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
   const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
   const reason = text(data?.reason);
@@ -49,11 +64,12 @@ export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
       return { who, what: 'Released it to the queue, undecided' };
     case 'confirmed': {
       const override = text(data?.override);
-      if (override === null) return { who, what: 'Confirmed it' };
+      const unchecked = uncheckedNote(data?.unchecked, data?.uncheckedConfirmed);
+      if (override === null) return { who, what: `Confirmed it${unchecked}` };
       const rules = failing(data?.failing);
       return {
         who,
-        what: `Confirmed it although ${rules.length === 1 ? 'a business rule fails' : 'business rules fail'}. Reason: ${override}${rules.length > 0 ? ` (${rules.join('; ')})` : ''}`,
+        what: `Confirmed it although ${rules.length === 1 ? 'a business rule fails' : 'business rules fail'}. Reason: ${override}${rules.length > 0 ? ` (${rules.join('; ')})` : ''}${unchecked}`,
       };
     }
     case 'auto_confirmed': {

@@ -6,6 +6,7 @@ import { serverWordsSource } from '../pick/words-sources';
 import { ReviewView } from '../review-view';
 import { RuleFailures } from '../rule-failures/rule-failures';
 import { useRuleFailures } from '../rule-failures/use-rule-failures';
+import { useUncheckedGate } from '../checks/use-unchecked-gate';
 import { DecisionBar } from './decision-bar';
 import type { HeldReviewProps } from './held-review';
 import { HistoryPanel } from './history-panel';
@@ -59,6 +60,12 @@ export function EditableReview(props: Props) {
     fields: review.response.inference.result.fields,
     initial: seed.edits,
   });
+  const unchecked = useUncheckedGate({
+    apiVersion: document.apiVersion,
+    model: document.model,
+    fields: review.response.inference.result.fields,
+    initial: seed.edits,
+  });
   const decisions = useDecisions({
     documentId: document.id,
     draftKey,
@@ -100,11 +107,11 @@ export function EditableReview(props: Props) {
       onCorrectionsChange={(edits) => {
         sync.update(edits);
         rules.onEdits(edits);
+        unchecked.onEdits(edits);
       }}
       ruleMarks={rules.marks}
       notice={
-        <div className="flex flex-col gap-2">
-          <SaveStatus status={sync.status} />
+        <>
           {isStale(refusal) &&
             (sync.conflict ? (
               <StaleAlert
@@ -119,7 +126,7 @@ export function EditableReview(props: Props) {
               <Spinner label="The document changed: reading it again…" />
             ))}
           {refusal != null && !isStale(refusal) && !isNotHolder(refusal) && (
-            <div className="flex flex-col gap-2">
+            <div className="flex max-h-40 shrink-0 flex-col gap-2 overflow-y-auto">
               <ProblemAlert
                 error={refusal}
                 action="Your corrections are kept in this browser, not saved on the server."
@@ -130,19 +137,30 @@ export function EditableReview(props: Props) {
             </div>
           )}
           <RuleFailures failures={rules.failures} />
-          <DecisionBar
-            onDecide={(request) => decisions.mutate(request)}
-            busy={decisions.isPending}
-            error={decisions.error}
-            failures={rules.failures}
-            confirmBlocked={
-              props.fileFailed === true
-                ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'
-                : undefined
-            }
-          />
-          <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
-        </div>
+        </>
+      }
+      status={<SaveStatus status={sync.status} />}
+      tabs={[
+        ...(props.adminTab ? [props.adminTab] : []),
+        {
+          id: 'history',
+          label: 'History',
+          content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
+        },
+      ]}
+      footer={
+        <DecisionBar
+          onDecide={(request) => decisions.mutate(request)}
+          busy={decisions.isPending}
+          error={decisions.error}
+          failures={rules.failures}
+          gate={unchecked}
+          confirmBlocked={
+            props.fileFailed === true
+              ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'
+              : undefined
+          }
+        />
       }
     />
   );

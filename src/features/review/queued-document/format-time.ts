@@ -1,15 +1,14 @@
-/** Times of the queue review in the operator's locale: "10:42" for today's lease, a date with it otherwise. */
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** Times of the queue review, written the one way the app writes them (src/lib/format.ts). */
+import { formatDateTime, formatTime } from '../../../lib/format';
 
+/** A time of day: "10:42" for today's lease. */
 export function formatClock(iso: string | null): string {
   if (iso === null) return 'unknown';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : clock.format(date);
+  return formatTime(iso);
 }
 
+/** A moment, with its date. */
 export function formatWhen(iso: string | null): string {
   if (iso === null) return 'at an unknown time';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  return formatDateTime(iso);
 }

@@ -1,4 +1,6 @@
 import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
+import type { ReviewTab } from '../panels/review-panels';
+import type { TabSpec } from '../panels/review-tabs';
 import { Spinner } from '../../../components/ui/spinner';
 import { EditableReview } from './editable-review';
 import type { QueueReviewInput } from '@extraction-review/review-domain/queue/read-queue-result';
@@ -19,6 +21,8 @@ export interface HeldReviewProps {
   onLostHold: (error: unknown) => void;
   /** Confirmed, but the next document could not be taken. */
   onNextFailed: (error: unknown) => void;
+  /** An admin's controls (priority, hand to), as a tab of the review. */
+  adminTab?: TabSpec<ReviewTab> | undefined;
 }
 
 /** The draft key of a queued document in this browser's draft store. */

@@ -15,16 +15,55 @@ interface Props {
 }
 
 /**
- * The document's timeline, read when opened: who did what when (received, taken, each correction as
- * field: before → after, decisions with their reasons), oldest first as the server lists it; then what
- * its confirmation sent on the way back (webhook, feedback, RAG) and whether it arrived.
+ * The document's timeline, read when shown (its tab opened): who did what when (received, taken,
+ * each correction as field: before → after, decisions with their reasons), oldest first as the
+ * server lists it; then what its confirmation sent on the way back (webhook, feedback, RAG) and
+ * whether it arrived.
  */
 export function HistoryPanel({ documentId, isAdmin }: Props) {
-  const [open, setOpen] = useState(false);
-  const id = useId();
-  const timeline = useQuery({ ...timelineQueryOptions(documentId), enabled: open });
+  const timeline = useQuery(timelineQueryOptions(documentId));
   const events = timeline.data?.events ?? [];
 
+  return (
+    <section aria-label="History" className="flex flex-col gap-2">
+      {timeline.isPending && <Spinner label="Loading the history…" />}
+      {timeline.isError && <ProblemAlert error={timeline.error} onRetry={() => void timeline.refetch()} />}
+      {timeline.isSuccess && events.length === 0 && (
+        <p className="text-sm text-slate-700">Nothing has happened to this document yet.</p>
+      )}
+      {events.length > 0 && (
+        <ol aria-label="Events" className="flex flex-col gap-1 text-sm">
+          {events.map((event, index) => {
+            const { who, what } = describeEvent(event);
+            return (
+              <li key={`${event.at}-${index}`} className="border-t border-slate-100 pt-1 first:border-0">
+                <time dateTime={event.at} className="text-xs text-slate-600">
+                  {formatWhen(event.at)}
+                </time>{' '}
+                <span className="font-medium">{who}</span>: <span className="break-words">{what}</span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <DocumentDeliveries documentId={documentId} />
+      {isAdmin && (
+        <a
+          href={timelineCsvUrl(documentId)}
+          download
+          className="self-start text-sm font-medium text-blue-800 underline"
+        >
+          Download CSV
+        </a>
+      )}
+    </section>
+  );
+}
+
+/** The history folded under its heading, for a page without the review's tabs (nothing to review yet). */
+export function HistoryDisclosure(props: Props) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
   return (
     <section aria-labelledby={`${id}-heading`} className="rounded-md border border-slate-300 bg-white">
       <h2 id={`${id}-heading`} className="text-sm font-semibold">
@@ -40,39 +79,8 @@ export function HistoryPanel({ documentId, isAdmin }: Props) {
         </button>
       </h2>
       {open && (
-        <div id={`${id}-body`} className="flex max-h-72 flex-col gap-2 overflow-y-auto px-3 pb-3">
-          {timeline.isPending && <Spinner label="Loading the history…" />}
-          {timeline.isError && (
-            <ProblemAlert error={timeline.error} onRetry={() => void timeline.refetch()} />
-          )}
-          {timeline.isSuccess && events.length === 0 && (
-            <p className="text-sm text-slate-700">Nothing has happened to this document yet.</p>
-          )}
-          {events.length > 0 && (
-            <ol className="flex flex-col gap-1 text-sm">
-              {events.map((event, index) => {
-                const { who, what } = describeEvent(event);
-                return (
-                  <li key={`${event.at}-${index}`} className="border-t border-slate-100 pt-1 first:border-0">
-                    <time dateTime={event.at} className="text-xs text-slate-600">
-                      {formatWhen(event.at)}
-                    </time>{' '}
-                    <span className="font-medium">{who}</span>: <span className="break-words">{what}</span>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-          <DocumentDeliveries documentId={documentId} />
-          {isAdmin && (
-            <a
-              href={timelineCsvUrl(documentId)}
-              download
-              className="self-start text-sm font-medium text-blue-800 underline"
-            >
-              Download CSV
-            </a>
-          )}
+        <div id={`${id}-body`} className="max-h-72 overflow-y-auto px-3 pb-3">
+          <HistoryPanel {...props} />
         </div>
       )}
     </section>

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { ApiError } from '../../../api/errors';
 import { reviewDocumentQueryOptions, sessionQueryOptions } from '../../../api/review/queries';
+import { DuplicateBadge } from '../../../components/duplicate-badge';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import { parseQueueFilters, queueHref } from '../../../lib/queue-filters';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
 import { QueueReview } from './queue-review';
 import { useDocumentFile } from './use-document-file';
@@ -32,6 +34,8 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   // document's page opens meanwhile (its file arrives with the document) and draws sooner.
   const shown = useDeferredValue(document);
   const operator = session.data?.operator;
+  // Taken from a filtered queue: the way back shows the same filters.
+  const backToQueue = queueHref(parseQueueFilters(useSearch()));
   // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
   // document is fetched (its file's address is known from its id).
   useEffect(preloadDocumentViewer, []);
@@ -39,12 +43,20 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   useOpenDocumentAhead(file.data?.file, file.data?.mimeType);
 
   return (
-    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-4 p-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-xl font-semibold break-all">
-          {document ? (document.alias ?? document.fileName) : 'Document'}
+    <main className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-2 px-4 pt-2 pb-0">
+      {/* One line: the file name is what tells six invoices of one batch apart; the alias (the
+          batch's name, often) beside it, smaller. Both cut short, the whole in their tooltips. */}
+      <div className="flex min-w-0 items-baseline gap-3">
+        <h1 className="min-w-0 truncate text-lg font-semibold" title={document?.fileName}>
+          {document ? document.fileName : 'Document'}
         </h1>
-        <Link href="/queue" className="text-sm font-medium text-blue-800 underline">
+        {document?.alias && (
+          <span className="min-w-0 shrink truncate text-sm text-slate-600" title={`Alias: ${document.alias}`}>
+            {document.alias}
+          </span>
+        )}
+        {document && <DuplicateBadge duplicateOf={document.duplicateOf} />}
+        <Link href={backToQueue} className="ml-auto shrink-0 text-sm font-medium text-blue-800 underline">
           Back to the queue
         </Link>
       </div>

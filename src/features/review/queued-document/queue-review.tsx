@@ -4,12 +4,14 @@ import { reviewKeys } from '../../../api/keys';
 import type { OperatorView, ReviewDocument } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import type { ReviewTab } from '../panels/review-panels';
+import type { TabSpec } from '../panels/review-tabs';
 import { ReviewView } from '../review-view';
 import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
 import { DocumentStatus } from './document-status';
 import { documentMissingText } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
-import { HistoryPanel } from './history-panel';
+import { HistoryDisclosure, HistoryPanel } from './history-panel';
 import { PriorityControl } from './priority-control';
 import { ReassignControl } from './reassign-control';
 import { useDocumentActions } from './use-document-actions';
@@ -51,18 +53,37 @@ export function QueueReview({ document, operator }: Props) {
     size: file.data.size,
   };
 
+  // An admin's controls: a tab of the review when there is one (they never push the values down).
+  const adminControls = isAdmin &&
+    ['to_review', 'postponed', 'processing', 'in_review'].includes(document.state) && (
+      <>
+        {document.state !== 'in_review' && <PriorityControl document={document} />}
+        {document.state !== 'processing' && <ReassignControl document={document} />}
+      </>
+    );
+  const adminTab: TabSpec<ReviewTab> | undefined = adminControls
+    ? {
+        id: 'admin',
+        label: 'Admin',
+        content: (
+          <section aria-label="Admin" className="flex flex-col gap-6">
+            {adminControls}
+          </section>
+        ),
+      }
+    : undefined;
+
   return (
     <>
       {!editable && (
         <DocumentStatus document={document} me={operator.id} isAdmin={isAdmin} take={take} reopen={reopen} />
       )}
-      {isAdmin && ['to_review', 'postponed', 'processing', 'in_review'].includes(document.state) && (
+      {adminControls && !result?.ok && (
         <section
           aria-label="Admin"
           className="flex flex-wrap gap-6 rounded-md border border-slate-300 bg-white p-3"
         >
-          {document.state !== 'in_review' && <PriorityControl document={document} />}
-          {document.state !== 'processing' && <ReassignControl document={document} />}
+          {adminControls}
         </section>
       )}
       {lost && (
@@ -74,7 +95,7 @@ export function QueueReview({ document, operator }: Props) {
       {nextFailed && (
         <ProblemAlert
           error={nextFailed.error}
-          action="The document is confirmed, but the next one could not be taken: start again from the queue."
+          action="The document is decided, but the next one could not be taken: start again from the queue."
         />
       )}
       {result && !result.ok && (
@@ -103,6 +124,7 @@ export function QueueReview({ document, operator }: Props) {
             isAdmin={isAdmin}
             onLostHold={onLostHold}
             onNextFailed={(error) => setNextFailed({ error })}
+            adminTab={adminTab}
           />
         ) : (
           <ReviewView
@@ -116,12 +138,19 @@ export function QueueReview({ document, operator }: Props) {
             documentLoading={file.isPending}
             initialCorrections={shown}
             readOnly
-            notice={<HistoryPanel documentId={document.id} isAdmin={isAdmin} />}
+            tabs={[
+              ...(adminTab ? [adminTab] : []),
+              {
+                id: 'history',
+                label: 'History',
+                content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
+              },
+            ]}
           />
         ))}
       {!result && document.result !== null && <Spinner label="Loading the review settings…" />}
       {!result && (document.state === 'processing' || document.state === 'failed') && (
-        <HistoryPanel documentId={document.id} isAdmin={isAdmin} />
+        <HistoryDisclosure documentId={document.id} isAdmin={isAdmin} />
       )}
     </>
   );

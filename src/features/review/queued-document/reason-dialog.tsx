@@ -9,8 +9,27 @@ interface Props {
   /** A reason must be given (a rejection); else it may be left empty. */
   required: boolean;
   submitLabel: string;
-  onSubmit: (reason: string | undefined) => void;
+  /**
+   * With a label, the dialog asks for a day too (a postponement's "until"): `onSubmit` gets that
+   * day's local midnight as an ISO time, or undefined when none is chosen.
+   */
+  dateLabel?: string | undefined;
+  onSubmit: (reason: string | undefined, until?: string | undefined) => void;
   onClose: () => void;
+}
+
+/** Tomorrow as a date input writes it (`YYYY-MM-DD`, local): the first day a postponement may end. */
+function tomorrow(): string {
+  const day = new Date();
+  day.setDate(day.getDate() + 1);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/** A date input's day (`YYYY-MM-DD`) as the ISO time of its local midnight. */
+function localMidnight(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y ?? 0, (m ?? 1) - 1, d ?? 1).toISOString();
 }
 
 /**
@@ -18,12 +37,22 @@ interface Props {
  * the reason, stays inside (the page behind is inert), Escape cancels, and the focus returns to the
  * button that opened it.
  */
-export function ReasonDialog({ open, title, label, required, submitLabel, onSubmit, onClose }: Props) {
+export function ReasonDialog({
+  open,
+  title,
+  label,
+  required,
+  submitLabel,
+  dateLabel,
+  onSubmit,
+  onClose,
+}: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const [reason, setReason] = useState('');
   const [missing, setMissing] = useState(false);
+  const [day, setDay] = useState('');
   const id = useId();
 
   useEffect(() => {
@@ -45,7 +74,7 @@ export function ReasonDialog({ open, title, label, required, submitLabel, onSubm
       return;
     }
     dialog.current?.close();
-    onSubmit(text === '' ? undefined : text);
+    onSubmit(text === '' ? undefined : text, day === '' ? undefined : localMidnight(day));
   };
 
   return (
@@ -54,6 +83,7 @@ export function ReasonDialog({ open, title, label, required, submitLabel, onSubm
       aria-labelledby={`${id}-title`}
       onClose={() => {
         setReason('');
+        setDay('');
         setMissing(false);
         onClose();
         returnTo.current?.focus();
@@ -87,6 +117,21 @@ export function ReasonDialog({ open, title, label, required, submitLabel, onSubm
           <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
             Say why: the reason is kept with the decision.
           </p>
+        )}
+        {dateLabel !== undefined && (
+          <>
+            <label htmlFor={`${id}-until`} className="text-sm font-medium">
+              {dateLabel}
+            </label>
+            <input
+              id={`${id}-until`}
+              type="date"
+              value={day}
+              min={tomorrow()}
+              onChange={(e) => setDay(e.target.value)}
+              className="w-48 rounded border border-slate-300 px-2 py-1 text-sm focus:outline-2 focus:outline-blue-700"
+            />
+          </>
         )}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => dialog.current?.close()}>

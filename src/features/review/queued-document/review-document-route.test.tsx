@@ -82,6 +82,8 @@ function reviewDocument(overrides: Partial<ReviewDocument> = {}): ReviewDocument
     readyAt: '2026-01-05T08:00:05.000Z',
     upstreamJobId: null,
     upstreamResultId: null,
+    uploadedBy: null,
+    duplicateOf: null,
     result,
     error: null,
     corrections: {},
@@ -94,16 +96,16 @@ const signedIn = (role: 'admin' | 'operator' = 'operator'): SessionResponse => (
   csrfToken: 'csrf',
 });
 
-function renderRoute(document: ReviewDocument, role: 'admin' | 'operator' = 'operator') {
+function renderRoute(document: ReviewDocument, role: 'admin' | 'operator' = 'operator', search = '') {
   vi.mocked(getReviewDocument).mockResolvedValue({ document });
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
   client.setQueryData(reviewKeys.session(), signedIn(role));
-  const location = memoryLocation({ path: `/review/${document.id}`, record: true });
+  const location = memoryLocation({ path: `/review/${document.id}`, searchPath: search, record: true });
   render(
     <QueryClientProvider client={client}>
-      <Router hook={location.hook}>
+      <Router hook={location.hook} searchHook={location.searchHook}>
         <ReviewDocumentRoute documentId={document.id} />
       </Router>
     </QueryClientProvider>,
@@ -127,6 +129,14 @@ function keepCorrections(start: ReviewDocument) {
 
 beforeEach(() => {
   vi.resetAllMocks();
+  // jsdom has no modal dialogs (the reasons', the unchecked values'): open and close as the browser's do.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
   vi.mocked(loadDraft).mockResolvedValue(null);
   keepCorrections(reviewDocument());
   // The kept file and anything else asked of the server: 404 (the review shows the values alone).
@@ -273,10 +283,14 @@ describe('ReviewDocumentRoute', () => {
       document: reviewDocument({ state: 'confirmed', holder: null, decidedBy: ALICE, version: 6 }),
     });
     vi.mocked(takeNext).mockResolvedValue(next);
-    const { client, url } = renderRoute(reviewDocument());
+    // Taken from a filtered queue (issue 21): the next document is of the same filters, which it keeps.
+    const { client, url } = renderRoute(reviewDocument(), 'operator', 'state=to_review&model=receipts');
     await userEvent.click(await screen.findByRole('button', { name: /Confirm and next/ }));
-    await waitFor(() => expect(url()).toBe('/review/D2'));
-    expect(confirmDocument).toHaveBeenCalledWith('D1', 5);
+    // Its values at Medium, Low or no confidence are not checked: asked once (the unchecked-values gate).
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
+    await waitFor(() => expect(url()).toBe('/review/D2?state=to_review&model=receipts'));
+    expect(takeNext).toHaveBeenCalledWith({ state: 'to_review', model: 'receipts' });
+    expect(confirmDocument).toHaveBeenCalledWith('D1', 5, { uncheckedConfirmed: expect.any(Number) });
     expect(client.getQueryData(reviewKeys.document('D2'))).toEqual({ document: next });
   });
 
@@ -288,6 +302,7 @@ describe('ReviewDocumentRoute', () => {
     const { url } = renderRoute(reviewDocument());
     await userEvent.click(await screen.findByLabelText(FIELD));
     await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() => expect(url()).toBe('/queue'));
     expect(confirmDocument).toHaveBeenCalledTimes(1);
   });
@@ -303,7 +318,8 @@ describe('ReviewDocumentRoute', () => {
     vi.mocked(rejectDocument).mockResolvedValue({
       document: reviewDocument({ state: 'rejected', holder: null, decidedBy: ALICE, reason: 'Blurred' }),
     });
-    renderRoute(reviewDocument());
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    const { url } = renderRoute(reviewDocument());
     await userEvent.click(await screen.findByRole('button', { name: 'Reject…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText(/Say why/)).toBeInTheDocument();
@@ -311,7 +327,9 @@ describe('ReviewDocumentRoute', () => {
     await userEvent.type(screen.getByLabelText(/Why is it rejected/), 'Blurred');
     await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
     await waitFor(() => expect(rejectDocument).toHaveBeenCalledWith('D1', 5, 'Blurred'));
-    expect(await screen.findByText(/^Rejected by Alice on .+: Blurred$/)).toBeInTheDocument();
+    // Rejected, the review moves on to the queue's next document (issue 21), or back to the queue.
+    await waitFor(() => expect(url()).toBe('/queue'));
+    expect(takeNext).toHaveBeenCalledTimes(1);
   });
 
   it('a result that does not parse is explained, not a crash', async () => {

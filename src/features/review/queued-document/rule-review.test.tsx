@@ -76,6 +76,8 @@ const document: ReviewDocument = {
   readyAt: '2026-01-05T08:00:05.000Z',
   upstreamJobId: null,
   upstreamResultId: null,
+  uploadedBy: null,
+  duplicateOf: null,
   result,
   error: null,
   corrections: {},
@@ -148,12 +150,16 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('business rules in the review', () => {
-  it('marks the field of a failing rule and lists the rule by the decision bar', async () => {
+  it('marks the field of a failing rule and sums the rules up in one line that unfolds', async () => {
     renderRoute();
     const marks = await screen.findByRole('list', { name: `Rules failing on ${FIELD}` });
     expect(within(marks).getByText(`Rule fails: ${MESSAGE}`)).toBeInTheDocument();
     const panel = screen.getByRole('region', { name: 'Business rules' });
-    expect(within(panel).getByText('A business rule fails')).toBeInTheDocument();
+    const summary = within(panel).getByRole('button', { name: /1 rule fails/ });
+    expect(summary).toHaveAttribute('aria-expanded', 'false');
+    expect(within(panel).queryByText(`: ${MESSAGE}`, { exact: false })).toBeNull();
+    await userEvent.click(summary);
+    expect(summary).toHaveAttribute('aria-expanded', 'true');
     expect(within(panel).getByText(`: ${MESSAGE}`, { exact: false })).toBeInTheDocument();
   });
 
@@ -161,6 +167,9 @@ describe('business rules in the review', () => {
     renderRoute();
     await screen.findByRole('region', { name: 'Business rules' });
     await userEvent.click(screen.getByRole('button', { name: 'Confirm…' }));
+    // Its values at Medium, Low or no confidence nobody checked: asked about first (the unchecked gate).
+    const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
+    await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));
     const dialog = screen.getByRole('dialog', { name: 'Confirm although a rule fails' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
     expect(await within(dialog).findByText(/Say why/)).toBeInTheDocument();
@@ -168,7 +177,10 @@ describe('business rules in the review', () => {
     await userEvent.type(within(dialog).getByLabelText(/Why confirm although fmt fails/), 'Old numbering');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() =>
-      expect(confirmDocument).toHaveBeenCalledWith('D1', 5, { overrideReason: 'Old numbering' }),
+      expect(confirmDocument).toHaveBeenCalledWith('D1', 5, {
+        overrideReason: 'Old numbering',
+        uncheckedConfirmed: expect.any(Number),
+      }),
     );
   });
 
@@ -181,6 +193,12 @@ describe('business rules in the review', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Business rules' })).toBeNull());
     expect(screen.queryByRole('list', { name: `Rules failing on ${FIELD}` })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(confirmDocument).toHaveBeenCalledWith('D1', expect.any(Number)));
+    const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
+    await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));
+    await waitFor(() =>
+      expect(confirmDocument).toHaveBeenCalledWith('D1', expect.any(Number), {
+        uncheckedConfirmed: expect.any(Number),
+      }),
+    );
   });
 });

@@ -15,6 +15,7 @@ import {
   type Difference,
 } from '@extraction-review/review-domain/queue/corrections-sync';
 import { saveDraftBase } from './draft-base-store';
+import { beforeSignOut } from '../../../app/session/before-sign-out';
 import { isNotHolder, isStale } from './review-errors';
 
 /** The document changed on the server since the review read it (409 `409-001`), read again. */
@@ -64,6 +65,18 @@ export function useCorrectionsSync({ documentId, me, draftKey, start, onLostHold
   useEffect(() => {
     lost.current = onLostHold;
   });
+
+  // Signing out sends what is left first (the server then releases the document).
+  useEffect(
+    () =>
+      beforeSignOut(async () => {
+        // The edit committed by leaving its field (the click on "Sign out") reaches the saver from
+        // an effect: let React commit it first.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await saver.flush();
+      }),
+    [saver],
+  );
 
   useEffect(() => {
     saver.start();

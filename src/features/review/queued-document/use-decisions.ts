@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { reviewKeys } from '../../../api/keys';
 import {
   confirmDocument,
@@ -8,15 +8,22 @@ import {
   releaseDocument,
   takeNext,
 } from '../../../api/review/endpoints';
-import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
+import type { ReviewDocument, SessionResponse } from '@extraction-review/contract/review/schemas';
 import { deleteDraft } from '../../../lib/draft-store';
+import { parseQueueFilters, queueHref, reviewHref, toNextQuery } from '../../../lib/queue-filters';
 import { deleteDraftBase } from './draft-base-store';
 import { isNotHolder, isStale, isWrongState } from './review-errors';
 
 export type DecisionRequest =
-  | { kind: 'confirm'; next: boolean; overrideReason?: string | undefined }
+  | {
+      kind: 'confirm';
+      next: boolean;
+      overrideReason?: string | undefined;
+      /** How many unchecked values the operator was told of and confirmed anyway (the history's). */
+      uncheckedConfirmed?: number | undefined;
+    }
   | { kind: 'reject'; reason: string }
-  | { kind: 'postpone'; reason: string | undefined }
+  | { kind: 'postpone'; reason: string | undefined; until?: string | undefined }
   | { kind: 'release' };
 
 /** The corrections could not all be saved first, so nothing was decided; `cause` says why. */
@@ -29,6 +36,17 @@ export class NotSavedError extends Error {
 
 /** Shown on the queue page after "Confirm and next" found nothing left (history state `notice`). */
 export const NOTHING_LEFT = 'Confirmed. Nothing left to review: no document is waiting.';
+
+/** The same after a rejection or a postponement, which move on to the next document too. */
+const NOTHING_LEFT_AFTER: Record<'confirm' | 'reject' | 'postpone', string> = {
+  confirm: NOTHING_LEFT,
+  reject: 'Rejected. Nothing left to review: no document is waiting.',
+  postpone: 'Postponed. Nothing left to review: no document is waiting.',
+};
+
+/** Whether a decision moves on to the next document of the queue's filters. */
+const movesOn = (request: DecisionRequest): boolean =>
+  request.kind === 'reject' || request.kind === 'postpone' || (request.kind === 'confirm' && request.next);
 
 interface Options {
   documentId: string;
@@ -43,14 +61,17 @@ interface Options {
 
 /**
  * The review's decisions: each saves the corrections first and decides on the version that gives.
- * Once decided the local draft goes and the queue's lists are read again; "Confirm and next" takes
- * the next waiting document and opens it, or goes back to the queue when none is left.
+ * Once decided the local draft goes and the queue's lists are read again; "Confirm and next", Reject
+ * and Postpone take the next waiting document of the queue's filters (kept in the review's URL) and
+ * open it, or go back to the queue with those filters when none is left. Release goes back to it too.
  */
 export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFailed }: Options) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
+  const filters = parseQueueFilters(useSearch());
   const show = (document: ReviewDocument) =>
     queryClient.setQueryData(reviewKeys.document(document.id), { document });
+  const me = () => queryClient.getQueryData<SessionResponse | null>(reviewKeys.session())?.operator.id;
 
   return useMutation({
     mutationFn: async (request: DecisionRequest) => {
@@ -58,9 +79,9 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
         throw new NotSavedError(error);
       });
       const { document } = await decide(documentId, version, request);
-      if (request.kind !== 'confirm' || !request.next) return { document };
+      if (!movesOn(request)) return { document };
       try {
-        return { document, next: (await takeNext()) ?? null };
+        return { document, next: (await takeNext(toNextQuery(filters, me()))) ?? null };
       } catch (error) {
         return { document, nextError: error };
       }
@@ -71,11 +92,12 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
       void queryClient.invalidateQueries({ queryKey: reviewKeys.queues() });
       void queryClient.invalidateQueries({ queryKey: reviewKeys.timeline(documentId) });
       show(document);
-      if (request.kind === 'release') navigate('/queue');
+      if (request.kind === 'release') navigate(queueHref(filters));
       else if (next) {
         show(next);
-        navigate(`/review/${encodeURIComponent(next.id)}`);
-      } else if (next === null) navigate('/queue', { state: { notice: NOTHING_LEFT } });
+        navigate(reviewHref(next.id, filters));
+      } else if (next === null)
+        navigate(queueHref(filters), { state: { notice: NOTHING_LEFT_AFTER[request.kind] } });
       else if (nextError !== undefined) onNextFailed(nextError);
     },
     onError: (error) => {
@@ -89,13 +111,18 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
 function decide(documentId: string, version: number, request: DecisionRequest) {
   switch (request.kind) {
     case 'confirm':
-      return request.overrideReason === undefined
+      return request.overrideReason === undefined && request.uncheckedConfirmed === undefined
         ? confirmDocument(documentId, version)
-        : confirmDocument(documentId, version, { overrideReason: request.overrideReason });
+        : confirmDocument(documentId, version, {
+            ...(request.overrideReason === undefined ? {} : { overrideReason: request.overrideReason }),
+            ...(request.uncheckedConfirmed === undefined
+              ? {}
+              : { uncheckedConfirmed: request.uncheckedConfirmed }),
+          });
     case 'reject':
       return rejectDocument(documentId, version, request.reason);
     case 'postpone':
-      return postponeDocument(documentId, version, request.reason);
+      return postponeDocument(documentId, version, request.reason, { until: request.until });
     case 'release':
       return releaseDocument(documentId);
   }

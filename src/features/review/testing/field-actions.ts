@@ -11,6 +11,7 @@ export function mockFieldActions(): FieldActions {
     onConfirm: vi.fn(),
     onLeaveEditor: vi.fn(),
     onAddItem: vi.fn(),
+    onDuplicateItem: vi.fn(),
     onRemoveItem: vi.fn(),
     onRestoreItem: vi.fn(),
   };

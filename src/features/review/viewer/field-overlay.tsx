@@ -1,6 +1,6 @@
 import { memo, useId, useMemo, type PointerEvent, type MouseEvent } from 'react';
 import { boundingBox, growBox, toSvgPoints } from '@extraction-review/review-domain/viewer/geometry';
-import type { Region } from './field-regions';
+import { rowOf, rowRegion, type Region } from './field-regions';
 import { useHighlight, useHighlighted } from './highlight-store';
 
 interface Props {
@@ -66,7 +66,8 @@ export const FieldOverlay = memo(function FieldOverlay({
 
 /**
  * The hovered and selected fields' polygons, drawn again on top: a light tint inside, and a wide
- * outline kept outside by a mask, so that the word under a tight polygon stays legible.
+ * outline kept outside by a mask, so that the word under a tight polygon stays legible. A selected
+ * value of a table row also shows its row: a box around the row's values on the page.
  */
 function FieldHighlight({ regions }: { regions: readonly Region[] }) {
   const { hovered, selected } = useHighlighted();
@@ -75,8 +76,20 @@ function FieldHighlight({ regions }: { regions: readonly Region[] }) {
     () => regions.filter((r) => r.leaf.path === hovered || r.leaf.path === selected),
     [regions, hovered, selected],
   );
+  const row = rowOf(selected);
+  const rowBox = useMemo(() => rowRegion(regions, row), [regions, row]);
   return (
     <svg className="field-highlight" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+      {rowBox && row && (
+        <rect
+          className="row-region"
+          data-row={row}
+          x={rowBox.x0 - ROW_MARGIN}
+          y={rowBox.y0 - ROW_MARGIN}
+          width={rowBox.x1 - rowBox.x0 + 2 * ROW_MARGIN}
+          height={rowBox.y1 - rowBox.y0 + 2 * ROW_MARGIN}
+        />
+      )}
       {shown.map((region, i) => {
         const points = toSvgPoints(region.polygon);
         const mask = `${id}-${i}`;
@@ -114,6 +127,9 @@ function FieldHighlight({ regions }: { regions: readonly Region[] }) {
     </svg>
   );
 }
+
+/** Room around a row's values, in page widths: the box does not run through the letters. */
+const ROW_MARGIN = 0.004;
 
 const FieldPolygon = memo(function FieldPolygon({ region }: { region: Region }) {
   const { leaf } = region;

@@ -6,7 +6,7 @@
  * remount (the route's hold handed over to the viewer, a review started afresh) takes it back.
  */
 import { pdfjs } from 'react-pdf';
-import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { pdfWorkerPort, pdfWorkerUrl } from '../../../lib/pdf-worker';
 import type { Size } from '@extraction-review/review-domain/viewer/geometry';
 
@@ -115,4 +115,24 @@ export function holdPdf(file: Blob): { opened: Promise<OpenedPdf>; release: () =
 /** The document open for `file` already, if it is: what a first render draws from. */
 export function openedPdf(file: Blob): OpenedPdf | undefined {
   return entries.get(file)?.value;
+}
+
+/**
+ * Whether a page paints pictures (a logo, a stamp, a scan under a text layer), from the operators the
+ * viewer draws it with (pdf.js keeps them for the page once drawn): the words printed in them are in
+ * no text layer (pick/text-layer-first.ts asks the app server for them).
+ */
+export async function paintsPictures(page: PDFPageProxy): Promise<boolean> {
+  const { OPS } = pdfjs;
+  const paints = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObjectRepeat,
+    OPS.paintInlineImageXObjectGroup,
+    OPS.paintImageMaskXObjectGroup,
+  ]);
+  const { fnArray } = await page.getOperatorList();
+  return fnArray.some((fn) => paints.has(fn));
 }

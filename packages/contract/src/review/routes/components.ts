@@ -16,14 +16,23 @@ import {
   DeliveryResponse,
   DeliveryView,
 } from '../deliveries';
-import { ModelSettings, ModelSettingsRequest, ModelsResponse, RuleFailure } from '../model-settings';
+import {
+  ModelFields,
+  ModelSettings,
+  ModelSettingsRequest,
+  ModelsResponse,
+  RuleFailure,
+} from '../model-settings';
 import { PageWordsResponse } from '../page-words';
+import { ExportCount } from '../exports';
+import { UncheckedGate, UncheckedGateRequest } from '../unchecked-gate';
 import {
   ConfirmRequest,
   CorrectionsRequest,
   DocumentResponse,
   ImportMetadata,
   ImportResponse,
+  JobDocumentResponse,
   MIN_PASSWORD_LENGTH,
   NewOperatorRequest,
   OperatorView,
@@ -36,11 +45,13 @@ import {
   RejectRequest,
   ReviewDocument,
   SessionResponse,
+  SetPasswordRequest,
   SetupRequest,
   SignInRequest,
   StateCounts,
   TimelineEntry,
   TimelineResponse,
+  UpdateOperatorRequest,
   VersionRequest,
 } from '../schemas';
 import { ErrorResponse } from '../../v2/schemas';
@@ -56,6 +67,15 @@ export const OperatorList = z.object({ operators: z.array(OperatorView) });
 export const OperatorResponse = z.object({ operator: OperatorView });
 export const SignedOut = z.object({ signedOut: z.literal(true) });
 export const SetupLinkValid = z.object({ valid: z.literal(true) });
+/** A one-time password link, made by an admin: its address (shown once) and when it expires. */
+export const PasswordLinkResponse = z.object({
+  /** `/set-password?token=…`, under the app's address. */
+  path: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+/** The password link can still be used, for this operator. */
+export const PasswordLinkValid = z.object({ valid: z.literal(true), name: z.string() });
+export const PasswordSet = z.object({ passwordSet: z.literal(true) });
 
 /** Every problem-details body of the review API. */
 export const Problem = ErrorResponse.extend({
@@ -74,6 +94,14 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
     schema: NewOperatorRequest,
     description: `A new operator. An empty password makes an operator who signs in only through single sign-on; any other has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
   },
+  UpdateOperatorRequest: {
+    schema: UpdateOperatorRequest,
+    description: 'An operator’s role, and whether they may sign in (`active: false`: deactivated).',
+  },
+  SetPasswordRequest: {
+    schema: SetPasswordRequest,
+    description: 'A one-time password link’s token and the password to set.',
+  },
   QueueQuery: {
     schema: QueueQuery,
     description: 'The query string of `GET /api/review/documents` (each property is one query parameter).',
@@ -86,7 +114,12 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   ConfirmRequest: {
     schema: ConfirmRequest,
     description:
-      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it).',
+      'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it). `uncheckedConfirmed`: how many unchecked values the operator was told of and confirmed anyway (kept in its timeline).',
+  },
+  UncheckedGateRequest: {
+    schema: UncheckedGateRequest,
+    description:
+      'Whether the model’s unchecked-values gate is strict (no confirmation with unchecked values).',
   },
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,
@@ -134,6 +167,10 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: QueueDocument,
     description: 'A document in the shared queue. Send `version` back with every write.',
   },
+  JobDocumentResponse: {
+    schema: JobDocumentResponse,
+    description: 'The document an upstream job brought into the review.',
+  },
   ReviewDocument: {
     schema: ReviewDocument,
     description:
@@ -156,6 +193,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: ModelSettings,
     description:
       'A model’s (v2) or product’s (v1) routing rules, business rules and feedback setting; version 0 and the defaults until an admin saves some.',
+  },
+  UncheckedGate: {
+    schema: UncheckedGate,
+    description:
+      'A model’s unchecked-values gate: asked (the default) or strict (a confirmation with values at Medium, Low or no confidence not checked is refused, 422-014).',
   },
   ModelsResponse: {
     schema: ModelsResponse,
@@ -198,6 +240,24 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   OperatorResponse: { schema: OperatorResponse, description: 'One operator.' },
   SignedOut: { schema: SignedOut, description: 'The session has ended.' },
   SetupLinkValid: { schema: SetupLinkValid, description: 'The set-up link can still be used.' },
+  PasswordLinkResponse: {
+    schema: PasswordLinkResponse,
+    description: 'A one-time password link: its path under the app (shown once) and when it expires (a day).',
+  },
+  PasswordLinkValid: {
+    schema: PasswordLinkValid,
+    description: 'The password link can still be used; the operator it is for.',
+  },
+  PasswordSet: { schema: PasswordSet, description: 'The password is set; the operator’s sessions ended.' },
+  ModelFields: {
+    schema: ModelFields,
+    description:
+      'The field paths a model’s rules may name, as seen in its latest documents, with their titles.',
+  },
+  ExportCount: {
+    schema: ExportCount,
+    description: 'How many confirmed documents an export of these filters holds.',
+  },
   Problem: {
     schema: Problem,
     description:

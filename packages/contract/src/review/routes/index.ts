@@ -3,6 +3,7 @@
  * them, and /api/openapi.json lists them in this order.
  */
 import { analyticsRoutes } from './analytics';
+import { checkRoutes } from './checks';
 import { declareRoute } from './declare';
 import { deliveryRoutes } from './deliveries';
 import { exportRoutes } from './exports';
@@ -30,6 +31,7 @@ export const reviewApiRoutes = [
   ...sessionRoutes,
   ...queueRoutes,
   ...modelRoutes,
+  ...checkRoutes,
   ...exportRoutes,
   ...operatorRoutes,
   getOpenApi,

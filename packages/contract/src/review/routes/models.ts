@@ -3,7 +3,7 @@
  * `{model}` is URL-encoded as one segment: a v1 product `account/name/vN` is `account%2Fname%2FvN`.
  */
 import { z } from 'zod';
-import { ModelSettings, ModelSettingsRequest, ModelsResponse } from '../model-settings';
+import { ModelFields, ModelSettings, ModelSettingsRequest, ModelsResponse } from '../model-settings';
 import { declareRoute } from './declare';
 
 const V1_MODEL = /^[^/\s]+\/[^/\s]+\/v\d+$/;
@@ -75,13 +75,30 @@ export const putModelSettings = declareRoute({
   paramsProblem: '404-004',
   body: ModelSettingsRequest,
   responses: { 200: { description: 'The settings, saved, with their new version.', schema: ModelSettings } },
-  problems: ['409-001'],
+  problems: ['409-001', '422-015'],
   notes: {
     ...MODEL_NOTES,
     '409-001': 'the version sent is not the settings’ any more; `current` is the settings as they are now',
     '422-008':
       'the body does not fit: `errors[]` point into it (`#/rules/2/pattern` for a regular expression that does not compile)',
+    '422-015':
+      'a rule or a required field names a field the model’s documents do not have: `errors[]` point at each (`#/rules/0/field`, `#/routing/requiredFields/1`); checked once the model has documents',
   },
 });
 
-export const modelRoutes = [listModels, getModelSettings, putModelSettings] as const;
+export const getModelFields = declareRoute({
+  operationId: 'getModelFields',
+  method: 'get',
+  path: '/api/review/models/{apiVersion}/{model}/fields',
+  tag: 'review',
+  summary: 'The field paths a model’s rules may name',
+  description:
+    'Every field seen in the latest documents of the model (their results), a list’s items written `[*]`: what the Rules page offers, and what a save is checked against.',
+  access: 'operator',
+  params: ModelParams,
+  paramsProblem: '404-004',
+  responses: { 200: { description: 'The fields, in the order first seen.', schema: ModelFields } },
+  notes: MODEL_NOTES,
+});
+
+export const modelRoutes = [listModels, getModelSettings, putModelSettings, getModelFields] as const;

@@ -12,8 +12,10 @@ import {
   CorrectionsRequest,
   DocumentResponse,
   ImportResponse,
+  JobDocumentResponse,
   PostponeRequest,
   PriorityRequest,
+  QueueFilterQuery,
   QueuePage,
   QueueQuery,
   ReassignRequest,
@@ -48,18 +50,35 @@ const HELD_WRITE_NOTES = {
   '409-002': 'the document’s state does not allow this; `current` is the document as it is now',
 } as const;
 
+/** What each filter of the queue means, on every route that takes them. */
+const FILTER_DESCRIPTIONS = {
+  state: 'Only documents in this state (an expired lease counts as `to_review`).',
+  model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
+  operator: 'An operator’s id: only documents they hold or decided.',
+  uploadedBy: 'An operator’s id: only documents they uploaded from the app.',
+  from: 'Received at or after this time (ISO 8601, with an offset or Z).',
+  to: 'Received before this time (ISO 8601, with an offset or Z).',
+  q: 'Searched in file names and aliases, whatever the case.',
+} satisfies Record<keyof z.input<typeof QueueFilterQuery>, string>;
+
 export const takeNext = declareRoute({
   operationId: 'takeNext',
   method: 'post',
   path: '/api/review/next',
   tag: 'review',
   summary: 'Take the next document',
-  description: 'Takes the next waiting document for the caller, under a lease.',
+  description:
+    'Takes the next waiting document for the caller (highest priority, then the oldest), under a lease. ' +
+    'With the queue’s filters (those of `listDocuments`), only a document they list: the operator’s queue. ' +
+    'A `state` other than `to_review` lists no waiting document, so nothing is taken.',
   access: 'operator',
+  query: QueueFilterQuery,
+  queryDescriptions: FILTER_DESCRIPTIONS,
   responses: {
     200: { description: 'The document, now held by the caller.', schema: DocumentResponse },
-    204: { description: 'No document is waiting.' },
+    204: { description: 'No document that the filters list is waiting.' },
   },
+  notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
 });
 
 export const listDocuments = declareRoute({
@@ -69,16 +88,11 @@ export const listDocuments = declareRoute({
   tag: 'review',
   summary: 'List the queue',
   description:
-    'One page of documents, newest first, and the counts per state. A query parameter not listed here is refused (422-008).',
+    'One page of documents, newest first, and the counts per state of the documents the other filters list (every filter but `state`). A query parameter not listed here is refused (422-008).',
   access: 'operator',
   query: QueueQuery,
   queryDescriptions: {
-    state: 'Only documents in this state (an expired lease counts as `to_review`).',
-    model: 'Only documents of this model (v2: the model id; v1: `account/name/vN`).',
-    operator: 'An operator’s id: only documents they hold or decided.',
-    from: 'Received at or after this time (ISO 8601, with an offset or Z).',
-    to: 'Received before this time (ISO 8601, with an offset or Z).',
-    q: 'Searched in file names and aliases, whatever the case.',
+    ...FILTER_DESCRIPTIONS,
     cursor: 'The `nextCursor` of the previous page, as it is (422-008 otherwise).',
     limit: 'How many documents a page holds.',
   } satisfies Record<keyof z.input<typeof QueueQuery>, string>,
@@ -94,8 +108,13 @@ export const countDocuments = declareRoute({
   path: '/api/review/counts',
   tag: 'review',
   summary: 'Count documents per state',
+  description:
+    'With the queue’s filters, the documents they list (`state` is ignored: every state is counted).',
   access: 'operator',
+  query: QueueFilterQuery,
+  queryDescriptions: FILTER_DESCRIPTIONS,
   responses: { 200: { description: 'The counts.', schema: CountsResponse } },
+  notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
 });
 
 export const getDocument = declareRoute({
@@ -185,17 +204,19 @@ export const confirmDocument = declareRoute({
   tag: 'review',
   summary: 'Confirm a document',
   description:
-    'The business rules of the document’s model are checked on its result with the corrections so far; when one fails, an `overrideReason` is needed, and kept in the timeline with the rules that failed.',
+    'The business rules of the document’s model are checked on its result with the corrections so far; when one fails, an `overrideReason` is needed, and kept in the timeline with the rules that failed. Values at Medium, Low or no confidence that nobody confirmed or corrected are counted: kept in the timeline with `uncheckedConfirmed` (what the operator was told and confirmed anyway), and refused when the model’s gate is strict.',
   access: 'operator',
   params: DocumentParams,
   paramsProblem: '404-010',
   body: ConfirmRequest,
   responses: { 200: { description: 'The document, confirmed.', schema: DocumentResponse } },
-  problems: [...HELD_WRITE, '422-009'],
+  problems: [...HELD_WRITE, '422-009', '422-014'],
   notes: {
     ...HELD_WRITE_NOTES,
     '422-009':
       'a business rule fails and no `overrideReason` was given: one item of `errors[]` per rule (pointer `#/fields/<path>` to its first field, detail the reason), and `failures` with every field',
+    '422-014':
+      'the model’s unchecked-values gate is strict and values at Medium, Low or no confidence are neither confirmed nor corrected: one item of `errors[]` per value (pointer `#/fields/<path>`)',
   },
 });
 
@@ -223,10 +244,12 @@ export const postponeDocument = declareRoute({
   access: 'operator',
   params: DocumentParams,
   paramsProblem: '404-010',
+  description:
+    'With `until`, the document comes back to the queue by itself at that time: it counts as `to_review` from then on, and "next" may take it.',
   body: PostponeRequest,
   responses: { 200: { description: 'The document, postponed.', schema: DocumentResponse } },
-  problems: HELD_WRITE,
-  notes: HELD_WRITE_NOTES,
+  problems: [...HELD_WRITE, '422-013'],
+  notes: { ...HELD_WRITE_NOTES, '422-013': '`until` is not in the future (pointer `#/until`)' },
 });
 
 export const setDocumentPriority = declareRoute({
@@ -360,6 +383,34 @@ export const getJobPageWords = declareRoute({
   },
 });
 
+export const findJobDocument = declareRoute({
+  operationId: 'findJobDocument',
+  method: 'get',
+  path: '/api/review/jobs/{apiVersion}/{jobId}',
+  tag: 'review',
+  summary: 'The document of an upstream job',
+  description:
+    'The review’s document that an upstream job brought, for the job’s own page (`/jobs/{id}`, `/jobs/v1/{id}`), which knows the job and leads to the document’s one review (`/review/{id}`) once its result is in: a v2 job by its id; a v1 job by its queued job’s id, or a synchronous prediction by its document’s id. The latest such document when a job was imported twice.',
+  access: 'operator',
+  params: z.object({
+    apiVersion: z
+      .enum(['v1', 'v2'], { error: 'No document of this job in the review.' })
+      .describe('The job’s API version.'),
+    jobId: z
+      .string()
+      .min(1, { error: 'No document of this job in the review.' })
+      .max(200, { error: 'No document of this job in the review.' })
+      .describe(
+        'The upstream’s job id (v1: the queued job’s id, or the document’s for a synchronous prediction).',
+      ),
+  }),
+  paramsProblem: '404-016',
+  responses: {
+    200: { description: 'The job’s document, as the queue lists it.', schema: JobDocumentResponse },
+  },
+  notes: { '404-016': 'no document of this job in the review (not sent through this app server)' },
+});
+
 export const getTimeline = declareRoute({
   operationId: 'getTimeline',
   method: 'get',
@@ -478,6 +529,7 @@ export const queueRoutes = [
   getDocumentFile,
   getPageWords,
   getJobPageWords,
+  findJobDocument,
   importDocument,
   getTimeline,
 ] as const;

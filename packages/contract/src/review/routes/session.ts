@@ -29,7 +29,7 @@ export const signIn = declareRoute({
   access: 'public',
   body: SignInRequest,
   responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
-  problems: ['401-012', '429-001'],
+  problems: ['401-012', '403-007', '429-001'],
 });
 
 export const getSession = declareRoute({
@@ -51,7 +51,8 @@ export const signOut = declareRoute({
   path: '/api/session',
   tag: 'session',
   summary: 'Sign out',
-  description: 'Ends the session and clears its cookie.',
+  description:
+    'Releases the documents the operator holds (back to the queue, each with its event), then ends the session and clears its cookie.',
   access: 'operator',
   responses: {
     200: { description: 'Signed out; the cookie is cleared.', schema: SignedOut, headers: SET_COOKIE },

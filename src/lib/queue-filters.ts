@@ -3,10 +3,19 @@
  * URL holds what the operator chose (`operator=me`, dates as the date inputs give them); the API query
  * is derived from it at the last moment (`toQueueQuery`), when who "me" is and the local midnight are
  * known.
+ *
+ * The review of a document taken from the queue keeps them in its own URL (`/review/{id}?state=…`):
+ * "Confirm and next", Reject and Postpone take the next document of the same filters, and Release or
+ * "Back to the queue" come back to the same view (issue 21). Shared by the queue and the review, so it
+ * lives here, not in either feature.
  */
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { DocumentState, type QueueQuery } from '@extraction-review/contract/review/schemas';
+import {
+  DocumentState,
+  type QueueFilterQuery,
+  type QueueQuery,
+} from '@extraction-review/contract/review/schemas';
 
 export interface QueueFilters {
   state?: DocumentState | undefined;
@@ -115,6 +124,25 @@ export function toQueueQuery(
   // No `undefined` members: the query key stays the same object shape for the same view.
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
 }
+
+/** The API query of the next document of these filters ("Start reviewing", "Confirm and next"). */
+export function toNextQuery(filters: QueueFilters, me: string | undefined): Partial<QueueFilterQuery> {
+  const { cursor: _cursor, limit: _limit, ...filterQuery } = toQueueQuery(filters, { me });
+  return filterQuery;
+}
+
+/** `?state=to_review&…`, or nothing without filters: what a link appends to keep them. */
+export function filtersSearch(filters: QueueFilters): string {
+  const search = serialiseQueueFilters(filters);
+  return search === '' ? '' : `?${search}`;
+}
+
+/** The queue showing these filters. */
+export const queueHref = (filters: QueueFilters): string => `/queue${filtersSearch(filters)}`;
+
+/** A document's review, which keeps these filters for the next document and the way back. */
+export const reviewHref = (documentId: string, filters: QueueFilters): string =>
+  `/review/${encodeURIComponent(documentId)}${filtersSearch(filters)}`;
 
 export type SetQueueFilters = (patch: Partial<QueueFilters>, options?: { replace?: boolean }) => void;
 

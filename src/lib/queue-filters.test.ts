@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   hasFilters,
   parseQueueFilters,
+  queueHref,
+  reviewHref,
   serialiseQueueFilters,
+  toNextQuery,
   toQueueQuery,
   type QueueFilters,
-} from './use-queue-filters';
+} from './queue-filters';
 
 describe('the queue filters in the URL', () => {
   it('survive a round trip through the query string', () => {
@@ -64,5 +67,25 @@ describe('toQueueQuery', () => {
 
   it('trims the typed text and sends nothing for blank text', () => {
     expect(toQueueQuery({ q: '  acme ', model: '   ' })).toEqual({ q: 'acme', limit: 50 });
+  });
+});
+
+describe('the filters on the way to a review and back (issue 21)', () => {
+  it('ask the next document with the list’s filters, without its paging', () => {
+    expect(toNextQuery({ state: 'to_review', operator: 'me', q: ' acme ' }, 'op-alice')).toEqual({
+      state: 'to_review',
+      operator: 'op-alice',
+      q: 'acme',
+    });
+    expect(toNextQuery({}, undefined)).toEqual({});
+  });
+
+  it('travel in the review’s address and back to the queue’s', () => {
+    const filters: QueueFilters = { state: 'to_review', model: 'receipts' };
+    expect(reviewHref('D 1', filters)).toBe('/review/D%201?state=to_review&model=receipts');
+    expect(queueHref(parseQueueFilters('?state=to_review&model=receipts'))).toBe(
+      '/queue?state=to_review&model=receipts',
+    );
+    expect(queueHref({})).toBe('/queue');
   });
 });

@@ -7,86 +7,46 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelSettings, ModelsResponse } from '@extraction-review/contract/review/model-settings';
-import {
-  DocumentResponse,
-  SessionResponse,
-  TimelineResponse,
-} from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { DocumentResponse, TimelineResponse } from '@extraction-review/contract/review/schemas';
 import {
   generatedInvoice,
   type GeneratedInvoice,
 } from '@extraction-review/test-kit/invoices/generated-invoice';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
+import type { RunningServer } from '../../listen';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import {
+  expectProblem,
+  listenReviewApi,
+  ReviewBrowser,
+  TEST_PASSWORD,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = TEST_PASSWORD;
 const MODEL = 'invoice-model';
 const SUM = { id: 'lines', kind: 'sum', list: 'line_items', item: 'total_price', equals: 'total_net' };
 const ORDER = { id: 'due', kind: 'date_order', earlier: 'date', later: 'due_date' };
-
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined ? {} : { 'X-CSRF-Token': this.csrf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) this.cookie = setCookie.split(';')[0];
-    return response;
-  }
-
-  async signIn(name: string) {
-    const response = await this.send('POST', '/api/session', { name, password: PASSWORD });
-    expect(response.status).toBe(200);
-    this.csrf = SessionResponse.parse(await response.json()).csrfToken;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
 
 describe.each(ENGINES)('model settings and confirming over rules on %s', (engine) => {
   let store: TestStore;
   let review: OpenedReview;
   let server: RunningServer;
-  let admin: Browser;
-  let alice: Browser;
+  let admin: ReviewBrowser;
+  let alice: ReviewBrowser;
   let clock = T0;
 
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
+    server = await listenReviewApi(review);
     const passwordHash = await hashPassword(PASSWORD);
     await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, T0);
     await review.operators.create({ name: 'Alice', role: 'operator', passwordHash }, T0);
-    admin = new Browser(server.url);
+    admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
-    alice = new Browser(server.url);
+    alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
   });
   afterAll(async () => {
@@ -120,8 +80,16 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
   }
 
   it('needs a session to read settings', async () => {
-    await problem(await new Browser(server.url).send('GET', '/api/review/models'), 401, '401-011');
-    await problem(await new Browser(server.url).send('GET', settingsPath('v2', MODEL)), 401, '401-011');
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('GET', '/api/review/models'),
+      401,
+      '401-011',
+    );
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('GET', settingsPath('v2', MODEL)),
+      401,
+      '401-011',
+    );
   });
 
   it('gives the defaults of a model never configured, to any operator; a v1 product in one segment', async () => {
@@ -143,14 +111,18 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
       updatedAt: null,
       updatedBy: null,
     });
-    await problem(await alice.send('GET', settingsPath('v1', 'invoices')), 404, '404-004');
-    await problem(await alice.send('GET', settingsPath('v3', MODEL)), 404, '404-004');
-    await problem(await alice.send('GET', settingsPath('v2', 'a/b')), 404, '404-004');
+    await expectProblem(await alice.send('GET', settingsPath('v1', 'invoices')), 404, '404-004');
+    await expectProblem(await alice.send('GET', settingsPath('v3', MODEL)), 404, '404-004');
+    await expectProblem(await alice.send('GET', settingsPath('v2', 'a/b')), 404, '404-004');
   });
 
   it('lets admins, and only admins, save settings on the version read', async () => {
     const body = { version: 0, routing: { autoConfirm: true }, rules: [SUM], feedbackEnabled: true };
-    await problem(await alice.send('PUT', settingsPath('v1', 'acme/invoices/v4'), body), 403, '403-005');
+    await expectProblem(
+      await alice.send('PUT', settingsPath('v1', 'acme/invoices/v4'), body),
+      403,
+      '403-005',
+    );
     const saved = await admin.send('PUT', settingsPath('v1', 'acme/invoices/v4'), body);
     expect(saved.status).toBe(200);
     expect(ModelSettings.parse(await saved.json())).toMatchObject({
@@ -162,7 +134,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
       updatedBy: { name: 'Ada' },
     });
 
-    const stale = await problem(
+    const stale = await expectProblem(
       await admin.send('PUT', settingsPath('v1', 'acme/invoices/v4'), body),
       409,
       '409-001',
@@ -179,7 +151,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
   });
 
   it('refuses invalid rules with pointers into the body', async () => {
-    const invalid = await problem(
+    const invalid = await expectProblem(
       await admin.send('PUT', settingsPath('v2', MODEL), {
         version: 0,
         routing: { samplePercent: 150 },
@@ -210,7 +182,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
     expect(saved.status).toBe(200);
 
     const document = await queued({ lines: [50, 54], net: 100, tax: 20, total: 120 });
-    const refused = await problem(
+    const refused = await expectProblem(
       await alice.send('POST', `/api/review/documents/${document.id}/confirm`, { version: document.version }),
       422,
       '422-009',
@@ -232,7 +204,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
     expect(still.document).toMatchObject({ state: 'in_review', version: document.version });
 
     // An empty reason is no reason.
-    await problem(
+    await expectProblem(
       await alice.send('POST', `/api/review/documents/${document.id}/confirm`, {
         version: document.version,
         overrideReason: '  ',
@@ -277,19 +249,19 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
 
   it('answers a stale or foreign confirmation as before, rules or not', async () => {
     const document = await queued({ dueDate: '2000-01-01' });
-    await problem(
+    await expectProblem(
       await alice.send('POST', `/api/review/documents/${document.id}/confirm`, {
         version: document.version - 1,
       }),
       409,
       '409-001',
     );
-    await problem(
+    await expectProblem(
       await admin.send('POST', `/api/review/documents/${document.id}/confirm`, { version: document.version }),
       403,
       '403-006',
     );
-    const refused = await problem(
+    const refused = await expectProblem(
       await alice.send('POST', `/api/review/documents/${document.id}/confirm`, { version: document.version }),
       422,
       '422-009',
@@ -319,7 +291,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
     expect(new Set(listed.fields.map((f) => f.path)).size).toBe(listed.fields.length);
 
     const current = ModelSettings.parse(await (await admin.send('GET', settingsPath('v2', MODEL))).json());
-    const refused = await problem(
+    const refused = await expectProblem(
       await admin.send('PUT', settingsPath('v2', MODEL), {
         version: current.version,
         routing: { requiredFields: ['total_amount', 'totl_amount'] },

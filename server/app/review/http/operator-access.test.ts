@@ -6,64 +6,24 @@
  * sets a password through the public routes, whose tries are limited (429-002).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentResponse, SessionResponse } from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { DocumentResponse } from '@extraction-review/contract/review/schemas';
 import { PASSWORD_LINK_ATTEMPTS } from '@extraction-review/contract/review/routes/operators';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
+import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { hashPassword } from '../auth/passwords';
 import { PASSWORD_LINK_TTL_MS } from '../store/password-links';
+import {
+  expectProblem,
+  listenReviewApi,
+  ReviewBrowser,
+  TEST_PASSWORD,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
 const LEASE = 10 * 60_000;
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = TEST_PASSWORD;
 const NEW_PASSWORD = 'a whole new password here';
-
-/** A browser: its cookie, its CSRF token, its Origin. */
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined ? {} : { 'X-CSRF-Token': this.csrf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) {
-      const [pair = ''] = setCookie.split(';');
-      this.cookie = /max-age=0/i.test(setCookie) ? undefined : pair;
-    }
-    return response;
-  }
-
-  async signIn(name: string, password = PASSWORD) {
-    const response = await this.send('POST', '/api/session', { name, password });
-    expect(response.status).toBe(200);
-    const session = SessionResponse.parse(await response.json());
-    this.csrf = session.csrfToken;
-    return session;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
 
 describe.each(ENGINES)('operator access on %s', (engine) => {
   let store: TestStore;
@@ -82,10 +42,7 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
       ['Cy', 'operator'],
     ] as const)
       ids[name] = (await review.operators.create({ name, role, passwordHash }, clock)).id;
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
+    server = await listenReviewApi(review);
   });
   afterAll(async () => {
     await server.close();
@@ -109,7 +66,7 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     return added.id;
   }
 
-  async function stateOf(browser: Browser, id: string) {
+  async function stateOf(browser: ReviewBrowser, id: string) {
     const read = await browser.send('GET', `/api/review/documents/${id}`);
     expect(read.status).toBe(200);
     return DocumentResponse.parse(await read.json()).document;
@@ -117,10 +74,10 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
 
   it('signing out gives the documents held back to the queue at once', async () => {
     const id = await readyDocument('held.pdf');
-    const bob = new Browser(server.url);
+    const bob = new ReviewBrowser(server.url);
     await bob.signIn('Bob');
     expect((await bob.send('POST', `/api/review/documents/${id}/take`)).status).toBe(200);
-    const cy = new Browser(server.url);
+    const cy = new ReviewBrowser(server.url);
     await cy.signIn('Cy');
     expect((await stateOf(cy, id)).state).toBe('in_review');
 
@@ -137,16 +94,16 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
   });
 
   it('changes roles, and never leaves the team without an active admin', async () => {
-    const ada = new Browser(server.url);
+    const ada = new ReviewBrowser(server.url);
     await ada.signIn('Ada');
     // The last admin: neither demoted nor deactivated (the latter refused for herself anyway).
-    const demote = await problem(
+    const demote = await expectProblem(
       await ada.send('PUT', `/api/operators/${ids.Ada}/access`, { role: 'operator', active: true }),
       409,
       '409-008',
     );
     expect(demote.errors).toEqual([{ pointer: '#/role', detail: expect.any(String) }]);
-    await problem(
+    await expectProblem(
       await ada.send('PUT', `/api/operators/${ids.Ada}/access`, { role: 'admin', active: false }),
       409,
       '409-002',
@@ -164,9 +121,9 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     expect(
       (await ada.send('PUT', `/api/operators/${ids.Ada}/access`, { role: 'operator', active: true })).status,
     ).toBe(200);
-    const bob = new Browser(server.url);
+    const bob = new ReviewBrowser(server.url);
     await bob.signIn('Bob');
-    await problem(
+    await expectProblem(
       await bob.send('PUT', `/api/operators/${ids.Bob}/access`, { role: 'operator', active: true }),
       409,
       '409-008',
@@ -175,15 +132,19 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
       (await bob.send('PUT', `/api/operators/${ids.Ada}/access`, { role: 'admin', active: true })).status,
     ).toBe(200);
     // Refusals: no such operator, a body that does not fit, not an admin.
-    await problem(
+    await expectProblem(
       await bob.send('PUT', `/api/operators/nobody/access`, { role: 'admin', active: true }),
       404,
       '404-012',
     );
-    await problem(await bob.send('PUT', `/api/operators/${ids.Cy}/access`, { role: 'boss' }), 422, '422-008');
-    const cy = new Browser(server.url);
+    await expectProblem(
+      await bob.send('PUT', `/api/operators/${ids.Cy}/access`, { role: 'boss' }),
+      422,
+      '422-008',
+    );
+    const cy = new ReviewBrowser(server.url);
     await cy.signIn('Cy');
-    await problem(
+    await expectProblem(
       await cy.send('PUT', `/api/operators/${ids.Cy}/access`, { role: 'admin', active: true }),
       403,
       '403-005',
@@ -196,10 +157,10 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
 
   it('deactivates: sessions end, documents go back, sign-in is refused; reactivated, Cy signs in again', async () => {
     const id = await readyDocument('cy-holds.pdf');
-    const cy = new Browser(server.url);
+    const cy = new ReviewBrowser(server.url);
     await cy.signIn('Cy');
     expect((await cy.send('POST', `/api/review/documents/${id}/take`)).status).toBe(200);
-    const ada = new Browser(server.url);
+    const ada = new ReviewBrowser(server.url);
     await ada.signIn('Ada');
 
     const off = await ada.send('PUT', `/api/operators/${ids.Cy}/access`, { role: 'operator', active: false });
@@ -207,21 +168,24 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     expect(await off.json()).toMatchObject({
       operator: { name: 'Cy', deactivatedAt: new Date(clock).toISOString() },
     });
-    await problem(await cy.send('GET', '/api/session'), 401, '401-011');
+    await expectProblem(await cy.send('GET', '/api/session'), 401, '401-011');
     expect((await stateOf(ada, id)).state).toBe('to_review');
     // Refused with the right password only: a wrong one says nothing of the deactivation.
-    await problem(
-      await new Browser(server.url).send('POST', '/api/session', { name: 'Cy', password: 'wrong one!' }),
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('POST', '/api/session', {
+        name: 'Cy',
+        password: 'wrong one!',
+      }),
       401,
       '401-012',
     );
-    await problem(
-      await new Browser(server.url).send('POST', '/api/session', { name: 'Cy', password: PASSWORD }),
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('POST', '/api/session', { name: 'Cy', password: PASSWORD }),
       403,
       '403-007',
     );
     // No password link for a deactivated operator.
-    await problem(await ada.send('POST', `/api/operators/${ids.Cy}/password-link`), 409, '409-002');
+    await expectProblem(await ada.send('POST', `/api/operators/${ids.Cy}/password-link`), 409, '409-002');
     const listed = (await (await ada.send('GET', '/api/operators')).json()) as {
       operators: { name: string; deactivatedAt?: string | null }[];
     };
@@ -230,13 +194,13 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     expect(
       (await ada.send('PUT', `/api/operators/${ids.Cy}/access`, { role: 'operator', active: true })).status,
     ).toBe(200);
-    await new Browser(server.url).signIn('Cy');
+    await new ReviewBrowser(server.url).signIn('Cy');
   });
 
   it('resets a password through a one-time link: hashed at rest, used once, replaced by a newer one, a day long', async () => {
-    const ada = new Browser(server.url);
+    const ada = new ReviewBrowser(server.url);
     await ada.signIn('Ada');
-    const bobsOld = new Browser(server.url);
+    const bobsOld = new ReviewBrowser(server.url);
     await bobsOld.signIn('Bob');
 
     const first = await ada.send('POST', `/api/operators/${ids.Bob}/password-link`);
@@ -252,15 +216,15 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     const stored = await review.database.db.selectFrom('password_links').select('token_hash').execute();
     expect(stored.map((row) => row.token_hash)).not.toContain(token);
 
-    const visitor = new Browser(server.url);
+    const visitor = new ReviewBrowser(server.url);
     // The newer link spent the first.
-    await problem(await visitor.send('GET', `/api/password-links/${oldToken}`), 404, '404-020');
+    await expectProblem(await visitor.send('GET', `/api/password-links/${oldToken}`), 404, '404-020');
     expect(await (await visitor.send('GET', `/api/password-links/${token}`)).json()).toEqual({
       valid: true,
       name: 'Bob',
     });
     // A weak password does not burn the link.
-    await problem(
+    await expectProblem(
       await visitor.send('POST', '/api/password-links', { token, password: 'short' }),
       422,
       '422-008',
@@ -269,18 +233,18 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     expect(set.status).toBe(200);
     expect(await set.json()).toEqual({ passwordSet: true });
     // Used once; Bob's sessions ended; the new password works, the old one no more.
-    await problem(
+    await expectProblem(
       await visitor.send('POST', '/api/password-links', { token, password: NEW_PASSWORD }),
       404,
       '404-020',
     );
-    await problem(await bobsOld.send('GET', '/api/session'), 401, '401-011');
-    await problem(
-      await new Browser(server.url).send('POST', '/api/session', { name: 'Bob', password: PASSWORD }),
+    await expectProblem(await bobsOld.send('GET', '/api/session'), 401, '401-011');
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('POST', '/api/session', { name: 'Bob', password: PASSWORD }),
       401,
       '401-012',
     );
-    await new Browser(server.url).signIn('Bob', NEW_PASSWORD);
+    await new ReviewBrowser(server.url).signIn('Bob', NEW_PASSWORD);
 
     // A day later a link is spent.
     const late = (await (await ada.send('POST', `/api/operators/${ids.Cy}/password-link`)).json()) as {
@@ -288,26 +252,26 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
     };
     clock += PASSWORD_LINK_TTL_MS;
     const lateToken = new URLSearchParams(late.path.split('?')[1]).get('token') ?? '';
-    await problem(await visitor.send('GET', `/api/password-links/${lateToken}`), 404, '404-020');
+    await expectProblem(await visitor.send('GET', `/api/password-links/${lateToken}`), 404, '404-020');
   });
 
   it(`limits the password links' tries to ${PASSWORD_LINK_ATTEMPTS} per address in 15 minutes`, async () => {
     // Every test's client comes from 127.0.0.1: the test before spent some of its tries already.
-    const guesser = new Browser(server.url);
+    const guesser = new ReviewBrowser(server.url);
     let tries = 0;
     let refused: Response | undefined;
     while (refused === undefined && tries <= PASSWORD_LINK_ATTEMPTS) {
       const answer = await guesser.send('GET', `/api/password-links/guess-${tries}`);
       tries += 1;
       if (answer.status === 429) refused = answer;
-      else await problem(answer, 404, '404-020');
+      else await expectProblem(answer, 404, '404-020');
     }
     expect(refused, 'refused within the limit').toBeDefined();
     if (refused === undefined) return;
-    await problem(refused, 429, '429-002');
+    await expectProblem(refused, 429, '429-002');
     expect(refused.headers.get('retry-after')).toBe('900');
     // The check and the use share the count.
-    await problem(
+    await expectProblem(
       await guesser.send('POST', '/api/password-links', { token: 'guess', password: NEW_PASSWORD }),
       429,
       '429-002',

@@ -12,60 +12,19 @@ import {
   SessionResponse,
   TimelineResponse,
 } from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
+import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import {
+  expectProblem,
+  listenReviewApi,
+  ReviewBrowser,
+  TEST_PASSWORD,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const LEASE = 60_000;
-const PASSWORD = 'correct horse battery staple';
-
-/** A browser: its cookie jar (one cookie), its CSRF token, its Origin. */
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined ? {} : { 'X-CSRF-Token': this.csrf }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) {
-      const [pair = ''] = setCookie.split(';');
-      this.cookie = /max-age=0/i.test(setCookie) ? undefined : pair;
-    }
-    return response;
-  }
-
-  async signIn(name: string, password = PASSWORD) {
-    const response = await this.send('POST', '/api/session', { name, password });
-    expect(response.status).toBe(200);
-    const session = SessionResponse.parse(await response.json());
-    this.csrf = session.csrfToken;
-    return session;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
+const PASSWORD = TEST_PASSWORD;
 
 describe.each(ENGINES)('the review API on %s', (engine) => {
   let store: TestStore;
@@ -76,10 +35,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, leaseMs: LEASE, clock: { now: () => clock } });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
+    server = await listenReviewApi(review);
   });
   afterAll(async () => {
     await server.close();
@@ -105,10 +61,10 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
 
   it('creates the first admin through the one-time set-up link, once', async () => {
     const token = await review.sessions.createSetupToken(clock, 60_000);
-    const first = new Browser(server.url);
+    const first = new ReviewBrowser(server.url);
     expect((await first.send('GET', `/api/setup/${token}`)).status).toBe(200);
     const weak = await first.send('POST', '/api/setup', { token, name: 'Ada', password: 'short' });
-    expect((await problem(weak, 422, '422-008')).errors).toEqual([
+    expect((await expectProblem(weak, 422, '422-008')).errors).toEqual([
       { pointer: '#/password', detail: expect.any(String) },
     ]);
 
@@ -125,9 +81,9 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     });
 
     // Used up: neither checking nor using it again works.
-    await problem(await first.send('GET', `/api/setup/${token}`), 404, '404-011');
-    const again = new Browser(server.url);
-    await problem(
+    await expectProblem(await first.send('GET', `/api/setup/${token}`), 404, '404-011');
+    const again = new ReviewBrowser(server.url);
+    await expectProblem(
       await again.send('POST', '/api/setup', { token, name: 'Eve', password: PASSWORD }),
       404,
       '404-011',
@@ -135,19 +91,19 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   });
 
   it('signs in with an HttpOnly cookie and a CSRF token, and out again', async () => {
-    const browser = new Browser(server.url);
-    await problem(await browser.send('GET', '/api/session'), 401, '401-011');
-    await problem(
+    const browser = new ReviewBrowser(server.url);
+    await expectProblem(await browser.send('GET', '/api/session'), 401, '401-011');
+    await expectProblem(
       await browser.send('POST', '/api/session', { name: 'Ada', password: 'wrong password!' }),
       401,
       '401-012',
     );
-    await problem(
+    await expectProblem(
       await browser.send('POST', '/api/session', { name: 'Nobody', password: PASSWORD }),
       401,
       '401-012',
     );
-    await problem(await browser.send('POST', '/api/session', { name: 'Ada' }), 422, '422-008');
+    await expectProblem(await browser.send('POST', '/api/session', { name: 'Ada' }), 422, '422-008');
 
     const session = await browser.signIn('ada');
     expect(session.operator.name).toBe('Ada');
@@ -157,20 +113,20 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     // A change without the token, or with another, is refused; with it, it goes through.
     const token = browser.csrf;
     browser.csrf = undefined;
-    await problem(await browser.send('DELETE', '/api/session'), 403, '403-004');
+    await expectProblem(await browser.send('DELETE', '/api/session'), 403, '403-004');
     browser.csrf = 'x'.repeat(43);
-    await problem(await browser.send('DELETE', '/api/session'), 403, '403-004');
+    await expectProblem(await browser.send('DELETE', '/api/session'), 403, '403-004');
     browser.csrf = token;
     const cookie = browser.cookie;
     expect((await browser.send('DELETE', '/api/session')).status).toBe(200);
     expect(browser.cookie).toBeUndefined();
     // The old cookie is dead on the server, not only forgotten by the browser.
     browser.cookie = cookie;
-    await problem(await browser.send('GET', '/api/session'), 401, '401-011');
+    await expectProblem(await browser.send('GET', '/api/session'), 401, '401-011');
   });
 
   it('lets admins, and only admins, create operators', async () => {
-    const admin = new Browser(server.url);
+    const admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
     for (const name of ['Alice', 'Bob']) {
       const created = await admin.send('POST', '/api/operators', {
@@ -180,7 +136,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       });
       expect(created.status).toBe(201);
     }
-    await problem(
+    await expectProblem(
       await admin.send('POST', '/api/operators', { name: 'ALICE', role: 'operator', password: PASSWORD }),
       409,
       '409-003',
@@ -191,10 +147,10 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     expect(listed.operators.map((o) => o.name)).toEqual(['Ada', 'Alice', 'Bob']);
     expect(JSON.stringify(listed)).not.toMatch(/argon2/);
 
-    const alice = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
-    await problem(await alice.send('GET', '/api/operators'), 403, '403-005');
-    await problem(
+    await expectProblem(await alice.send('GET', '/api/operators'), 403, '403-005');
+    await expectProblem(
       await alice.send('POST', '/api/operators', { name: 'Mallory', role: 'admin', password: PASSWORD }),
       403,
       '403-005',
@@ -204,8 +160,8 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   it('hands out the queue one document per operator, and refuses stale or foreign writes', async () => {
     const first = await readyDocument('first.pdf');
     const second = await readyDocument('second.pdf');
-    const alice = new Browser(server.url);
-    const bob = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
+    const bob = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
     await bob.signIn('Bob');
 
@@ -230,7 +186,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       version: aliceNext.version,
       corrections: [{ path: 'total_amount', value: 1 }],
     });
-    const held = await problem(foreign, 403, '403-006');
+    const held = await expectProblem(foreign, 403, '403-006');
     expect(held.detail).toMatch(/Alice is reviewing this document/);
     expect(held.current).toMatchObject({ id: first, holder: { name: 'Alice' } });
 
@@ -246,10 +202,14 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     const stale = await alice.send('POST', `/api/review/documents/${first}/confirm`, {
       version: aliceNext.version,
     });
-    const staleBody = await problem(stale, 409, '409-001');
+    const staleBody = await expectProblem(stale, 409, '409-001');
     expect(staleBody.current).toMatchObject({ version: afterSave.version });
 
-    await problem(await alice.send('POST', `/api/review/documents/${first}/confirm`, {}), 422, '422-008');
+    await expectProblem(
+      await alice.send('POST', `/api/review/documents/${first}/confirm`, {}),
+      422,
+      '422-008',
+    );
     const confirmed = await alice.send('POST', `/api/review/documents/${first}/confirm`, {
       version: afterSave.version,
     });
@@ -258,12 +218,12 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       decidedBy: { name: 'Alice' },
     });
     // Confirmed: a second confirm is refused for its state.
-    await problem(
+    await expectProblem(
       await alice.send('POST', `/api/review/documents/${first}/confirm`, { version: afterSave.version + 1 }),
       409,
       '409-002',
     );
-    await problem(
+    await expectProblem(
       await bob.send('POST', `/api/review/documents/${second}/reject`, { version: bobNext.version }),
       422,
       '422-008',
@@ -276,18 +236,18 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       state: 'rejected',
       reason: 'Not an invoice',
     });
-    await problem(
+    await expectProblem(
       await bob.send('GET', '/api/review/documents/00000000-0000-4000-8000-000000000000'),
       404,
       '404-010',
     );
-    await problem(await bob.send('GET', '/api/review/documents/not-an-id'), 404, '404-010');
+    await expectProblem(await bob.send('GET', '/api/review/documents/not-an-id'), 404, '404-010');
   });
 
   it('gives an idle document back to the queue, and says so to its late holder', async () => {
     const id = await readyDocument('idle.pdf');
-    const alice = new Browser(server.url);
-    const bob = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
+    const bob = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
     await bob.signIn('Bob');
     const taken = DocumentResponse.parse(
@@ -300,12 +260,12 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     ).document;
     expect(takenOver).toMatchObject({ id, holder: { name: 'Bob' } });
     const late = await alice.send('POST', `/api/review/documents/${id}/lease`);
-    expect((await problem(late, 403, '403-006')).current).toMatchObject({ holder: { name: 'Bob' } });
+    expect((await expectProblem(late, 403, '403-006')).current).toMatchObject({ holder: { name: 'Bob' } });
     expect((await bob.send('POST', `/api/review/documents/${id}/release`)).status).toBe(200);
   });
 
   it('lists the queue in pages with counts, and lets admins reassign, reopen and export the timeline', async () => {
-    const admin = new Browser(server.url);
+    const admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
     const page = QueuePage.parse(await (await admin.send('GET', '/api/review/documents?limit=2')).json());
     expect(page.documents.map((d) => d.fileName)).toEqual(['idle.pdf', 'second.pdf']);
@@ -316,8 +276,8 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     );
     expect(rest.documents.map((d) => d.fileName)).toEqual(['first.pdf']);
     expect(rest.nextCursor).toBeNull();
-    await problem(await admin.send('GET', '/api/review/documents?state=lost'), 422, '422-008');
-    await problem(await admin.send('GET', '/api/review/documents?cursor=garbage'), 422, '422-008');
+    await expectProblem(await admin.send('GET', '/api/review/documents?state=lost'), 422, '422-008');
+    await expectProblem(await admin.send('GET', '/api/review/documents?cursor=garbage'), 422, '422-008');
     const search = QueuePage.parse(await (await admin.send('GET', '/api/review/documents?q=SECOND')).json());
     expect(search.documents.map((d) => d.fileName)).toEqual(['second.pdf']);
 
@@ -331,9 +291,9 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       holder: { name: 'Bob' },
     });
 
-    const alice = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
-    await problem(await alice.send('POST', `/api/review/documents/${first}/reopen`), 403, '403-005');
+    await expectProblem(await alice.send('POST', `/api/review/documents/${first}/reopen`), 403, '403-005');
 
     const timeline = TimelineResponse.parse(
       await (await alice.send('GET', `/api/review/documents/${first}/timeline`)).json(),
@@ -347,7 +307,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       ['reopened', 'Ada'],
       ['reassigned', 'Ada'],
     ]);
-    await problem(
+    await expectProblem(
       await alice.send('GET', `/api/review/documents/${first}/timeline?format=csv`),
       403,
       '403-005',
@@ -365,16 +325,16 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   it('lets admins raise a document, which then comes up first', async () => {
     const older = await readyDocument('routine.pdf');
     const urgent = await readyDocument('urgent.pdf');
-    const admin = new Browser(server.url);
+    const admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
-    const alice = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
-    await problem(
+    await expectProblem(
       await alice.send('POST', `/api/review/documents/${urgent}/priority`, { priority: 5 }),
       403,
       '403-005',
     );
-    await problem(
+    await expectProblem(
       await admin.send('POST', `/api/review/documents/${urgent}/priority`, { priority: 1.5 }),
       422,
       '422-008',
@@ -397,14 +357,14 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
 
   it('takes the next document of the filters, counts what they list, and postpones until a date (issue 21)', async () => {
     const wanted = await readyDocument('follow-wanted.pdf');
-    const alice = new Browser(server.url);
+    const alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
     const counts = await alice.send('GET', '/api/review/counts?q=follow-wanted');
     expect(((await counts.json()) as { counts: Record<string, number> }).counts).toMatchObject({
       to_review: 1,
       in_review: 0,
     });
-    await problem(await alice.send('POST', '/api/review/next?state=nothing'), 422, '422-008');
+    await expectProblem(await alice.send('POST', '/api/review/next?state=nothing'), 422, '422-008');
     expect((await alice.send('POST', '/api/review/next?q=follow-nobody')).status).toBe(204);
     const taken = DocumentResponse.parse(
       await (await alice.send('POST', '/api/review/next?q=follow-wanted&state=to_review')).json(),
@@ -412,7 +372,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     expect(taken.id).toBe(wanted);
 
     // Postponed until a time to come: refused for a past one, kept, and waiting again once it has come.
-    await problem(
+    await expectProblem(
       await alice.send('POST', `/api/review/documents/${wanted}/postpone`, {
         version: taken.version,
         until: new Date(clock - 1).toISOString(),
@@ -442,13 +402,13 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
   });
 
   it('refuses the review to anybody not signed in, and to other sites', async () => {
-    const stranger = new Browser(server.url);
-    await problem(await stranger.send('POST', '/api/review/next'), 401, '401-011');
-    await problem(await stranger.send('GET', '/api/review/documents'), 401, '401-011');
-    const admin = new Browser(server.url);
+    const stranger = new ReviewBrowser(server.url);
+    await expectProblem(await stranger.send('POST', '/api/review/next'), 401, '401-011');
+    await expectProblem(await stranger.send('GET', '/api/review/documents'), 401, '401-011');
+    const admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
     // Even with the cookie and the token, a request from another site's page is refused first.
-    await problem(
+    await expectProblem(
       await admin.send('POST', '/api/review/next', undefined, { Origin: 'http://evil.example' }),
       403,
       '403-003',

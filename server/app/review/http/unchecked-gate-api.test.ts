@@ -7,83 +7,43 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UncheckedGate } from '@extraction-review/contract/review/unchecked-gate';
-import {
-  DocumentResponse,
-  SessionResponse,
-  TimelineResponse,
-} from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { DocumentResponse, TimelineResponse } from '@extraction-review/contract/review/schemas';
 import {
   generatedInvoice,
   type GeneratedInvoice,
 } from '@extraction-review/test-kit/invoices/generated-invoice';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
+import type { RunningServer } from '../../listen';
 import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import {
+  expectProblem,
+  listenReviewApi,
+  ReviewBrowser,
+  TEST_PASSWORD,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
-const PASSWORD = 'correct horse battery staple';
-
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined ? {} : { 'X-CSRF-Token': this.csrf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) this.cookie = setCookie.split(';')[0];
-    return response;
-  }
-
-  async signIn(name: string) {
-    const response = await this.send('POST', '/api/session', { name, password: PASSWORD });
-    expect(response.status).toBe(200);
-    this.csrf = SessionResponse.parse(await response.json()).csrfToken;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
+const PASSWORD = TEST_PASSWORD;
 
 describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
   let store: TestStore;
   let review: OpenedReview;
   let server: RunningServer;
-  let admin: Browser;
-  let alice: Browser;
+  let admin: ReviewBrowser;
+  let alice: ReviewBrowser;
   let clock = T0;
 
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
+    server = await listenReviewApi(review);
     const passwordHash = await hashPassword(PASSWORD);
     await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, T0);
     await review.operators.create({ name: 'Alice', role: 'operator', passwordHash }, T0);
-    admin = new Browser(server.url);
+    admin = new ReviewBrowser(server.url);
     await admin.signIn('Ada');
-    alice = new Browser(server.url);
+    alice = new ReviewBrowser(server.url);
     await alice.signIn('Alice');
   });
   afterAll(async () => {
@@ -155,8 +115,16 @@ describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
   });
 
   it('lets admins, and only admins, make a gate strict; then refuses to confirm unchecked values, naming them', async () => {
-    await problem(await alice.send('PUT', gatePath('v2', 'strict-model'), { strict: true }), 403, '403-005');
-    await problem(await admin.send('PUT', gatePath('v2', 'strict-model'), { strict: 'yes' }), 422, '422-008');
+    await expectProblem(
+      await alice.send('PUT', gatePath('v2', 'strict-model'), { strict: true }),
+      403,
+      '403-005',
+    );
+    await expectProblem(
+      await admin.send('PUT', gatePath('v2', 'strict-model'), { strict: 'yes' }),
+      422,
+      '422-008',
+    );
     const saved = await admin.send('PUT', gatePath('v2', 'strict-model'), { strict: true });
     expect(saved.status).toBe(200);
     expect(UncheckedGate.parse(await saved.json())).toMatchObject({
@@ -166,7 +134,7 @@ describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
     });
 
     const document = await queued('strict-model');
-    const refused = await problem(
+    const refused = await expectProblem(
       await alice.send('POST', `/api/review/documents/${document.id}/confirm`, {
         version: document.version,
         uncheckedConfirmed: 2,
@@ -204,6 +172,10 @@ describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
   });
 
   it('refuses to strengthen the gate of a model written wrongly', async () => {
-    await problem(await admin.send('PUT', gatePath('v1', 'invoices'), { strict: true }), 404, '404-004');
+    await expectProblem(
+      await admin.send('PUT', gatePath('v1', 'invoices'), { strict: true }),
+      404,
+      '404-004',
+    );
   });
 });

@@ -92,3 +92,23 @@ export async function expectProblem(
   expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
   return body;
 }
+
+/** A v2 document of model `model-a` whose (empty) result is in: waiting in the queue. Returns its id. */
+export async function addReadyDocument(
+  review: OpenedReview,
+  fileName: string,
+  at: number,
+  counts: { fieldsTotal: number; fieldsToReview: number },
+): Promise<string> {
+  const added = await review.queue.addDocument({ apiVersion: 'v2', modelKey: 'model-a', fileName }, at);
+  await review.queue.setResult(
+    added.id,
+    {
+      json: JSON.stringify({ inference: { id: 'inf', result: { fields: {} } } }),
+      resultId: 'inf',
+      ...counts,
+    },
+    at,
+  );
+  return added.id;
+}

@@ -13,6 +13,7 @@ import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-
 import { hashPassword } from '../auth/passwords';
 import { PASSWORD_LINK_TTL_MS } from '../store/password-links';
 import {
+  addReadyDocument,
   expectProblem,
   listenReviewApi,
   ReviewBrowser,
@@ -52,18 +53,7 @@ describe.each(ENGINES)('operator access on %s', (engine) => {
 
   async function readyDocument(fileName: string) {
     clock += 1000;
-    const added = await review.queue.addDocument({ apiVersion: 'v2', modelKey: 'model-a', fileName }, clock);
-    await review.queue.setResult(
-      added.id,
-      {
-        json: JSON.stringify({ inference: { id: 'inf', result: { fields: {} } } }),
-        resultId: 'inf',
-        fieldsTotal: 1,
-        fieldsToReview: 1,
-      },
-      clock,
-    );
-    return added.id;
+    return addReadyDocument(review, fileName, clock, { fieldsTotal: 1, fieldsToReview: 1 });
   }
 
   async function stateOf(browser: ReviewBrowser, id: string) {

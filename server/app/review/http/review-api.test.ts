@@ -15,6 +15,7 @@ import {
 import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import {
+  addReadyDocument,
   expectProblem,
   listenReviewApi,
   ReviewBrowser,
@@ -45,18 +46,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
 
   async function readyDocument(fileName: string) {
     clock += 1000;
-    const added = await review.queue.addDocument({ apiVersion: 'v2', modelKey: 'model-a', fileName }, clock);
-    await review.queue.setResult(
-      added.id,
-      {
-        json: JSON.stringify({ inference: { id: 'inf', result: { fields: {} } } }),
-        resultId: 'inf',
-        fieldsTotal: 5,
-        fieldsToReview: 2,
-      },
-      clock,
-    );
-    return added.id;
+    return addReadyDocument(review, fileName, clock, { fieldsTotal: 5, fieldsToReview: 2 });
   }
 
   it('creates the first admin through the one-time set-up link, once', async () => {

@@ -13,18 +13,17 @@ import {
   type GeneratedInvoice,
 } from '@extraction-review/test-kit/invoices/generated-invoice';
 import type { RunningServer } from '../../listen';
-import { hashPassword } from '../auth/passwords';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import type { ReviewBrowser } from '@extraction-review/test-kit/review/review-browser';
 import {
+  addOperators,
   expectProblem,
   listenReviewApi,
-  ReviewBrowser,
-  TEST_PASSWORD,
+  signedIn,
 } from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
-const PASSWORD = TEST_PASSWORD;
 
 describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
   let store: TestStore;
@@ -38,13 +37,9 @@ describe.each(ENGINES)('the unchecked-values gate on %s', (engine) => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, clock: { now: () => clock } });
     server = await listenReviewApi(review);
-    const passwordHash = await hashPassword(PASSWORD);
-    await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, T0);
-    await review.operators.create({ name: 'Alice', role: 'operator', passwordHash }, T0);
-    admin = new ReviewBrowser(server.url);
-    await admin.signIn('Ada');
-    alice = new ReviewBrowser(server.url);
-    await alice.signIn('Alice');
+    await addOperators(review, { Ada: 'admin', Alice: 'operator' }, T0);
+    admin = await signedIn(server.url, 'Ada');
+    alice = await signedIn(server.url, 'Alice');
   });
   afterAll(async () => {
     await server.close();

@@ -50,6 +50,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${appPort}`,
     trace: 'retain-on-failure',
     screenshot: 'on',
+    // A click on something that never comes fails at its own line, not at the test's timeout: CI
+    // shows only the error, and a journey whose time ran out is reported at its last call.
+    actionTimeout: 45_000,
+    navigationTimeout: 45_000,
   },
   projects: [
     // Signs an operator in once (e2e/auth.setup.ts); the journeys start signed in as them.

@@ -6,6 +6,7 @@
  * anyway"), "Review them" selects the first, the answer is in the history; an admin makes the model's
  * gate strict on the Rules page, and then confirming is not offered (nor taken by the server: 422-014).
  */
+import { restoring } from './support/restoring';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { keepScreenshot } from './support/artifacts';
 import { makeInvoicePdf } from './support/make-invoice';
@@ -144,41 +145,44 @@ test('a strict gate, set by an admin on the Rules page, offers no Confirm anyway
 }) => {
   test.setTimeout(180_000);
   const id = await queuedInvoice(page, 'checks-strict');
-  try {
-    await page.goto(`/rules/v2/${encodeURIComponent(INVOICE_MODEL_ID)}`);
-    const strict = page.getByRole('checkbox', { name: /^Strict/ });
-    await strict.check();
-    await expect(strict).toBeChecked();
-    await expect(page.getByText('Operators must check each before confirming.')).toBeVisible();
-    await keepScreenshot(page, 'checks-strict-gate-rules');
-    expect(((await (await page.request.get(GATE)).json()) as { strict: boolean }).strict).toBe(true);
+  await restoring(
+    async () => {
+      await page.goto(`/rules/v2/${encodeURIComponent(INVOICE_MODEL_ID)}`);
+      const strict = page.getByRole('checkbox', { name: /^Strict/ });
+      await strict.check();
+      await expect(strict).toBeChecked();
+      await expect(page.getByText('Operators must check each before confirming.')).toBeVisible();
+      await keepScreenshot(page, 'checks-strict-gate-rules');
+      expect(((await (await page.request.get(GATE)).json()) as { strict: boolean }).strict).toBe(true);
 
-    await openHeld(page, id);
-    await page.getByRole('button', { name: /^Confirm and next/ }).click();
-    const gate = page.getByRole('dialog', { name: /values? not checked$/ });
-    await expect(gate).toContainText('This model needs every such value checked');
-    await expect(gate.getByRole('button', { name: 'Confirm anyway' })).toHaveCount(0);
-    await keepScreenshot(page, 'checks-strict-gate-review');
-    await gate.getByRole('button', { name: 'Review them' }).click();
+      await openHeld(page, id);
+      await page.getByRole('button', { name: /^Confirm and next/ }).click();
+      const gate = page.getByRole('dialog', { name: /values? not checked$/ });
+      await expect(gate).toContainText('This model needs every such value checked');
+      await expect(gate.getByRole('button', { name: 'Confirm anyway' })).toHaveCount(0);
+      await keepScreenshot(page, 'checks-strict-gate-review');
+      await gate.getByRole('button', { name: 'Review them' }).click();
 
-    // The server refuses a confirmation that goes round the review, naming the values.
-    const held = (await (await page.request.get(`/api/review/documents/${id}`)).json()) as {
-      document: { version: number };
-    };
-    const refused = await page.request.post(`/api/review/documents/${id}/confirm`, {
-      headers: await csrfHeader(page.request),
-      data: { version: held.document.version, uncheckedConfirmed: 1 },
-    });
-    expect(refused.status()).toBe(422);
-    const problem = (await refused.json()) as { code: string; errors: { pointer: string }[] };
-    expect(problem.code).toBe('422-014');
-    expect(problem.errors.length).toBeGreaterThan(0);
-    expect(problem.errors[0]?.pointer).toMatch(/^#\/fields\//);
-  } finally {
-    const reset = await page.request.put(GATE, {
-      headers: await csrfHeader(page.request),
-      data: { strict: false },
-    });
-    expect(reset.status()).toBe(200);
-  }
+      // The server refuses a confirmation that goes round the review, naming the values.
+      const held = (await (await page.request.get(`/api/review/documents/${id}`)).json()) as {
+        document: { version: number };
+      };
+      const refused = await page.request.post(`/api/review/documents/${id}/confirm`, {
+        headers: await csrfHeader(page.request),
+        data: { version: held.document.version, uncheckedConfirmed: 1 },
+      });
+      expect(refused.status()).toBe(422);
+      const problem = (await refused.json()) as { code: string; errors: { pointer: string }[] };
+      expect(problem.code).toBe('422-014');
+      expect(problem.errors.length).toBeGreaterThan(0);
+      expect(problem.errors[0]?.pointer).toMatch(/^#\/fields\//);
+    },
+    async () => {
+      const reset = await page.request.put(GATE, {
+        headers: await csrfHeader(page.request),
+        data: { strict: false },
+      });
+      expect(reset.status()).toBe(200);
+    },
+  );
 });

@@ -4,6 +4,7 @@ import { invoicePdfFile, invoicePngFile } from './support/upload-documents';
 import {
   chooseFiles,
   extract,
+  INVOICE_MODEL_NAME,
   openUploadForm,
   recordAttribute,
   selectedFile,
@@ -55,7 +56,7 @@ test('several files at once: three at a time with their progress, then every job
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   for (const file of files)
     await expect(uploadsRow(page, file.name)).toHaveAttribute('data-state', 'to_review', { timeout: 60_000 });
-  await expect(uploadsRow(page, 'several-1.pdf')).toContainText('Invoice (reference)');
+  await expect(uploadsRow(page, 'several-1.pdf')).toContainText(INVOICE_MODEL_NAME);
   await expect(uploadsRow(page, 'several-1.pdf')).toContainText('You');
   await keepScreenshot(page, 'uploads-processed', { fullPage: true });
   await expectAccessible(page, 'uploads-list');

@@ -8,6 +8,8 @@ import type { FilePayload } from './upload-documents';
 
 /** The seeded invoice model (server/reference/models.json). */
 export const INVOICE_MODEL_ID = 'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a';
+/** How the app names that model wherever it shows one (the reference service's name for it). */
+export const INVOICE_MODEL_NAME = 'Invoice (reference)';
 
 export async function openUploadForm(page: Page): Promise<void> {
   await page.goto('/');

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import {
   PRESET_REASON_KINDS,
   type PresetReasonKind,
@@ -52,15 +52,18 @@ function ReasonList({
 }) {
   const id = useId();
   const list = useRef<HTMLOListElement>(null);
-  // The row to focus after it was added or moved (its input, or the button pressed).
-  const [focus, setFocus] = useState<{ key: string; control: string } | null>(null);
+  // The row to focus once drawn after it was added, moved or its neighbour removed (its input, or
+  // the button pressed): the list draws again with the draft, then this runs.
+  const pendingFocus = useRef<{ key: string; control: string } | null>(null);
+  const setFocus = (focus: { key: string; control: string }) => (pendingFocus.current = focus);
   useEffect(() => {
+    const focus = pendingFocus.current;
     if (focus === null) return;
+    pendingFocus.current = null;
     list.current
       ?.querySelector<HTMLElement>(`[data-reason="${focus.key}"] [data-control="${focus.control}"]`)
       ?.focus();
-    setFocus(null);
-  }, [focus]);
+  });
   const title = REASON_KIND_LABELS[kind];
   const listError = errorOf(`reasons.${kind}`);
   const move = (index: number, by: -1 | 1) => {

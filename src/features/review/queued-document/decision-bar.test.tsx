@@ -29,7 +29,8 @@ const REASONS = {
 };
 const FAILURE: RuleFailure = { ruleId: 'sum', kind: 'sum', message: 'Lines do not add up', fields: [] };
 
-describe('DecisionBar', () => {
+// Dialogs and role queries take seconds in jsdom on a loaded machine: a guard against hangs only.
+describe('DecisionBar', { timeout: 30_000 }, () => {
   it('confirms with the button and with Ctrl+Enter', async () => {
     const onDecide = vi.fn();
     render(<DecisionBar onDecide={onDecide} busy={false} error={null} />);

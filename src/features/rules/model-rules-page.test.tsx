@@ -1,12 +1,13 @@
 /**
- * The Rules page of one model: an admin edits routing and business rules with a message beside each
- * input as it is typed (the regular expression checked as typed), saves on the version read, and a
- * save refused because another admin saved first shows the server's problem and offers theirs.
+ * The Rules page of one model: an admin edits routing, business rules and the reasons the review
+ * offers, with a message beside each input as it is typed (the regular expression checked as typed),
+ * saves on the version read, and a save refused because another admin saved first shows the server's problem and offers theirs.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_REASONS } from '@extraction-review/contract/review/model-settings';
 import { reviewKeys } from '../../api/keys';
 import { ModelRulesPage } from './model-rules-page';
 
@@ -116,6 +117,8 @@ describe('ModelRulesPage', { timeout: 30_000 }, () => {
           },
           rules: [{ id: 'pattern-1', kind: 'pattern', field: 'invoice_number', pattern: '^(INV)-' }],
           feedbackEnabled: false,
+          // Never saved: the defaults, as served (a server without reasons reads as the defaults too).
+          reasons: DEFAULT_REASONS,
         },
       },
     ]);
@@ -189,6 +192,67 @@ describe('ModelRulesPage', { timeout: 30_000 }, () => {
     // Changed: the server's word is dropped until the next save.
     await userEvent.type(field, '{Backspace}');
     expect(field).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('edits the reasons the review offers: adds, moves, removes, refuses one twice, and saves them in order', async () => {
+    answerPut = (body) => Response.json({ ...SETTINGS, ...body, version: 3 });
+    renderPage();
+    const reject = await screen.findByRole('region', { name: 'Reject' });
+    expect(
+      within(reject)
+        .getAllByRole('textbox')
+        .map((input) => (input as HTMLInputElement).value),
+    ).toEqual(DEFAULT_REASONS.reject);
+    await userEvent.click(within(reject).getByRole('button', { name: 'Add a reason to reject' }));
+    const added = within(reject).getByRole('textbox', { name: 'Reject reason 4' });
+    expect(added).toHaveFocus();
+    await userEvent.type(added, 'unreadable');
+    expect(added).toHaveAccessibleDescription(/same reason is offered above/);
+    await userEvent.clear(added);
+    await userEvent.type(added, 'Missing pages');
+    expect(added).not.toHaveAttribute('aria-invalid');
+    // Up to first place, the focus staying on the button pressed (or its twin at the top).
+    for (const position of [4, 3, 2])
+      await userEvent.click(
+        within(reject).getByRole('button', { name: `Move up: Reject reason ${String(position)}` }),
+      );
+    expect(within(reject).getByRole('button', { name: 'Move down: Reject reason 1' })).toHaveFocus();
+    await userEvent.click(within(reject).getByRole('button', { name: 'Remove: Reject reason 4' }));
+
+    const override = screen.getByRole('region', { name: 'Confirm although a rule fails' });
+    await userEvent.click(
+      within(override).getByRole('button', { name: 'Remove: Confirm although a rule fails reason 1' }),
+    );
+    expect(within(override).getByText(/None: the operator writes the reason/)).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved (version 3).');
+    expect(puts[0]?.body).toMatchObject({
+      reasons: {
+        reject: ['Missing pages', 'Not an invoice / wrong document type', 'Unreadable'],
+        postpone: DEFAULT_REASONS.postpone,
+        override: [],
+      },
+    });
+  });
+
+  it('shows the server’s word on a reason beside it (422-008 pointing at it)', async () => {
+    answerPut = () =>
+      new Response(
+        JSON.stringify({
+          status: 422,
+          title: 'Invalid request',
+          detail: 'The request does not fit.',
+          code: '422-008',
+          errors: [{ pointer: '#/reasons/postpone/1', detail: 'At most 200 characters' }],
+        }),
+        { status: 422, headers: { 'content-type': 'application/problem+json' } },
+      );
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const second = screen.getByRole('textbox', { name: 'Postpone reason 2' });
+    await waitFor(() => expect(second).toHaveAccessibleDescription(/At most 200 characters/));
+    expect(second).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('shows operators that only admins change the rules', async () => {

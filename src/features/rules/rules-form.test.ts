@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ModelSettings } from '@extraction-review/contract/review/model-settings';
-import { checkDraft, draftFromSettings, keyOfPointer, newRule, type SettingsDraft } from './rules-form';
+import {
+  checkDraft,
+  draftFromSettings,
+  keyOfPointer,
+  newRule,
+  reasonDraft,
+  type SettingsDraft,
+} from './rules-form';
 
 const settings = ModelSettings.parse({
   apiVersion: 'v2',
@@ -22,6 +29,11 @@ const settings = ModelSettings.parse({
     { id: 'g', kind: 'date_order', earlier: 'date', later: 'due_date' },
   ],
   feedbackEnabled: false,
+  reasons: {
+    reject: ['Unreadable', 'Duplicate'],
+    postpone: [],
+    override: ['Checked against the paper original'],
+  },
   updatedAt: null,
   updatedBy: null,
 });
@@ -31,7 +43,13 @@ describe('the rules form', () => {
     const checked = checkDraft(draftFromSettings(settings), 3);
     expect(checked).toEqual({
       ok: true,
-      request: { version: 3, routing: settings.routing, rules: settings.rules, feedbackEnabled: false },
+      request: {
+        version: 3,
+        routing: settings.routing,
+        rules: settings.rules,
+        feedbackEnabled: false,
+        reasons: settings.reasons,
+      },
     });
   });
 
@@ -66,6 +84,32 @@ describe('the rules form', () => {
       'rules.3.id': 'Another rule is called a',
       'rules.4.tolerance': 'A tolerance is a number',
     });
+  });
+
+  it('says which reason is empty, too long or offered twice, by its place', () => {
+    const draft = draftFromSettings(settings);
+    const [unreadable, duplicate] = draft.reasons.reject;
+    const [paper] = draft.reasons.override;
+    if (!unreadable || !duplicate || !paper) throw new Error('reasons');
+    const checked = checkDraft(
+      {
+        ...draft,
+        reasons: {
+          reject: [unreadable, { ...duplicate, text: ' UNREADABLE ' }],
+          postpone: [reasonDraft('   ')],
+          override: [{ ...paper, text: 'x'.repeat(201) }],
+        },
+      },
+      3,
+    );
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(Object.fromEntries(checked.errors)).toEqual({
+      'reasons.reject.1': 'The same reason is offered above',
+      'reasons.postpone.0': 'A reason cannot be empty',
+      'reasons.override.0': 'At most 200 characters',
+    });
+    expect(keyOfPointer('#/reasons/postpone/0')).toBe('reasons.postpone.0');
   });
 
   it('makes new rules with free ids and the usual invoice fields', () => {

@@ -5,8 +5,10 @@
  */
 import {
   ModelSettingsRequest,
+  PRESET_REASON_KINDS,
   type BusinessRule,
   type ModelSettings,
+  type PresetReasonKind,
   type RuleKind,
 } from '@extraction-review/contract/review/model-settings';
 import type { FieldConfidence } from '@extraction-review/contract/v2/schemas';
@@ -41,6 +43,26 @@ export interface SettingsDraft {
   samplePercent: string;
   feedbackEnabled: boolean;
   rules: RuleDraft[];
+  /** The reasons the review offers, per kind, in their order. */
+  reasons: Record<PresetReasonKind, ReasonDraft[]>;
+}
+
+export interface ReasonDraft {
+  /** React's key: stays while the text is edited or moved. */
+  key: string;
+  text: string;
+}
+
+export const REASON_KIND_LABELS: Readonly<Record<PresetReasonKind, string>> = {
+  reject: 'Reject',
+  postpone: 'Postpone',
+  override: 'Confirm although a rule fails',
+};
+
+let reasonKeys = 0;
+/** A reason as the form holds it (a new one is empty). */
+export function reasonDraft(text = ''): ReasonDraft {
+  return { key: `reason-${String((reasonKeys += 1))}`, text };
 }
 
 export const KIND_LABELS: Readonly<Record<RuleKind, string>> = {
@@ -96,6 +118,11 @@ export function draftFromSettings(settings: ModelSettings): SettingsDraft {
     samplePercent: String(settings.routing.samplePercent),
     feedbackEnabled: settings.feedbackEnabled,
     rules: settings.rules.map(ruleDraft),
+    reasons: {
+      reject: settings.reasons.reject.map((text) => reasonDraft(text)),
+      postpone: settings.reasons.postpone.map((text) => reasonDraft(text)),
+      override: settings.reasons.override.map((text) => reasonDraft(text)),
+    },
   };
 }
 
@@ -195,6 +222,11 @@ export function requestInput(draft: SettingsDraft, version: number): Record<stri
     },
     rules: draft.rules.map(ruleInput),
     feedbackEnabled: draft.feedbackEnabled,
+    reasons: {
+      reject: draft.reasons.reject.map((r) => r.text),
+      postpone: draft.reasons.postpone.map((r) => r.text),
+      override: draft.reasons.override.map((r) => r.text),
+    },
   };
 }
 
@@ -217,15 +249,30 @@ export function checkDraft(
     if (id !== '' && seen.has(id) && !errors.has(key)) errors.set(key, `Another rule is called ${id}`);
     seen.add(id);
   });
+  // The same for a reason offered twice (letter case aside), at once.
+  for (const kind of PRESET_REASON_KINDS) {
+    const said = new Set<string>();
+    draft.reasons[kind].forEach((reason, index) => {
+      const text = reason.text.trim().toLocaleLowerCase();
+      const key = `reasons.${kind}.${String(index)}`;
+      if (text !== '' && said.has(text) && !errors.has(key))
+        errors.set(key, 'The same reason is offered above');
+      said.add(text);
+    });
+  }
   return { ok: false, errors };
 }
 
-/** Each issue under its input's key (the first message wins). Lists (required fields, values) by list. */
+/**
+ * Each issue under its input's key (the first message wins): a rule's input and a reason by their
+ * index (`reasons.reject.1`); other lists (required fields, values) by list.
+ */
 export function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FormErrors {
   const errors = new Map<string, string>();
   for (const issue of issues) {
     const path = issue.path.map(String);
-    const key = path[0] === 'rules' ? path.slice(0, 3).join('.') : path.slice(0, 2).join('.');
+    const key =
+      path[0] === 'rules' || path[0] === 'reasons' ? path.slice(0, 3).join('.') : path.slice(0, 2).join('.');
     if (!errors.has(key)) errors.set(key, issue.message);
   }
   return errors;

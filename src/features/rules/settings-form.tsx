@@ -7,6 +7,7 @@ import { putModelSettings } from '../../api/review/model-settings-endpoints';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { ReasonsEditor } from './reasons-editor';
 import { RoutingEditor } from './routing-editor';
 import { RuleEditor } from './rule-editor';
 import {
@@ -27,7 +28,7 @@ interface Props {
 }
 
 /**
- * A model's routing and business rules, checked as they are typed (the server's own schema, a message
+ * A model's routing, business rules and the reasons its review offers, checked as they are typed (the server's own schema, a message
  * beside each input), saved on the version read. A save refused because another admin saved first
  * shows the server's problem and offers their settings.
  */
@@ -160,6 +161,7 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
           </Button>
         </div>
       </section>
+      <ReasonsEditor draft={draft} errorOf={errorOf} onChange={change} />
       <div className="flex flex-col gap-2">
         {blocked && !checked.ok && (
           <p role="alert" className="text-sm font-medium text-red-800">

@@ -7,6 +7,8 @@
  *   GET /api/review/models/{apiVersion}/{model}/settings   → ModelSettings
  *   PUT /api/review/models/{apiVersion}/{model}/settings   ModelSettingsRequest (admins) → ModelSettings
  *
+ * They also hold the reasons the review offers for a rejection, a postponement and an override.
+ *
  * `{model}` is URL-encoded (a v1 product `account/name/vN` is one segment: `account%2Fname%2Fv4`).
  * The evaluation is src/features/review/rule-failures/ (pure: the app server and the review run the same code).
  */
@@ -204,6 +206,57 @@ export const DEFAULT_ROUTING: RoutingRules = Object.freeze({
 }) as RoutingRules;
 
 /**
+ * The reasons offered in the review, per model (issue 21): for a rejection, a postponement and a
+ * confirmation although a business rule fails. The operator picks one (it fills the reason, which
+ * stays editable) or writes their own; the decision keeps one text as before. Trimmed, no two alike
+ * (letter case aside), at most 30 of 200 characters each per kind, in the order shown.
+ */
+export const PRESET_REASON_KINDS = ['reject', 'postpone', 'override'] as const;
+export type PresetReasonKind = (typeof PRESET_REASON_KINDS)[number];
+
+const PresetReason = z
+  .string({ error: 'A reason is text' })
+  .trim()
+  .min(1, { error: 'A reason cannot be empty' })
+  .max(200, { error: 'At most 200 characters' });
+
+const PresetReasonList = z
+  .array(PresetReason)
+  .max(30, { error: 'At most 30 reasons' })
+  .superRefine((reasons, context) => {
+    const seen = new Set<string>();
+    reasons.forEach((reason, index) => {
+      const key = reason.toLocaleLowerCase();
+      if (seen.has(key))
+        context.addIssue({ code: 'custom', path: [index], message: 'The same reason is offered above' });
+      seen.add(key);
+    });
+  });
+
+export const PresetReasons = z.strictObject({
+  reject: PresetReasonList,
+  postpone: PresetReasonList,
+  override: PresetReasonList,
+});
+export type PresetReasons = z.infer<typeof PresetReasons>;
+
+/** A model's reasons until an admin saves some. */
+export const DEFAULT_REASONS: PresetReasons = Object.freeze({
+  reject: ['Not an invoice / wrong document type', 'Unreadable', 'Duplicate'],
+  postpone: ['Waiting for the supplier', 'Needs a colleague'],
+  override: ['Checked against the paper original'],
+}) as PresetReasons;
+
+/** A fresh copy of the default reasons (DEFAULT_REASONS is frozen). */
+export function defaultReasons(): PresetReasons {
+  return {
+    reject: [...DEFAULT_REASONS.reject],
+    postpone: [...DEFAULT_REASONS.postpone],
+    override: [...DEFAULT_REASONS.override],
+  };
+}
+
+/**
  * A business rule that fails on a document: in the review (each field marked), and in the 422
  * `422-009` of a confirmation without an override reason (its `failures`, beside `errors[]`).
  */
@@ -226,6 +279,8 @@ export const ModelSettings = z.object({
   routing: RoutingRules,
   rules: StoredBusinessRules,
   feedbackEnabled: z.boolean(),
+  /** The reasons offered in the review (the defaults until saved; a server without them, the defaults). */
+  reasons: PresetReasons.default(defaultReasons),
   updatedAt: z.iso.datetime().nullable(),
   updatedBy: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
 });
@@ -237,6 +292,8 @@ export const ModelSettingsRequest = z.strictObject({
   routing: RoutingRules,
   rules: BusinessRules,
   feedbackEnabled: z.boolean().default(false),
+  /** The reasons offered in the review; left out, the saved ones stay. */
+  reasons: PresetReasons.optional(),
 });
 export type ModelSettingsRequest = z.input<typeof ModelSettingsRequest>;
 

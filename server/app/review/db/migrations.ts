@@ -321,5 +321,13 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0013-preset-reasons': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Issue 21: the reasons each model's review offers (reject, postpone, override), saved with
+        // its settings' version; null is the defaults.
+        await db.schema.alterTable('model_settings').addColumn('reasons_json', 'text').execute();
+      },
+    },
   };
 }

@@ -43,6 +43,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // does not know deactivation (it would let a deactivated operator sign in again): upgrade every copy
   // before deactivating anyone.
   '0010-operator-access': '0006-background-work',
+  // Issue 21. Expand-only: a nullable model_settings.reasons_json older code neither reads nor writes
+  // (its saves keep the column; its first save of a model leaves it null, the defaults).
+  '0013-preset-reasons': '0006-background-work',
 };
 
 /**

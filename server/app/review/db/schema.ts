@@ -155,6 +155,8 @@ export interface ModelSettingsTable {
   rules_json: string;
   /** v1: send the corrections as feedback (PATCH) when a document is confirmed. 0 or 1. */
   feedback_enabled: number;
+  /** The reasons the review offers (JSON text); null: the defaults (migration 0013-preset-reasons). */
+  reasons_json: string | null;
   version: number;
   updated_at: number;
   updated_by: string | null;

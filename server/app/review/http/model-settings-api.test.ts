@@ -6,7 +6,11 @@
  * its timeline keeps; a corrected value makes the rule pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelSettings, ModelsResponse } from '@extraction-review/contract/review/model-settings';
+import {
+  DEFAULT_REASONS,
+  ModelSettings,
+  ModelsResponse,
+} from '@extraction-review/contract/review/model-settings';
 import { DocumentResponse, TimelineResponse } from '@extraction-review/contract/review/schemas';
 import {
   generatedInvoice,
@@ -103,6 +107,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
       },
       rules: [],
       feedbackEnabled: false,
+      reasons: DEFAULT_REASONS,
       updatedAt: null,
       updatedBy: null,
     });

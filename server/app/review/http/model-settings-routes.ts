@@ -125,6 +125,7 @@ export function presentSettings(s: StoredModelSettings): ModelSettings {
     routing: s.routing,
     rules: s.rules,
     feedbackEnabled: s.feedbackEnabled,
+    reasons: s.reasons,
     updatedAt: s.updatedAt === null ? null : new Date(s.updatedAt).toISOString(),
     updatedBy: s.updatedBy,
   };

@@ -314,6 +314,12 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     valid: [
       { version: 0, routing: {}, rules: [] },
       {
+        version: 1,
+        routing: {},
+        rules: [],
+        reasons: { reject: ['Unreadable'], postpone: [], override: ['Checked against the paper original'] },
+      },
+      {
         version: 2,
         routing: {
           autoConfirm: true,
@@ -345,6 +351,8 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { version: 0, routing: { samplePercent: 101 }, rules: [] },
       { version: 0, routing: {}, rules: [{ id: 'a', kind: 'sum', list: 'x' }] },
       { version: 0, routing: {}, rules: [{ id: 'a', kind: 'required', field: 'a b' }] },
+      { version: 0, routing: {}, rules: [], reasons: { reject: [''], postpone: [], override: [] } },
+      { version: 0, routing: {}, rules: [], reasons: { reject: [] } },
     ],
   },
   CorrectionsRequest: {

@@ -1,6 +1,6 @@
 /**
  * Each model's (v2) or product's (v1) settings: routing rules, business rules, feedback upstream on or
- * off (the `model_settings` table, packages/contract/src/review/model-settings.ts for their shapes). A model nobody
+ * off, the reasons its review offers (the `model_settings` table, packages/contract/src/review/model-settings.ts for their shapes). A model nobody
  * configured has the defaults, at version 0: every document goes to an operator, no rules, no
  * feedback. Saving is on the version read (`UPDATE … WHERE version = ?`, or an insert that only a
  * first save makes), so two admins never overwrite each other unknowingly; each save is an audit
@@ -9,6 +9,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
   DEFAULT_ROUTING,
+  defaultReasons,
+  PresetReasons,
   RoutingRules,
   StoredBusinessRules,
   type BusinessRules,
@@ -28,6 +30,8 @@ export interface StoredModelSettings {
   routing: RoutingRules;
   rules: BusinessRules;
   feedbackEnabled: boolean;
+  /** The reasons the review offers (the defaults until saved). */
+  reasons: PresetReasons;
   updatedAt: number | null;
   updatedBy: { id: string; name: string | null } | null;
 }
@@ -36,6 +40,8 @@ export interface SettingsInput {
   routing: RoutingRules;
   rules: BusinessRules;
   feedbackEnabled: boolean;
+  /** Left out: the saved reasons stay (the defaults for a model never saved). */
+  reasons?: PresetReasons | undefined;
 }
 
 export type PutResult =
@@ -49,6 +55,7 @@ export function defaultSettings(apiVersion: ApiVersion, modelKey: string): Store
     routing: { ...DEFAULT_ROUTING, requiredFields: [] },
     rules: [],
     feedbackEnabled: false,
+    reasons: defaultReasons(),
     updatedAt: null,
     updatedBy: null,
   };
@@ -83,6 +90,7 @@ export class ModelSettingsStore {
       routing_json: JSON.stringify(input.routing),
       rules_json: JSON.stringify(input.rules),
       feedback_enabled: input.feedbackEnabled ? 1 : 0,
+      ...(input.reasons === undefined ? {} : { reasons_json: JSON.stringify(input.reasons) }),
       updated_at: now,
       updated_by: actorId,
     };
@@ -162,9 +170,21 @@ function fromRow(row: ModelSettingsRow & { updated_by_name: string | null }): St
     routing: fits ? routing.data : { ...DEFAULT_ROUTING, requiredFields: [] },
     rules: fits ? rules.data : [],
     feedbackEnabled: row.feedback_enabled === 1,
+    reasons: reasonsOf(row),
     updatedAt: row.updated_at,
     updatedBy: row.updated_by === null ? null : { id: row.updated_by, name: row.updated_by_name },
   };
+}
+
+/** The saved reasons, or the defaults (none saved, or not fitting: the review still offers some). */
+function reasonsOf(row: ModelSettingsRow): PresetReasons {
+  if (row.reasons_json === null) return defaultReasons();
+  const reasons = PresetReasons.safeParse(parseJson(row.reasons_json));
+  if (reasons.success) return reasons.data;
+  console.error(
+    `[review store] the preset reasons of ${row.api_version} ${row.model_key} do not fit their schema: the defaults apply`,
+  );
+  return defaultReasons();
 }
 
 function parseJson(text: string): unknown {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { NetworkError } from '../../../api/errors';
-import type { RuleFailure } from '@extraction-review/contract/review/model-settings';
+import type { PresetReasons, RuleFailure } from '@extraction-review/contract/review/model-settings';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -24,6 +24,8 @@ interface Props {
    * (checks/use-unchecked-gate.tsx), whose question it renders. Without it, confirming goes on.
    */
   gate?: { guard: (proceed: (uncheckedConfirmed?: number) => void) => void; dialog: ReactNode } | undefined;
+  /** The reasons the model offers for each decision (its settings), as choices beside the text. */
+  reasons?: PresetReasons | undefined;
 }
 
 const WORKING: Record<DecisionRequest['kind'], string> = {
@@ -38,7 +40,7 @@ const WORKING: Record<DecisionRequest['kind'], string> = {
  * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
  * stay, in this browser and on the server as far as it took them.
  */
-export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked, gate }: Props) {
+export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked, gate, reasons }: Props) {
   const [asking, setAsking] = useState<'reject' | 'postpone' | 'override' | null>(null);
   // Which confirmation the override reason is for: "and next" or not, and the unchecked values told of.
   const [confirmNext, setConfirmNext] = useState(true);
@@ -124,6 +126,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
         title="Reject this document"
         label="Why is it rejected? (required)"
         required
+        presets={reasons?.reject}
         submitLabel="Reject"
         onSubmit={(reason) => decide({ kind: 'reject', reason: reason ?? '' })}
         onClose={() => setAsking(null)}
@@ -133,6 +136,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
         title={failures.length === 1 ? 'Confirm although a rule fails' : 'Confirm although rules fail'}
         label={`Why confirm although ${failures.map((f) => f.ruleId).join(', ')} ${failures.length === 1 ? 'fails' : 'fail'}? (required, kept in the history)`}
         required
+        presets={reasons?.override}
         submitLabel="Confirm anyway"
         onSubmit={(reason) =>
           decide({ kind: 'confirm', next: confirmNext, overrideReason: reason ?? '', uncheckedConfirmed })
@@ -145,6 +149,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
         title="Postpone this document"
         label="Why is it postponed? (optional)"
         required={false}
+        presets={reasons?.postpone}
         dateLabel="Back in the queue on (optional: else when someone takes it)"
         submitLabel="Postpone"
         onSubmit={(reason, until) => decide({ kind: 'postpone', reason, until })}

@@ -17,6 +17,7 @@ import { useCorrectionsSync } from './use-corrections-sync';
 import { useDecisions } from './use-decisions';
 import type { DraftSeed } from './use-draft-seed';
 import { useLease } from './use-lease';
+import { usePresetReasons } from './use-preset-reasons';
 
 export const NO_FILE_MESSAGE =
   'The review store keeps no file for this document (it was sent by URL, or its file was removed), so only the values are shown.';
@@ -66,6 +67,7 @@ export function EditableReview(props: Props) {
     fields: review.response.inference.result.fields,
     initial: seed.edits,
   });
+  const presetReasons = usePresetReasons(document.apiVersion, document.model);
   const decisions = useDecisions({
     documentId: document.id,
     draftKey,
@@ -155,6 +157,7 @@ export function EditableReview(props: Props) {
           error={decisions.error}
           failures={rules.failures}
           gate={unchecked}
+          reasons={presetReasons}
           confirmBlocked={
             props.fileFailed === true
               ? 'Confirming needs the page: the document could not be loaded (see above). Try again, or release it.'

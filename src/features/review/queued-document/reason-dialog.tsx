@@ -8,6 +8,11 @@ interface Props {
   label: string;
   /** A reason must be given (a rejection); else it may be left empty. */
   required: boolean;
+  /**
+   * The reasons the model offers (its settings): each a choice that fills the reason, which stays
+   * editable, beside "Other…" (the operator's own words). None: only the text.
+   */
+  presets?: readonly string[] | undefined;
   submitLabel: string;
   /**
    * With a label, the dialog asks for a day too (a postponement's "until"): `onSubmit` gets that
@@ -34,14 +39,16 @@ function localMidnight(day: string): string {
 
 /**
  * Asks for a decision's reason in a modal `<dialog>`, as the shortcuts dialog does: the focus goes to
- * the reason, stays inside (the page behind is inert), Escape cancels, and the focus returns to the
- * button that opened it.
+ * the first of the model's reasons (or to the text), stays inside (the page behind is inert), Escape
+ * cancels, and the focus returns to the button that opened it. A reason chosen fills the text; what
+ * is sent is the text, one string as before.
  */
 export function ReasonDialog({
   open,
   title,
   label,
   required,
+  presets = [],
   submitLabel,
   dateLabel,
   onSubmit,
@@ -51,7 +58,12 @@ export function ReasonDialog({
   const field = useRef<HTMLTextAreaElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const [reason, setReason] = useState('');
+  // "Other…" chosen with nothing written yet (once written, a text no preset has is "Other…").
+  const [otherPicked, setOtherPicked] = useState(false);
   const [missing, setMissing] = useState(false);
+  const chosen = presets.find((preset) => preset === reason.trim());
+  const other = chosen === undefined && (otherPicked || reason.trim() !== '');
+  const choices = useRef<HTMLFieldSetElement>(null);
   const [day, setDay] = useState('');
   const id = useId();
 
@@ -61,7 +73,8 @@ export function ReasonDialog({
     if (open && !element.open) {
       returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       element.showModal();
-      field.current?.focus();
+      // The first choice when there are presets (arrows move between them), else the text.
+      (choices.current?.querySelector<HTMLInputElement>('input[type="radio"]') ?? field.current)?.focus();
     } else if (!open && element.open) element.close();
   }, [open]);
 
@@ -83,6 +96,7 @@ export function ReasonDialog({
       aria-labelledby={`${id}-title`}
       onClose={() => {
         setReason('');
+        setOtherPicked(false);
         setDay('');
         setMissing(false);
         onClose();
@@ -95,6 +109,44 @@ export function ReasonDialog({
         <h2 id={`${id}-title`} className="text-lg font-semibold">
           {title}
         </h2>
+        {presets.length > 0 && (
+          <fieldset ref={choices} className="flex flex-col gap-1">
+            <legend className="mb-1 text-sm font-medium">Choose a reason</legend>
+            <div className="flex max-h-56 flex-col gap-1 overflow-y-auto">
+              {presets.map((preset) => (
+                <label key={preset} className="flex items-start gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name={`${id}-preset`}
+                    value={preset}
+                    checked={chosen === preset}
+                    onChange={() => {
+                      setReason(preset);
+                      setOtherPicked(false);
+                      setMissing(false);
+                    }}
+                    className="mt-0.5 size-4 shrink-0 accent-blue-800"
+                  />
+                  <span>{preset}</span>
+                </label>
+              ))}
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  type="radio"
+                  name={`${id}-preset`}
+                  value=""
+                  checked={other}
+                  onChange={() => {
+                    if (chosen !== undefined) setReason('');
+                    setOtherPicked(true);
+                  }}
+                  className="mt-0.5 size-4 shrink-0 accent-blue-800"
+                />
+                <span>Other… (write it below)</span>
+              </label>
+            </div>
+          </fieldset>
+        )}
         <label htmlFor={`${id}-reason`} className="text-sm font-medium">
           {label}
         </label>
@@ -106,7 +158,7 @@ export function ReasonDialog({
             setReason(e.target.value);
             setMissing(false);
           }}
-          rows={4}
+          rows={presets.length > 0 ? 3 : 4}
           maxLength={2000}
           required={required}
           aria-invalid={missing || undefined}
@@ -115,7 +167,9 @@ export function ReasonDialog({
         />
         {missing && (
           <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
-            Say why: the reason is kept with the decision.
+            {presets.length > 0
+              ? 'Say why: choose a reason or write one. It is kept with the decision.'
+              : 'Say why: the reason is kept with the decision.'}
           </p>
         )}
         {dateLabel !== undefined && (
@@ -149,7 +203,7 @@ function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
   if (event.key !== 'Tab') return;
   const focusable = [
     ...event.currentTarget.querySelectorAll<HTMLElement>('button, textarea, [href], input, select'),
-  ].filter((el) => !el.hasAttribute('disabled'));
+  ].filter((el) => !el.hasAttribute('disabled') && tabStop(el));
   const first = focusable[0];
   const last = focusable.at(-1);
   if (!first || !last) return;
@@ -160,4 +214,15 @@ function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
     event.preventDefault();
     first.focus();
   }
+}
+
+/** A radio button is a Tab stop when checked, or when it is the first of a group with none checked. */
+function tabStop(element: HTMLElement): boolean {
+  if (!(element instanceof HTMLInputElement) || element.type !== 'radio') return true;
+  if (element.checked) return true;
+  const group = [...(element.form?.elements ?? [])].filter(
+    (other): other is HTMLInputElement =>
+      other instanceof HTMLInputElement && other.type === 'radio' && other.name === element.name,
+  );
+  return !group.some((other) => other.checked) && group[0] === element;
 }

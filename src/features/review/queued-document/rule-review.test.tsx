@@ -1,7 +1,7 @@
 /**
  * Business rules in the review of a queue document: a failing rule marks its field with its message
  * and is listed above the decision bar; confirming asks for an override reason (required), sent as
- * `overrideReason`; a correction that makes the rule pass takes the mark away and confirms without one.
+ * `overrideReason`, the model's preset reasons offered as choices that fill it; a correction that makes the rule pass takes the mark away and confirms without one.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -149,7 +149,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('business rules in the review', () => {
+// The whole review renders in jsdom: seconds on a loaded machine. A guard against hangs only.
+describe('business rules in the review', { timeout: 30_000 }, () => {
   it('marks the field of a failing rule and sums the rules up in one line that unfolds', async () => {
     renderRoute();
     const marks = await screen.findByRole('list', { name: `Rules failing on ${FIELD}` });
@@ -179,6 +180,29 @@ describe('business rules in the review', () => {
     await waitFor(() =>
       expect(confirmDocument).toHaveBeenCalledWith('D1', 5, {
         overrideReason: 'Old numbering',
+        uncheckedConfirmed: expect.any(Number),
+      }),
+    );
+  });
+
+  it('offers the model’s reasons for an override: the one chosen fills the reason, as sent', async () => {
+    renderRoute();
+    await screen.findByRole('region', { name: 'Business rules' });
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm…' }));
+    const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
+    await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm although a rule fails' });
+    // The model's settings say none: its defaults are offered.
+    const paper = within(dialog).getByRole('radio', { name: 'Checked against the paper original' });
+    expect(paper).toHaveFocus();
+    await userEvent.click(paper);
+    expect(within(dialog).getByLabelText(/Why confirm although fmt fails/)).toHaveValue(
+      'Checked against the paper original',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
+    await waitFor(() =>
+      expect(confirmDocument).toHaveBeenCalledWith('D1', 5, {
+        overrideReason: 'Checked against the paper original',
         uncheckedConfirmed: expect.any(Number),
       }),
     );

@@ -17,6 +17,7 @@ import { useCorrectionsSync } from './use-corrections-sync';
 import { useDecisions } from './use-decisions';
 import type { DraftSeed } from './use-draft-seed';
 import { useLease } from './use-lease';
+import { useNextDocumentAhead } from './use-next-ahead';
 
 export const NO_FILE_MESSAGE =
   'The review store keeps no file for this document (it was sent by URL, or its file was removed), so only the values are shown.';
@@ -54,6 +55,8 @@ export function EditableReview(props: Props) {
     onLostHold,
   });
   useLease(document.id, onLostHold);
+  // The document "Confirm and next", Reject and Postpone would move on to, made ready meanwhile.
+  useNextDocumentAhead({ current: document.id, enabled: true, ready: fileLoading !== true });
   const rules = useRuleFailures({
     apiVersion: document.apiVersion,
     model: document.model,

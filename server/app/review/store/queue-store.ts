@@ -10,13 +10,7 @@
  * (`now`), so tests can move it.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  sql,
-  type ExpressionBuilder,
-  type Kysely,
-  type SelectQueryBuilder,
-  type Transaction,
-} from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';

@@ -49,7 +49,8 @@ export function useNextDocumentAhead({
   const query = toNextQuery(parseQueueFilters(search), me);
   const on = enabled && ready && waited;
   const peek = useQuery({
-    queryKey: reviewKeys.nextPeek(query),
+    // Per current document: each review asks afresh (the last one's answer is the document now shown).
+    queryKey: reviewKeys.nextPeek({ ...query, after: current }),
     queryFn: async ({ signal }) => (await peekNext(query, { signal })) ?? null,
     enabled: on,
     staleTime: PEEK_FRESH_MS,

@@ -275,8 +275,9 @@ export async function benchQueueBrowser(): Promise<void> {
         ` change, the new review's render, its page painted (the file, pdf.js's document and page 1's` +
         ` operator list ready from the prefetch when the take gave the document prefetched) and React` +
         ` drawing the polygons. "Prefetched": the next document's file was asked for before the action` +
-        ` (the bench waits up to ${ms(PREFETCH_WAIT_MS)} for it, then ${ms(PREFETCH_DRAW_MS)}, as an operator` +
-        ` reading the values would). The cold open is timed from navigation start to the same condition, in a` +
+        ` (the bench asks the server which document the take would give, waits up to ${ms(PREFETCH_WAIT_MS)}` +
+        ` for the page to have its file, then ${ms(PREFETCH_DRAW_MS)}, as an operator reading the values` +
+        ` would; the cold opens take documents too, which the page then learns from the queue's live events). The cold open is timed from navigation start to the same condition, in a` +
         ` new tab of the same browser: the page, the app's JavaScript (HTTP cache warm), the session and` +
         ` document, a new pdf.js worker, then the same. Its document was taken for the operator through the` +
         ` API just before, so it opens as the same held review. Runs alternate between the actions and the` +
@@ -321,7 +322,7 @@ async function measure(budget: Budget, context: BrowserContext, base: string, se
       for (const action of ACTIONS) {
         await page.waitForTimeout(SETTLE_MS);
         const run = await budget.step(`${action} #${i + 1}`, 30_000, (timeout) =>
-          moveOn(page, action, timeout),
+          moveOn(page, base, session, action, timeout),
         );
         if (i >= WARM_UP) runs[action].push(run);
       }
@@ -337,16 +338,20 @@ async function measure(budget: Budget, context: BrowserContext, base: string, se
   return { runs, cold };
 }
 
-/** Until the review open in `page` has asked for another document's file (the next one's), or a while. */
-async function waitForPrefetch(page: Page): Promise<void> {
-  const current = new URL(page.url()).pathname.split('/')[2] ?? '';
+/**
+ * Until the review open in `page` has asked for the file of the document the take would give now (as
+ * the server says: the cold opens take documents too), or a while; then a little more, for pdf.js.
+ */
+async function waitForPrefetch(page: Page, base: string, session: Session): Promise<void> {
+  const next = (await call(base, session, 'GET', '/api/review/next')) as { id: string } | undefined;
+  if (next === undefined) return;
   const asked = await page
     .waitForFunction(
       (id) =>
         performance
           .getEntriesByType('resource')
-          .some((e) => /\/api\/review\/documents\/[^/]+\/file$/.test(e.name) && !e.name.includes(id)),
-      current,
+          .some((e) => e.name.endsWith(`/api/review/documents/${id}/file`) && e.responseEnd > 0),
+      next.id,
       { timeout: PREFETCH_WAIT_MS, polling: 50 },
     )
     .then(
@@ -361,9 +366,15 @@ async function waitForPrefetch(page: Page): Promise<void> {
  * unchecked-values gate asks), or Reject with a reason, or Postpone; until the next document's page 1
  * is drawn with polygons.
  */
-async function moveOn(page: Page, action: Action, timeout: number): Promise<NextRun> {
+async function moveOn(
+  page: Page,
+  base: string,
+  session: Session,
+  action: Action,
+  timeout: number,
+): Promise<NextRun> {
   const from = new URL(page.url()).pathname;
-  await waitForPrefetch(page);
+  await waitForPrefetch(page, base, session);
   if (action === 'confirm') {
     await page.evaluate(pageScript(nextProbe));
     await page.keyboard.press('Control+Enter');

@@ -6,7 +6,11 @@
  *   npm run bench -- reference    only the reference service
  *   npm run bench -- viewer       only the document viewer (Chromium, production build)
  *   npm run bench -- queue        the team queue on SQLite and PostgreSQL (100,000 documents, 20 operators),
- *                                 and the job follower's upstream polls per job with 1 and 3 app-server copies
+ *                                 and the job follower's upstream polls per job with 1 and 3 app-server copies,
+ *                                 then the review's next document in Chromium (queue-browser, below)
+ *   npm run bench -- queue-browser  only that last part: "Confirm and next", Reject and Postpone → the next
+ *                                 document's page 1 drawn (prefetched while the current one is reviewed),
+ *                                 beside cold opens (Chromium, production build, the real app server)
  *   npm run bench -- gateway      what the gateway adds to a pipeline's calls, beside the upstream straight
  *   npm run bench -- app-memory   the app server's resident memory at rest with hosted upstreams, beside the
  *                                 same server with its embedded reference service
@@ -14,6 +18,7 @@
 import { benchAppServerMemory } from './app-server-memory';
 import { benchGateway } from './gateway';
 import { benchQueue } from './queue';
+import { benchQueueBrowser } from './queue-browser';
 import { benchReferenceService } from './reference-service';
 import { benchViewer } from './viewer';
 
@@ -21,6 +26,7 @@ const suites: Record<string, () => Promise<void>> = {
   reference: benchReferenceService,
   viewer: benchViewer,
   queue: benchQueue,
+  'queue-browser': benchQueueBrowser,
   gateway: benchGateway,
   'app-memory': benchAppServerMemory,
 };

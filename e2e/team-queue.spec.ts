@@ -169,6 +169,13 @@ test('the queue follows the operator: Start reviewing takes a document of the fi
 
   // The queue filtered to "To review" and our two: the counts are the filter's.
   const carolPage = await operatorPage(browser, carol);
+  // The kept files Carol's page asks for, in order (the review prefetches the next document's).
+  const files: string[] = [];
+  carolPage.on('request', (request) => {
+    const match = /^\/api\/review\/documents\/([^/]+)\/file$/.exec(new URL(request.url()).pathname);
+    if (match?.[1]) files.push(match[1]);
+  });
+  const asked = (id: string | undefined) => files.filter((f) => f === id).length;
   const filters = `state=to_review&q=${batch}-mine`;
   await carolPage.goto(`/queue?${filters}`);
   const counts = carolPage.getByRole('group', { name: 'Show documents by state' });
@@ -182,6 +189,10 @@ test('the queue follows the operator: Start reviewing takes a document of the fi
   await expect(valueOf(carolPage, 'invoice_number')).toBeVisible({ timeout: 30_000 });
   const first = reviewUrl.exec(carolPage.url())?.[1];
   expect(first).not.toBe(other?.id);
+  // While it is reviewed, the filter's next document is made ready: its file asked for before any
+  // decision (the urgent one the filter does not show never is).
+  const following = (await listQueue(page.request, filters)).find((d) => d.id !== first)?.id;
+  await expect.poll(() => asked(following), { timeout: 30_000 }).toBe(1);
 
   // Reject moves on to the filter's other document, as Confirm and next does.
   await carolPage.getByRole('button', { name: 'Reject…' }).click();
@@ -192,6 +203,10 @@ test('the queue follows the operator: Start reviewing takes a document of the fi
   const second = reviewUrl.exec(carolPage.url())?.[1];
   expect([first, other?.id]).not.toContain(second);
   await expect(valueOf(carolPage, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  // The take gave the document prefetched: its review drew the file already in the page, not asked again.
+  expect(second).toBe(following);
+  expect(asked(second)).toBe(1);
+  expect(asked(other?.id)).toBe(0);
   await keepScreenshot(carolPage, 'team-queue-filtered-review');
 
   // Release goes back to the queue as it was filtered.

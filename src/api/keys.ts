@@ -81,6 +81,8 @@ export const reviewKeys = {
   session: () => [...reviewKeys.all, 'session'] as const,
   queue: (query: Partial<QueueQuery>) => [...reviewKeys.all, 'queue', query] as const,
   queues: () => [...reviewKeys.all, 'queue'] as const,
+  /** Which document "take next" would take now with these filters (under `queues`: read again with them). */
+  nextPeek: (query: object) => [...reviewKeys.queues(), 'next', query] as const,
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
   /** The document an upstream job brought: under the queue's key, so queue events refresh it. */

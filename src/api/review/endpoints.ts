@@ -67,6 +67,14 @@ export async function takeNext(query: Partial<QueueFilterQuery> = {}, options: C
   return (await callRoute(queue.takeNext, { query }, options))?.document;
 }
 
+/**
+ * The id of the document `takeNext` would take now with these filters, not taken (no lease): what
+ * the review prefetches while the current one is reviewed. Undefined when none is waiting.
+ */
+export async function peekNext(query: Partial<QueueFilterQuery> = {}, options: CallOptions = {}) {
+  return (await callRoute(queue.peekNext, { query }, options))?.id;
+}
+
 /** The review's document an upstream job brought (404 `404-016` when this server never kept it). */
 export const findJobDocument = (apiVersion: 'v1' | 'v2', jobId: string, options: CallOptions = {}) =>
   callRoute(queue.findJobDocument, { params: { apiVersion, jobId } }, options);

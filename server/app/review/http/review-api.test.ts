@@ -391,6 +391,41 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     expect((await alice.send('POST', `/api/review/documents/${wanted}/release`)).status).toBe(200);
   });
 
+  it('says which document is next without taking it, the one the take then gives (issue 21)', async () => {
+    const older = await readyDocument('peek-older.pdf');
+    const newer = await readyDocument('peek-newer.pdf');
+    const alice = new ReviewBrowser(server.url);
+    await alice.signIn('Alice');
+    const before = DocumentResponse.parse(
+      await (await alice.send('GET', `/api/review/documents/${older}`)).json(),
+    ).document;
+
+    const peeked = await alice.send('GET', '/api/review/next?q=peek-');
+    expect(peeked.status).toBe(200);
+    expect(peeked.headers.get('cache-control')).toBe('no-store');
+    expect(await peeked.json()).toEqual({ id: older });
+    // Nothing taken, nothing written: no lease, the same version, and asking again gives the same.
+    const after = DocumentResponse.parse(
+      await (await alice.send('GET', `/api/review/documents/${older}`)).json(),
+    ).document;
+    expect(after).toMatchObject({ state: 'to_review', holder: null, version: before.version });
+    expect(await (await alice.send('GET', '/api/review/next?q=peek-')).json()).toEqual({ id: older });
+
+    // The take gives that one; then the next is the other, and none once both are held.
+    const taken = DocumentResponse.parse(
+      await (await alice.send('POST', '/api/review/next?q=peek-')).json(),
+    ).document;
+    expect(taken.id).toBe(older);
+    expect(await (await alice.send('GET', '/api/review/next?q=peek-')).json()).toEqual({ id: newer });
+    expect((await alice.send('GET', '/api/review/next?q=peek-&state=confirmed')).status).toBe(204);
+    await alice.send('POST', '/api/review/next?q=peek-');
+    expect((await alice.send('GET', '/api/review/next?q=peek-')).status).toBe(204);
+    await expectProblem(await alice.send('GET', '/api/review/next?state=nothing'), 422, '422-008');
+    await expectProblem(await new ReviewBrowser(server.url).send('GET', '/api/review/next'), 401, '401-011');
+    for (const id of [older, newer])
+      expect((await alice.send('POST', `/api/review/documents/${id}/release`)).status).toBe(200);
+  });
+
   it('refuses the review to anybody not signed in, and to other sites', async () => {
     const stranger = new ReviewBrowser(server.url);
     await expectProblem(await stranger.send('POST', '/api/review/next'), 401, '401-011');

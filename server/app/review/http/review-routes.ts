@@ -53,6 +53,12 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(await documentBody(document), 200);
   });
 
+  mountRoute(routes, review, declared.peekNext, async (c, { query }) => {
+    const id = await review.queue.peekNext(review.clock.now(), documentFilters(query));
+    if (id === undefined) return c.body(null, 204, { 'Cache-Control': 'no-store' });
+    return c.json({ id }, 200, { 'Cache-Control': 'no-store' });
+  });
+
   mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
     const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(

@@ -10,7 +10,7 @@
  * (`now`), so tests can move it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';
@@ -161,6 +161,22 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   }
   return eb.and(all);
 };
+
+/** The next waiting document of these filters (highest priority, then oldest result first): its id. */
+const nextOf = (
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a query that selects nothing yet
+  from: SelectQueryBuilder<ReviewDatabaseSchema, 'documents', {}>,
+  filters: DocumentFilters,
+  now: number,
+) =>
+  from
+    .select('documents.id')
+    .where(waiting(now))
+    .where(matching(filters, now))
+    .orderBy('documents.priority', 'desc')
+    .orderBy('documents.ready_at')
+    .orderBy('documents.id')
+    .limit(1);
 
 /** Who held it before, when the statement takes it over from an expired lease (else null). */
 const takenOverFrom = sql<string | null>`case when state = 'in_review' then holder_id else null end`;
@@ -324,15 +340,7 @@ export class QueueStore {
           .updateTable('documents')
           .set(this.takenBy(operatorId, now))
           .where('id', '=', (eb) => {
-            const next = eb
-              .selectFrom('documents')
-              .select('id')
-              .where(waiting(now))
-              .where(matching(filters, now))
-              .orderBy('priority', 'desc')
-              .orderBy('ready_at')
-              .orderBy('id')
-              .limit(1);
+            const next = nextOf(eb.selectFrom('documents'), filters, now);
             return postgres ? next.forUpdate().skipLocked() : next;
           })
           // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
@@ -344,6 +352,16 @@ export class QueueStore {
         return document;
       }),
     );
+  }
+
+  /**
+   * The id of the document `takeNext` would take now with these filters, without taking it (no lease,
+   * nothing written): the review prefetches it while the current one is reviewed. Another operator
+   * may take it first; the take decides.
+   */
+  async peekNext(now: number, filters: DocumentFilters = {}): Promise<string | undefined> {
+    const row = await nextOf(this.db.selectFrom('documents'), filters, now).executeTakeFirst();
+    return row?.id;
   }
 
   /**

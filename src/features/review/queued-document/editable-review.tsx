@@ -18,6 +18,7 @@ import { useDecisions } from './use-decisions';
 import type { DraftSeed } from './use-draft-seed';
 import { useLease } from './use-lease';
 import { usePresetReasons } from './use-preset-reasons';
+import { useNextDocumentAhead } from './use-next-ahead';
 
 export const NO_FILE_MESSAGE =
   'The review store keeps no file for this document (it was sent by URL, or its file was removed), so only the values are shown.';
@@ -55,6 +56,8 @@ export function EditableReview(props: Props) {
     onLostHold,
   });
   useLease(document.id, onLostHold);
+  // The document "Confirm and next", Reject and Postpone would move on to, made ready meanwhile.
+  useNextDocumentAhead({ current: document.id, enabled: true, ready: fileLoading !== true });
   const rules = useRuleFailures({
     apiVersion: document.apiVersion,
     model: document.model,

@@ -28,6 +28,8 @@ import { extractionFixture } from '@extraction-review/test-kit/recorded-results'
 
 vi.mock('../../../api/review/endpoints', async (importOriginal) => ({
   ...(await importOriginal<typeof Endpoints>()),
+  // Which document is next, asked by the review to prefetch it (use-next-ahead.ts): none here.
+  peekNext: vi.fn(async () => undefined),
   getReviewDocument: vi.fn(),
   takeDocument: vi.fn(),
   renewLease: vi.fn(),
@@ -53,6 +55,7 @@ vi.mock('./draft-base-store', () => ({
 vi.mock('../viewer/preload', () => ({
   preloadDocumentViewer: () => undefined,
   useOpenDocumentAhead: () => undefined,
+  drawDocumentAhead: () => () => undefined,
   documentViewerForLazy: () => import('../viewer/document-viewer'),
 }));
 

@@ -26,6 +26,8 @@ import { extractionFixture } from '@extraction-review/test-kit/recorded-results'
 
 vi.mock('../../../api/review/endpoints', async (importOriginal) => ({
   ...(await importOriginal<typeof Endpoints>()),
+  // Which document is next, asked by the review to prefetch it (use-next-ahead.ts): none here.
+  peekNext: vi.fn(async () => undefined),
   getReviewDocument: vi.fn(),
   renewLease: vi.fn(),
   saveCorrections: vi.fn(),
@@ -48,6 +50,7 @@ vi.mock('./draft-base-store', () => ({
 vi.mock('../viewer/preload', () => ({
   preloadDocumentViewer: () => undefined,
   useOpenDocumentAhead: () => undefined,
+  drawDocumentAhead: () => () => undefined,
   documentViewerForLazy: () => import('../viewer/document-viewer'),
 }));
 

@@ -74,3 +74,22 @@ export function useOpenDocumentAhead(
 ): void {
   useEffect(() => (file ? openDocumentAhead(file, mimeType) : undefined), [file, mimeType]);
 }
+
+/**
+ * The next document of the queue, while the current one is reviewed: opened ahead, and for a PDF its
+ * page 1 drawn once off-screen (open-ahead.ts), so that the viewer paints it at once when the review
+ * moves on to it. The returned function lets go of it (pdf.js keeps it open a few seconds more, for
+ * the viewer to take over).
+ */
+export function drawDocumentAhead(file: Blob, mimeType: string | null | undefined): () => void {
+  let live = true;
+  let release: (() => void) | undefined;
+  preloadDocumentViewer();
+  void import('./open-ahead').then(({ openAndDrawAhead }) => {
+    if (live) release = openAndDrawAhead(file, mimeType ?? undefined);
+  });
+  return () => {
+    live = false;
+    release?.();
+  };
+}

@@ -76,6 +76,8 @@ export const PasswordLinkResponse = z.object({
 /** The password link can still be used, for this operator. */
 export const PasswordLinkValid = z.object({ valid: z.literal(true), name: z.string() });
 export const PasswordSet = z.object({ passwordSet: z.literal(true) });
+/** The document "take next" would take now (not taken: the review prefetches it). */
+export const NextPeek = z.object({ id: z.string() });
 
 /** Every problem-details body of the review API. */
 export const Problem = ErrorResponse.extend({
@@ -162,6 +164,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: SessionResponse,
     description:
       'Who is signed in, and the CSRF token every later state-changing request sends back in `X-CSRF-Token`.',
+  },
+  NextPeek: {
+    schema: NextPeek,
+    description:
+      'The id of the document `takeNext` would take now, not taken (another operator may take it first).',
   },
   QueueDocument: {
     schema: QueueDocument,

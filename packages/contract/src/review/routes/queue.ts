@@ -22,7 +22,7 @@ import {
   RejectRequest,
   TimelineResponse,
 } from '../schemas';
-import { CountsResponse } from './components';
+import { CountsResponse, NextPeek } from './components';
 import { declareRoute, type ProblemCodeText } from './declare';
 import { UUID_PATTERN } from '../../common-schemas';
 
@@ -76,6 +76,26 @@ export const takeNext = declareRoute({
   queryDescriptions: FILTER_DESCRIPTIONS,
   responses: {
     200: { description: 'The document, now held by the caller.', schema: DocumentResponse },
+    204: { description: 'No document that the filters list is waiting.' },
+  },
+  notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
+});
+
+export const peekNext = declareRoute({
+  operationId: 'peekNext',
+  method: 'get',
+  path: '/api/review/next',
+  tag: 'review',
+  summary: 'Which document is next',
+  description:
+    'The document `takeNext` would take now with the same filters, without taking it: no lease, nothing ' +
+    'written. The review prefetches it while the current document is reviewed; another operator may ' +
+    'take it first, and the take decides.',
+  access: 'operator',
+  query: QueueFilterQuery,
+  queryDescriptions: FILTER_DESCRIPTIONS,
+  responses: {
+    200: { description: 'The next document’s id.', schema: NextPeek },
     204: { description: 'No document that the filters list is waiting.' },
   },
   notes: { '422-008': 'a query parameter does not fit (pointer `#/<name>`)' },
@@ -513,6 +533,7 @@ export const importDocument = declareRoute({
 
 export const queueRoutes = [
   takeNext,
+  peekNext,
   listDocuments,
   countDocuments,
   getDocument,

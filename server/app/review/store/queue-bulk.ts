@@ -17,6 +17,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { BulkAction, BulkResponse, BulkSkipReason } from '@extraction-review/contract/review/bulk';
+import type { KeptFilesSchema } from '../db/kept-files-schema';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, leaseLive } from '../model/queue-state';
 import { recordEvent } from './audit-store';
@@ -204,7 +205,10 @@ async function applyOne(
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return refused(adminId);
-      await trx.deleteFrom('page_words').where('document_id', '=', id).execute();
+      await (trx as unknown as Transaction<KeptFilesSchema>)
+        .deleteFrom('page_words')
+        .where('document_id', '=', id)
+        .execute();
       // Its own timeline went with it: the audit log keeps what was deleted, by whom and when.
       await recordEvent(trx, {
         documentId: null,

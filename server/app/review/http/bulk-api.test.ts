@@ -92,7 +92,11 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       { apiVersion: 'v2', modelKey: 'model-bulk', fileName, fileKey, upstreamJobId: `job-${String(clock)}` },
       clock,
     );
-    await review.queue.setResult(added.id, { json: '{}', resultId: null, fieldsTotal: 1, fieldsToReview: 1 }, clock);
+    await review.queue.setResult(
+      added.id,
+      { json: '{}', resultId: null, fieldsTotal: 1, fieldsToReview: 1 },
+      clock,
+    );
     return added;
   }
 
@@ -100,8 +104,15 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
     const doc = await queued('only-admins.pdf');
     const body = { action: 'priority', ids: [doc.id], priority: 2 };
     await problem(await alice.send('POST', '/api/review/documents/bulk', body), 403, '403-005');
-    await problem(await admin.send('POST', '/api/review/documents/bulk', body, { csrf: false }), 403, '403-004');
-    const tooMany = Array.from({ length: 501 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    await problem(
+      await admin.send('POST', '/api/review/documents/bulk', body, { csrf: false }),
+      403,
+      '403-004',
+    );
+    const tooMany = Array.from(
+      { length: 501 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
     for (const wrong of [
       { action: 'priority', ids: tooMany, priority: 1 },
       { action: 'priority', ids: [], priority: 1 },
@@ -113,7 +124,11 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       await problem(await admin.send('POST', '/api/review/documents/bulk', wrong), 422, '422-008');
     }
     await problem(
-      await admin.send('POST', '/api/review/documents/bulk', { action: 'assign', ids: [doc.id], operator: 'Nobody' }),
+      await admin.send('POST', '/api/review/documents/bulk', {
+        action: 'assign',
+        ids: [doc.id],
+        operator: 'Nobody',
+      }),
       404,
       '404-012',
     );
@@ -142,7 +157,9 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       ids: [held.id],
       operator: 'Ada',
     });
-    expect(BulkResponse.parse(await assigned.json()).skipped).toMatchObject([{ id: held.id, reason: 'held' }]);
+    expect(BulkResponse.parse(await assigned.json()).skipped).toMatchObject([
+      { id: held.id, reason: 'held' },
+    ]);
 
     expect(await review.files?.open(free.file_key ?? '')).toBeDefined();
     const deleted = await admin.send('POST', '/api/review/documents/bulk', {
@@ -161,7 +178,10 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
     for (const name of ['zeta.pdf', 'alpha.pdf', 'mu.pdf']) await queued(name);
     const from = new Date(clock - 2500).toISOString();
     const page = async (query: string) => {
-      const response = await alice.send('GET', `/api/review/documents?from=${encodeURIComponent(from)}&${query}`);
+      const response = await alice.send(
+        'GET',
+        `/api/review/documents?from=${encodeURIComponent(from)}&${query}`,
+      );
       expect(response.status).toBe(200);
       return QueuePage.parse(await response.json());
     };
@@ -169,7 +189,11 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
     expect(first.documents.map((d) => d.fileName)).toEqual(['alpha.pdf', 'mu.pdf']);
     const second = await page(`sort=name&limit=2&cursor=${first.nextCursor ?? ''}`);
     expect(second.documents.map((d) => d.fileName)).toEqual(['zeta.pdf']);
-    expect((await page('sort=-name')).documents.map((d) => d.fileName)).toEqual(['zeta.pdf', 'mu.pdf', 'alpha.pdf']);
+    expect((await page('sort=-name')).documents.map((d) => d.fileName)).toEqual([
+      'zeta.pdf',
+      'mu.pdf',
+      'alpha.pdf',
+    ]);
     await problem(
       await alice.send('GET', `/api/review/documents?sort=-received&cursor=${first.nextCursor ?? ''}`),
       422,

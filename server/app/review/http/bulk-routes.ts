@@ -48,7 +48,10 @@ export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
     // orphan, which the storage's sweep removes later (files/orphan-files.ts).
     for (const key of removedFileKeys) {
       await review.files?.remove(key).catch((error: unknown) => {
-        console.error(`[review files] the kept file ${key} of a deleted document stays for the sweep:`, error);
+        console.error(
+          `[review files] the kept file ${key} of a deleted document stays for the sweep:`,
+          error,
+        );
       });
     }
     const answer: BulkResponse = outcome;

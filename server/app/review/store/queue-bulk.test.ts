@@ -98,7 +98,12 @@ describe.each(ENGINES)('bulk changes and sorting on %s', (engine) => {
     }
     expect(await queue.find(heldByBob.id)).toMatchObject({ holder_id: bob, priority: 0, state: 'in_review' });
     // Once Bob's lease has run out, the document is the team's again: the change goes through.
-    const later = await queue.applyBulk([heldByBob.id], { action: 'priority', priority: 7 }, admin, now + LEASE);
+    const later = await queue.applyBulk(
+      [heldByBob.id],
+      { action: 'priority', priority: 7 },
+      admin,
+      now + LEASE,
+    );
     expect(later.changed).toEqual([heldByBob.id]);
   });
 
@@ -111,7 +116,12 @@ describe.each(ENGINES)('bulk changes and sorting on %s', (engine) => {
     if (!taken.ok) throw new Error('not taken');
     await queue.decide(confirmed.id, alice, taken.document.version, 'confirmed', null, now);
 
-    const prioritised = await queue.applyBulk([a.id, b.id], { action: 'priority', priority: 3 }, admin, now + 1);
+    const prioritised = await queue.applyBulk(
+      [a.id, b.id],
+      { action: 'priority', priority: 3 },
+      admin,
+      now + 1,
+    );
     expect(prioritised.changed).toEqual([a.id, b.id]);
     expect((await queue.find(a.id))?.priority).toBe(3);
     expect((await documentTimeline(store.database.db, a.id)).at(-1)).toMatchObject({
@@ -153,14 +163,24 @@ describe.each(ENGINES)('bulk changes and sorting on %s', (engine) => {
   it('sorts by every column both ways, and pages by cursor through the same order', async () => {
     const base = T0 + 1_000_000;
     // Ties on every column but the id, so paging must break them by id.
-    const names = ['Sort-b.pdf', 'sort-a.pdf', 'sort-c.pdf', 'Sort-b.pdf', 'sort-d.pdf', 'sort-a.pdf', 'sort-e.pdf'];
+    const names = [
+      'Sort-b.pdf',
+      'sort-a.pdf',
+      'sort-c.pdf',
+      'Sort-b.pdf',
+      'sort-d.pdf',
+      'sort-a.pdf',
+      'sort-e.pdf',
+    ];
     for (const [i, name] of names.entries()) {
       await ready(name, base + (i % 3), { model: `model-sort-${String(i % 2)}`, priority: i % 3 });
     }
     const filters = { from: base, to: base + 10 } satisfies Partial<QueueFilters>;
     const sorts: QueueSort[] = QUEUE_SORT_KEYS.flatMap((key) => [key, `-${key}` as const]);
     for (const sort of sorts) {
-      const whole = (await queue.listDocuments({ ...filters, sort, limit: 100 }, base + 20)).rows.map((r) => r.id);
+      const whole = (await queue.listDocuments({ ...filters, sort, limit: 100 }, base + 20)).rows.map(
+        (r) => r.id,
+      );
       expect(whole).toHaveLength(names.length);
       const paged: string[] = [];
       let after: QueueFilters['after'];
@@ -172,7 +192,8 @@ describe.each(ENGINES)('bulk changes and sorting on %s', (engine) => {
       }
       expect(paged, sort).toEqual(whole);
     }
-    const byPriority = (await queue.listDocuments({ ...filters, sort: '-priority', limit: 100 }, base + 20)).rows;
+    const byPriority = (await queue.listDocuments({ ...filters, sort: '-priority', limit: 100 }, base + 20))
+      .rows;
     expect(byPriority.map((r) => r.priority)).toEqual([2, 2, 1, 1, 0, 0, 0]);
     const byModel = (await queue.listDocuments({ ...filters, sort: 'model', limit: 100 }, base + 20)).rows;
     expect(byModel.map((r) => r.model_key)).toEqual([...byModel.map((r) => r.model_key)].sort());

@@ -678,7 +678,12 @@ export class QueueStore {
    * An admin's change to many documents at once (queue-bulk.ts): one transaction each, a document
    * another operator is reviewing left alone, each change told as the single writes' are.
    */
-  async applyBulk(ids: readonly string[], change: BulkChange, adminId: string, now: number): Promise<BulkOutcome> {
+  async applyBulk(
+    ids: readonly string[],
+    change: BulkChange,
+    adminId: string,
+    now: number,
+  ): Promise<BulkOutcome> {
     return applyBulk(this.db, ids, change, adminId, now, this.leaseMs, (row) => this.tell(row));
   }
 
@@ -821,10 +826,7 @@ export class QueueStore {
       const { value, id } = filters.after;
       const beyond = direction === 'desc' ? '<' : '>';
       query = query.where((eb) =>
-        eb.or([
-          eb(column, beyond, value),
-          eb.and([eb(column, '=', value), eb('documents.id', beyond, id)]),
-        ]),
+        eb.or([eb(column, beyond, value), eb.and([eb(column, '=', value), eb('documents.id', beyond, id)])]),
       );
     }
     const rows = await query

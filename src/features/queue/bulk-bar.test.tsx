@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QueueDocument, QueueSort } from '@extraction-review/contract/review/schemas';
 import { bulkDocuments } from '../../api/review/bulk-endpoints';
+import type * as Endpoints from '../../api/review/endpoints';
 import { listOperators } from '../../api/review/endpoints';
 import { BulkBar } from './bulk-bar';
 import { QueueTable } from './queue-table';
@@ -15,7 +16,7 @@ import { useSelection } from './use-selection';
 
 vi.mock('../../api/review/bulk-endpoints', () => ({ bulkDocuments: vi.fn() }));
 vi.mock('../../api/review/endpoints', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../api/review/endpoints')>()),
+  ...(await importOriginal<typeof Endpoints>()),
   listOperators: vi.fn(),
 }));
 
@@ -73,7 +74,9 @@ describe('sorting the queue', () => {
     await userEvent.click(screen.getByRole('button', { name: /File/ }));
     expect(onSort).toHaveBeenLastCalledWith('name');
     expect(screen.getByRole('columnheader', { name: /File/ })).toHaveAttribute('aria-sort', 'ascending');
-    expect(screen.getByRole('table', { name: 'Documents, by file name, A to Z: page 1' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('table', { name: 'Documents, by file name, A to Z: page 1' }),
+    ).toBeInTheDocument();
   });
 });
 
@@ -106,7 +109,11 @@ describe('the bulk bar', () => {
     expect(send).toBeDisabled();
     await userEvent.type(screen.getByLabelText(/Why are they rejected/), 'Sent twice');
     await userEvent.click(send);
-    expect(bulkDocuments).toHaveBeenCalledWith({ action: 'reject', ids: ['d-1', 'd-3'], reason: 'Sent twice' });
+    expect(bulkDocuments).toHaveBeenCalledWith({
+      action: 'reject',
+      ids: ['d-1', 'd-3'],
+      reason: 'Sent twice',
+    });
     const status = await screen.findByRole('status');
     expect(status).toHaveTextContent('Rejected 1 document. 1 document left as it was:');
     expect(status).toHaveTextContent('three.pdf: Another operator is reviewing it.');
@@ -115,7 +122,13 @@ describe('the bulk bar', () => {
   it('asks before deleting, naming how many, and sets a priority or an operator', async () => {
     vi.mocked(listOperators).mockResolvedValue({
       operators: [
-        { id: 'op-alice', name: 'Alice', role: 'operator', hasPassword: true, createdAt: '2026-01-01T00:00:00Z' },
+        {
+          id: 'op-alice',
+          name: 'Alice',
+          role: 'operator',
+          hasPassword: true,
+          createdAt: '2026-01-01T00:00:00Z',
+        },
       ],
     });
     vi.mocked(bulkDocuments).mockResolvedValue({ action: 'delete', changed: ['d-1', 'd-2'], skipped: [] });
@@ -136,7 +149,9 @@ describe('the bulk bar', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Set priority' }));
     expect(bulkDocuments).toHaveBeenLastCalledWith({ action: 'priority', ids: ['d-3'], priority: 5 });
 
-    await waitFor(() => expect(screen.queryByRole('region', { name: 'Bulk actions' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Bulk actions' })).not.toBeInTheDocument(),
+    );
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select three.pdf' }));
     await userEvent.selectOptions(await screen.findByLabelText('Assign to'), 'Alice');
     await userEvent.click(screen.getByRole('button', { name: 'Assign' }));

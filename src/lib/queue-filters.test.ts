@@ -89,3 +89,14 @@ describe('the filters on the way to a review and back (issue 21)', () => {
     expect(queueHref({})).toBe('/queue');
   });
 });
+
+describe('the queue’s order in the URL (issue 21)', () => {
+  it('keeps a known order, is no filter, and is left out of "next"', () => {
+    expect(parseQueueFilters('?q=acme&sort=-priority')).toEqual({ q: 'acme', sort: '-priority' });
+    expect(parseQueueFilters('?sort=colour')).toEqual({});
+    expect(serialiseQueueFilters({ sort: 'name', state: 'to_review' })).toBe('state=to_review&sort=name');
+    expect(hasFilters({ sort: 'name' })).toBe(false);
+    expect(toQueueQuery({ sort: 'name' })).toMatchObject({ sort: 'name' });
+    expect(toNextQuery({ sort: 'name', q: 'acme' }, undefined)).toEqual({ q: 'acme' });
+  });
+});

@@ -13,6 +13,7 @@ import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import {
   DocumentState,
+  QueueSort,
   type QueueFilterQuery,
   type QueueQuery,
 } from '@extraction-review/contract/review/schemas';
@@ -29,12 +30,14 @@ export interface QueueFilters {
   to?: string | undefined;
   /** Searched in file names and aliases. */
   q?: string | undefined;
+  /** The list's order (`name`, `-received`…); not a filter: kept by the URL, left by "Clear the filters". */
+  sort?: QueueSort | undefined;
 }
 
 export const ME = 'me';
 
-/** Every filter unset: pass to the setter to show the whole queue. */
-export const NO_FILTERS: { [K in keyof Required<QueueFilters>]: undefined } = {
+/** Every filter unset: pass to the setter to show the whole queue (in the order chosen). */
+export const NO_FILTERS: { [K in Exclude<keyof QueueFilters, 'sort'>]-?: undefined } = {
   state: undefined,
   model: undefined,
   operator: undefined,
@@ -44,7 +47,8 @@ export const NO_FILTERS: { [K in keyof Required<QueueFilters>]: undefined } = {
 };
 export const PAGE_SIZE = 50;
 
-const KEYS = ['state', 'model', 'operator', 'from', 'to', 'q'] as const;
+const FILTER_KEYS = ['state', 'model', 'operator', 'from', 'to', 'q'] as const;
+const KEYS = [...FILTER_KEYS, 'sort'] as const;
 
 /** A calendar day as `YYYY-MM-DD`, checked to exist (no 30 February). */
 function parseDay(value: string | null): string | undefined {
@@ -62,6 +66,7 @@ const text = (value: string | null): string | undefined =>
 export function parseQueueFilters(search: string): QueueFilters {
   const params = new URLSearchParams(search);
   const state = DocumentState.safeParse(params.get('state'));
+  const sort = QueueSort.safeParse(params.get('sort'));
   const filters: QueueFilters = {
     state: state.success ? state.data : undefined,
     model: text(params.get('model')),
@@ -69,6 +74,7 @@ export function parseQueueFilters(search: string): QueueFilters {
     from: parseDay(params.get('from')),
     to: parseDay(params.get('to')),
     q: text(params.get('q')),
+    sort: sort.success ? sort.data : undefined,
   };
   return withoutEmpty(filters);
 }
@@ -93,7 +99,7 @@ function withoutEmpty(filters: QueueFilters): QueueFilters {
 }
 
 export function hasFilters(filters: QueueFilters): boolean {
-  return KEYS.some((key) => filters[key] !== undefined && filters[key] !== '');
+  return FILTER_KEYS.some((key) => filters[key] !== undefined && filters[key] !== '');
 }
 
 /** The ISO time of a local day's midnight, `days` later. */
@@ -118,6 +124,7 @@ export function toQueueQuery(
     from: filters.from === undefined ? undefined : localMidnight(filters.from),
     to: filters.to === undefined ? undefined : localMidnight(filters.to, 1),
     q: filters.q?.trim() || undefined,
+    sort: filters.sort,
     cursor,
     limit: PAGE_SIZE,
   };
@@ -127,7 +134,7 @@ export function toQueueQuery(
 
 /** The API query of the next document of these filters ("Start reviewing", "Confirm and next"). */
 export function toNextQuery(filters: QueueFilters, me: string | undefined): Partial<QueueFilterQuery> {
-  const { cursor: _cursor, limit: _limit, ...filterQuery } = toQueueQuery(filters, { me });
+  const { cursor: _cursor, limit: _limit, sort: _sort, ...filterQuery } = toQueueQuery(filters, { me });
   return filterQuery;
 }
 

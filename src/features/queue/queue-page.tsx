@@ -1,11 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
+import { BulkBar } from './bulk-bar';
 import { ImportBanner } from './import-banner';
 import { QueueCounts } from './queue-counts';
 import { QueueFiltersForm } from './queue-filters';
 import { QueueResults } from './queue-results';
 import { StartReviewingButton } from './start-reviewing-button';
 import { useCursorStack } from './use-cursor-stack';
+import { useSelection } from './use-selection';
 import {
   hasFilters,
   ME,
@@ -35,6 +38,11 @@ export function QueuePage() {
   });
 
   const clearFilters = () => setFilters(NO_FILTERS);
+  // Admins tick documents of the page shown for the bulk actions (issue 21).
+  const isAdmin = operator?.role === 'admin';
+  const shown = queue.data?.documents;
+  const shownIds = useMemo(() => (shown ?? []).map((d) => d.id), [shown]);
+  const selection = useSelection(`${serialiseQueueFilters(filters)}#${String(paging.page)}`, shownIds);
 
   return (
     <main className="mx-auto flex w-full max-w-screen-2xl flex-col gap-6 p-6">
@@ -54,12 +62,16 @@ export function QueuePage() {
         onSelect={(state) => setFilters({ state })}
       />
       <QueueFiltersForm filters={filters} onChange={setFilters} operator={operator} />
+      {isAdmin && shown !== undefined && <BulkBar documents={shown} selection={selection} />}
       <QueueResults
         queue={queue}
         paging={paging}
         filtered={hasFilters(filters)}
         me={operator?.id}
         onClearFilters={clearFilters}
+        sort={filters.sort ?? '-received'}
+        onSort={(sort) => setFilters({ sort: sort === '-received' ? undefined : sort })}
+        selection={isAdmin ? selection : undefined}
       />
     </main>
   );

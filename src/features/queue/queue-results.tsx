@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { QueuePage as QueuePageData } from '@extraction-review/contract/review/schemas';
+import type { QueuePage as QueuePageData, QueueSort } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -7,6 +7,7 @@ import { formatClockSeconds } from './format-age';
 import { QueuePaging } from './queue-paging';
 import { QueueTable } from './queue-table';
 import type { useCursorStack } from './use-cursor-stack';
+import type { Selection } from './use-selection';
 
 interface Props {
   queue: UseQueryResult<QueuePageData>;
@@ -15,12 +16,25 @@ interface Props {
   filtered: boolean;
   me: string | undefined;
   onClearFilters: () => void;
+  sort?: QueueSort | undefined;
+  onSort?: ((sort: QueueSort) => void) | undefined;
+  /** Admins: the rows ticked for a bulk action. */
+  selection?: Selection | undefined;
 }
 
 const emptyBox = 'rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600';
 
 /** The page of documents with its paging, or why there is none: loading, an error, nothing there. */
-export function QueueResults({ queue, paging, filtered, me, onClearFilters }: Props) {
+export function QueueResults({
+  queue,
+  paging,
+  filtered,
+  me,
+  onClearFilters,
+  sort,
+  onSort,
+  selection,
+}: Props) {
   const { data } = queue;
   const loadingPage = queue.isPlaceholderData && queue.isFetching;
   return (
@@ -68,6 +82,9 @@ export function QueueResults({ queue, paging, filtered, me, onClearFilters }: Pr
           me={me}
           now={queue.dataUpdatedAt}
           stale={queue.isPlaceholderData}
+          {...(sort === undefined ? {} : { sort })}
+          {...(onSort === undefined ? {} : { onSort })}
+          selection={selection}
         />
       )}
       {data && (paging.hasPrevious || data.nextCursor !== null) && (

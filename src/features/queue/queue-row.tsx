@@ -14,6 +14,9 @@ interface Props {
   me: string | undefined;
   /** The time ages are counted to (when the page was fetched). */
   now: number;
+  /** Admins: whether the row is ticked for a bulk action (undefined: no box). */
+  selected?: boolean | undefined;
+  onToggle?: ((id: string) => void) | undefined;
 }
 
 function who(operator: OperatorRef, me: string | undefined): string {
@@ -35,13 +38,27 @@ export function holderText(document: QueueDocument, me: string | undefined): str
 const cell = 'px-3 py-2 align-top';
 
 /** One document of the queue. */
-export function QueueRow({ document, me, now }: Props) {
+export function QueueRow({ document, me, now, selected, onToggle }: Props) {
   const since = document.readyAt ?? document.createdAt;
   const showReason = document.state === 'rejected' || document.state === 'postponed';
   // The review keeps the queue's filters: its "next" takes from the same view, and comes back to it.
   const search = useSearch();
   return (
-    <tr data-document-id={document.id} className="border-t border-slate-200 hover:bg-slate-50">
+    <tr
+      data-document-id={document.id}
+      className={`border-t border-slate-200 hover:bg-slate-50 ${selected === true ? 'bg-blue-50' : ''}`}
+    >
+      {selected !== undefined && (
+        <td className={cell}>
+          <input
+            type="checkbox"
+            aria-label={`Select ${document.fileName}`}
+            checked={selected}
+            onChange={() => onToggle?.(document.id)}
+            className="size-4"
+          />
+        </td>
+      )}
       <th scope="row" className={`${cell} max-w-64 font-normal`}>
         <Link
           href={reviewHref(document.id, parseQueueFilters(search))}
@@ -66,6 +83,7 @@ export function QueueRow({ document, me, now }: Props) {
       <td className={cell}>
         <StateBadge state={document.state} />
       </td>
+      <td className={`${cell} tabular-nums`}>{document.priority}</td>
       <td className={cell}>{holderText(document, me)}</td>
       <td className={`${cell} whitespace-nowrap tabular-nums`}>
         {formatShare(document.fieldsToReview, document.fieldsTotal)}

@@ -17,7 +17,17 @@ describe('QueueTable', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['File', 'Alias', 'Model', 'State', 'Held or decided by', 'Fields to review', 'Age', 'Reason']);
+    ).toEqual([
+      'File',
+      'Alias',
+      'Model',
+      'State',
+      'Priority',
+      'Held or decided by',
+      'Fields to review',
+      'Age',
+      'Reason',
+    ]);
   });
 
   it('shows who holds a document and until when, its state in words, its share and age', () => {
@@ -39,6 +49,7 @@ describe('QueueTable', () => {
       'order 7',
       'b4e6af9b-dfe5-44c8-9ae8-22225d8d2d5a',
       '◐In review',
+      '0',
       'Bob, until 10:42',
       '2 of 10 (20%)',
       '3 min',
@@ -84,7 +95,7 @@ describe('QueueTable', () => {
     expect(first.getByText('Decided by Bob')).toBeInTheDocument();
     expect(first.getByText('Not an invoice')).toBeInTheDocument();
     // No field read: no share to give.
-    expect(first.getAllByRole('cell')[4]).toHaveTextContent(/^—$/);
+    expect(first.getAllByRole('cell')[5]).toHaveTextContent(/^—$/);
     const second = within(rowOf('later.pdf'));
     expect(second.getByText('Postponed')).toBeInTheDocument();
     expect(second.getByText('Decided by A removed operator')).toBeInTheDocument();

@@ -193,7 +193,17 @@ export const QueueFilterQuery = z.object({
 export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
 
 /** The query string of `GET /api/review/documents` (other parameters, a cache-buster say, are ignored). */
+/**
+ * The list's order: a column, ascending, or descending with a `-` (`-received`: newest first, the
+ * default). Ties are broken by id in the same direction, so paging by cursor stays exact.
+ */
+export const QUEUE_SORT_KEYS = ['received', 'name', 'model', 'state', 'priority'] as const;
+export type QueueSortKey = (typeof QUEUE_SORT_KEYS)[number];
+export const QueueSort = z.enum([...QUEUE_SORT_KEYS, ...QUEUE_SORT_KEYS.map((key) => `-${key}` as const)]);
+export type QueueSort = z.infer<typeof QueueSort>;
+
 export const QueueQuery = QueueFilterQuery.extend({
+  sort: QueueSort.default('-received'),
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

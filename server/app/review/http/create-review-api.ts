@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { getOpenApi } from '@extraction-review/contract/review/routes/index';
 import { analyticsRoutes } from './analytics-routes';
+import { bulkRoutes } from './bulk-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { exportRoutes } from './export-routes';
 import { importRoutes } from './import-routes';
@@ -29,6 +30,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
     uncheckedGateRoutes(review),
     deliveryRoutes(review),
     analyticsRoutes(review),
+    bulkRoutes(review),
     reviewRoutes(review),
     operatorRoutes(review),
     exportRoutes(review),

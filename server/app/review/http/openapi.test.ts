@@ -29,6 +29,7 @@ import {
 } from '@extraction-review/contract/review/schemas';
 import { createApp } from '../../create-app';
 import { listen, type RunningServer } from '../../listen';
+import { BulkRequest } from '@extraction-review/contract/review/bulk';
 import { problemCatalog, ProblemError, type ProblemCode } from '@extraction-review/contract/problem';
 import type { ReviewDatabase } from '../db/open-database';
 import { openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
@@ -392,10 +393,29 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     valid: [{ priority: 5 }, { priority: -1 }, { priority: 0 }],
     invalid: [{ priority: 1.5 }, { priority: 5000 }, {}],
   },
+  BulkRequest: {
+    schema: BulkRequest,
+    valid: [
+      { action: 'priority', ids: [QUEUE_DOCUMENT.id], priority: 3 },
+      { action: 'assign', ids: [QUEUE_DOCUMENT.id], operator: 'Bob' },
+      { action: 'reject', ids: [QUEUE_DOCUMENT.id], reason: 'Sent twice.' },
+      { action: 'delete', ids: [QUEUE_DOCUMENT.id] },
+    ],
+    invalid: [
+      { action: 'delete', ids: [] },
+      { action: 'reject', ids: [QUEUE_DOCUMENT.id] },
+      { action: 'explode', ids: [QUEUE_DOCUMENT.id] },
+      { action: 'delete', ids: ['x'] },
+    ],
+  },
   QueueQuery: {
     schema: QueueQuery,
-    valid: [{}, { state: 'to_review', q: 'invoice', from: '2026-11-24T09:00:00+01:00', limit: 20 }],
-    invalid: [{ state: 'lost' }, { limit: 0 }, { limit: 500 }, { from: 'yesterday' }],
+    valid: [
+      {},
+      { state: 'to_review', q: 'invoice', from: '2026-11-24T09:00:00+01:00', limit: 20 },
+      { sort: '-priority' },
+    ],
+    invalid: [{ state: 'lost' }, { limit: 0 }, { limit: 500 }, { from: 'yesterday' }, { sort: 'colour' }],
   },
 };
 

@@ -15,6 +15,7 @@ import type {
   DocumentResponse,
   QueueFilterQuery,
   QueuePage,
+  QueueSort,
 } from '@extraction-review/contract/review/schemas';
 import { ProblemError } from '@extraction-review/contract/problem';
 import { effectiveState } from '../model/queue-state';
@@ -22,7 +23,7 @@ import { failingRules } from '../routing/route-result';
 import { uncheckedCheck } from '../routing/unchecked-check';
 import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
-import type { DocumentFilters, WriteResult } from '../store/queue-store';
+import { sortKeyOf, type DocumentFilters, type PageCursor, type WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
@@ -62,12 +63,17 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.listDocuments, async (c, { query }) => {
     const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(
-      { ...documentFilters(query), after: decodeCursor(query.cursor), limit: query.limit },
+      {
+        ...documentFilters(query),
+        sort: query.sort,
+        after: decodeCursor(query.cursor, query.sort),
+        limit: query.limit,
+      },
       now,
     );
     const page: QueuePage = {
       documents: rows.map((row) => presentQueueDocument(row, now)),
-      nextCursor: next === null ? null : encodeCursor(next),
+      nextCursor: next === null ? null : encodeCursor(query.sort, next),
       counts: await review.queue.countByState(now, documentFilters(query)),
     };
     return c.json(page, 200, { 'Cache-Control': 'no-store' });
@@ -335,19 +341,26 @@ function documentFilters(query: QueueFilterQuery): DocumentFilters {
   };
 }
 
-function encodeCursor(cursor: { createdAt: number; id: string }): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+/**
+ * A page's end as an opaque text: the order it belongs to, the last row's value of the sorted column
+ * and its id. A cursor of another order (the operator sorted meanwhile) is refused, not misread.
+ */
+function encodeCursor(sort: QueueSort, cursor: PageCursor): string {
+  return Buffer.from(JSON.stringify([sort, cursor.value, cursor.id])).toString('base64url');
 }
 
-function decodeCursor(text: string | undefined): { createdAt: number; id: string } | undefined {
+function decodeCursor(text: string | undefined, sort: QueueSort): PageCursor | undefined {
   if (text === undefined) return undefined;
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(text, 'base64url').toString()) as [unknown, unknown];
-    if (typeof createdAt === 'number' && typeof id === 'string') return { createdAt, id };
+    const [order, value, id] = JSON.parse(Buffer.from(text, 'base64url').toString()) as unknown[];
+    const numeric = sortKeyOf(sort).key === 'received' || sortKeyOf(sort).key === 'priority';
+    if (order === sort && typeof id === 'string' && typeof value === (numeric ? 'number' : 'string')) {
+      return { value: value as string | number, id };
+    }
   } catch {
     // Falls through to the refusal.
   }
-  throw new ProblemError('422-008', 'This cursor is not one a page gave.', {
+  throw new ProblemError('422-008', 'This cursor is not one a page of this order gave.', {
     errors: [{ pointer: '#/cursor', detail: 'Pass nextCursor of the previous page as it is.' }],
   });
 }

@@ -15,8 +15,10 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';
 import type { ApiVersion, Decision, DocumentState } from '../model/review-types';
+import type { QueueSort, QueueSortKey } from '@extraction-review/contract/review/schemas';
 import { adoptJobs } from '../background/job-table';
 import { recordEvent } from './audit-store';
+import { applyBulk, type BulkChange, type BulkOutcome } from './queue-bulk';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
@@ -61,8 +63,9 @@ export interface NewDocument {
   priority?: number;
 }
 
+/** Where a page of the list ends: the last row's value of the sorted column, and its id. */
 export interface PageCursor {
-  createdAt: number;
+  value: string | number;
   id: string;
 }
 
@@ -81,6 +84,8 @@ export interface DocumentFilters {
 }
 
 export interface QueueFilters extends DocumentFilters {
+  /** The list's order (`-received`, newest first, by default); `after` must come from a page of it. */
+  sort?: QueueSort | undefined;
   after?: PageCursor | undefined;
   limit: number;
 }
@@ -687,6 +692,19 @@ export class QueueStore {
     );
   }
 
+  /**
+   * An admin's change to many documents at once (queue-bulk.ts): one transaction each, a document
+   * another operator is reviewing left alone, each change told as the single writes' are.
+   */
+  async applyBulk(
+    ids: readonly string[],
+    change: BulkChange,
+    adminId: string,
+    now: number,
+  ): Promise<BulkOutcome> {
+    return applyBulk(this.db, ids, change, adminId, now, this.leaseMs, (row) => this.tell(row));
+  }
+
   async find(id: string, db: Db = this.db): Promise<DocumentRow | undefined> {
     return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -796,14 +814,16 @@ export class QueueStore {
   }
 
   /**
-   * One page of the queue view, newest first, with the names of who holds and who decided each
-   * document. Keyset paging on (created_at, id), so a page deep in 100,000 documents costs what the
-   * first does.
+   * One page of the queue view in the order asked (newest first by default), with the names of who
+   * holds and who decided each document. Keyset paging on (the sorted column, id), both in the same
+   * direction, so a page deep in 100,000 documents costs what the first does, and a cursor names the
+   * last row's value of the sorted column: each engine compares it as it orders the column.
    */
   async listDocuments(
     filters: QueueFilters,
     now: number,
   ): Promise<{ rows: ListedDocument[]; next: PageCursor | null }> {
+    const { column, direction } = sortOrder(filters.sort);
     let query = this.db
       .selectFrom('documents')
       .leftJoin('operators as holder', 'holder.id', 'documents.holder_id')
@@ -821,17 +841,15 @@ export class QueueStore {
       ]);
     query = query.where(matching(filters, now));
     if (filters.after !== undefined) {
-      const { createdAt, id } = filters.after;
+      const { value, id } = filters.after;
+      const beyond = direction === 'desc' ? '<' : '>';
       query = query.where((eb) =>
-        eb.or([
-          eb('documents.created_at', '<', createdAt),
-          eb.and([eb('documents.created_at', '=', createdAt), eb('documents.id', '<', id)]),
-        ]),
+        eb.or([eb(column, beyond, value), eb.and([eb(column, '=', value), eb('documents.id', beyond, id)])]),
       );
     }
     const rows = await query
-      .orderBy('documents.created_at', 'desc')
-      .orderBy('documents.id', 'desc')
+      .orderBy(column, direction)
+      .orderBy('documents.id', direction)
       .limit(filters.limit + 1)
       .execute();
     const page = rows.slice(0, filters.limit);
@@ -840,7 +858,7 @@ export class QueueStore {
       rows: page,
       next:
         rows.length > filters.limit && last !== undefined
-          ? { createdAt: last.created_at, id: last.id }
+          ? { value: sortValue(last, filters.sort), id: last.id }
           : null,
     };
   }
@@ -902,6 +920,41 @@ function earlierSameFile(eb: ExpressionBuilder<ReviewDatabaseSchema, 'documents'
     .orderBy('earlier.created_at')
     .orderBy('earlier.id')
     .limit(1);
+}
+
+/** The column each sort key orders by. All are NOT NULL, so keyset paging needs no null ordering. */
+const SORT_COLUMNS = {
+  received: 'documents.created_at',
+  name: 'documents.file_name',
+  model: 'documents.model_key',
+  state: 'documents.state',
+  priority: 'documents.priority',
+} as const satisfies Record<QueueSortKey, string>;
+
+const SORT_FIELDS = {
+  received: 'created_at',
+  name: 'file_name',
+  model: 'model_key',
+  state: 'state',
+  priority: 'priority',
+} as const satisfies Record<QueueSortKey, keyof DocumentRow>;
+
+export function sortKeyOf(sort: QueueSort | undefined): { key: QueueSortKey; direction: 'asc' | 'desc' } {
+  const text = sort ?? '-received';
+  return text.startsWith('-')
+    ? { key: text.slice(1) as QueueSortKey, direction: 'desc' }
+    : { key: text as QueueSortKey, direction: 'asc' };
+}
+
+function sortOrder(sort: QueueSort | undefined) {
+  const { key, direction } = sortKeyOf(sort);
+  return { column: SORT_COLUMNS[key], direction };
+}
+
+/** A row's value of the sorted column, for the next page's cursor (a number or a text, by column). */
+function sortValue(row: DocumentRow, sort: QueueSort | undefined): string | number {
+  const value = row[SORT_FIELDS[sortKeyOf(sort).key]];
+  return typeof value === 'number' || typeof value === 'string' ? value : String(value);
 }
 
 function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AnalyticsResponse } from '../analytics';
+import { BulkRequest, BulkResponse } from '../bulk';
 import {
   DeliveryAttempt,
   DeliveryCounts,
@@ -150,6 +151,11 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
     schema: PriorityRequest,
     description: 'How soon the document comes up: higher first (0 by default), then the oldest.',
   },
+  BulkRequest: {
+    schema: BulkRequest,
+    description:
+      'One action (`assign`, `priority`, `reject`, `delete`) on up to 500 documents, by id, with what the action needs.',
+  },
   ImportMetadata: {
     schema: ImportMetadata,
     description:
@@ -241,6 +247,10 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: PageWordsResponse,
     description:
       'The words of one page of a kept file, each with its polygon normalised to the page as displayed (the frame of v2 polygons), from the PDF’s text layer or else from OCR of the page; read once, then kept.',
+  },
+  BulkResponse: {
+    schema: BulkResponse,
+    description: 'What a bulk action changed, and each document it left as it was with why.',
   },
   CountsResponse: { schema: CountsResponse, description: 'The counts per state.' },
   OperatorList: { schema: OperatorList, description: 'Every operator, by name.' },

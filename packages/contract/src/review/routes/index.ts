@@ -3,6 +3,7 @@
  * them, and /api/openapi.json lists them in this order.
  */
 import { analyticsRoutes } from './analytics';
+import { bulkRoutes } from './bulk';
 import { checkRoutes } from './checks';
 import { declareRoute } from './declare';
 import { deliveryRoutes } from './deliveries';
@@ -30,6 +31,7 @@ export const getOpenApi = declareRoute({
 export const reviewApiRoutes = [
   ...sessionRoutes,
   ...queueRoutes,
+  ...bulkRoutes,
   ...modelRoutes,
   ...checkRoutes,
   ...exportRoutes,

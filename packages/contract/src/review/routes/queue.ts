@@ -108,12 +108,13 @@ export const listDocuments = declareRoute({
   tag: 'review',
   summary: 'List the queue',
   description:
-    'One page of documents, newest first, and the counts per state of the documents the other filters list (every filter but `state`). A query parameter not listed here is refused (422-008).',
+    'One page of documents in the order asked (newest first by default), and the counts per state of the documents the other filters list (every filter but `state`). A query parameter not listed here is refused (422-008).',
   access: 'operator',
   query: QueueQuery,
   queryDescriptions: {
     ...FILTER_DESCRIPTIONS,
-    cursor: 'The `nextCursor` of the previous page, as it is (422-008 otherwise).',
+    sort: 'The order: `received`, `name`, `model`, `state` or `priority`, ascending, or descending with a leading `-` (default `-received`, newest first).',
+    cursor: 'The `nextCursor` of the previous page of the same order, as it is (422-008 otherwise).',
     limit: 'How many documents a page holds.',
   } satisfies Record<keyof z.input<typeof QueueQuery>, string>,
   responses: { 200: { description: 'One page.', schema: QueuePage } },

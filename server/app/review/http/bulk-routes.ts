@@ -1,0 +1,62 @@
+/**
+ * Admins' changes to many documents at once (packages/contract/src/review/routes/bulk.ts; the store's
+ * side: store/queue-bulk.ts). The route is admin-only (403-005 otherwise) and, as every state-changing
+ * route, needs the session's CSRF token; the body is bounded (at most 500 ids, each once).
+ */
+import { Hono } from 'hono';
+import { bulkDocuments } from '@extraction-review/contract/review/routes/bulk';
+import type { BulkResponse } from '@extraction-review/contract/review/bulk';
+import { ProblemError } from '@extraction-review/contract/problem';
+import type { BulkChange } from '../store/queue-bulk';
+import { mountRoute } from './mount-route';
+import type { ReviewContext, ReviewEnv } from '../review-context';
+
+export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
+  const routes = new Hono<ReviewEnv>();
+
+  mountRoute(routes, review, bulkDocuments, async (c, { body }) => {
+    const adminId = c.get('session').operator.id;
+    let change: BulkChange;
+    switch (body.action) {
+      case 'assign': {
+        const target =
+          (await review.operators.findById(body.operator)) ??
+          (await review.operators.findByName(body.operator));
+        if (target === undefined) {
+          throw new ProblemError('404-012', `No operator ${JSON.stringify(body.operator)}.`);
+        }
+        change = { action: 'assign', toOperatorId: target.id };
+        break;
+      }
+      case 'priority':
+        change = { action: 'priority', priority: body.priority };
+        break;
+      case 'reject':
+        change = { action: 'reject', reason: body.reason };
+        break;
+      case 'delete':
+        change = { action: 'delete' };
+        break;
+    }
+    const { removedFileKeys, ...outcome } = await review.queue.applyBulk(
+      body.ids,
+      change,
+      adminId,
+      review.clock.now(),
+    );
+    // The rows are gone (committed): their kept files follow. One that cannot be removed now is an
+    // orphan, which the storage's sweep removes later (files/orphan-files.ts).
+    for (const key of removedFileKeys) {
+      await review.files?.remove(key).catch((error: unknown) => {
+        console.error(
+          `[review files] the kept file ${key} of a deleted document stays for the sweep:`,
+          error,
+        );
+      });
+    }
+    const answer: BulkResponse = outcome;
+    return c.json(answer, 200);
+  });
+
+  return routes;
+}

@@ -8,74 +8,35 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkResponse } from '@extraction-review/contract/review/bulk';
-import { QueuePage, SessionResponse } from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
-import { hashPassword } from '../auth/passwords';
+import { QueuePage } from '@extraction-review/contract/review/schemas';
+import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import type { ReviewBrowser } from '@extraction-review/test-kit/review/review-browser';
+import {
+  addOperators,
+  expectProblem,
+  listenReviewApi,
+  signedIn,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
-const PASSWORD = 'correct horse battery staple';
-
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown, { csrf = true } = {}) {
-    return fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined || !csrf ? {} : { 'X-CSRF-Token': this.csrf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
-
-  async signIn(name: string) {
-    const response = await this.send('POST', '/api/session', { name, password: PASSWORD });
-    expect(response.status).toBe(200);
-    this.cookie = response.headers.get('set-cookie')?.split(';')[0];
-    this.csrf = SessionResponse.parse(await response.json()).csrfToken;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
 
 describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
   let store: TestStore;
   let review: OpenedReview;
   let server: RunningServer;
-  let admin: Browser;
-  let alice: Browser;
+  let admin: ReviewBrowser;
+  let alice: ReviewBrowser;
   let clock = T0;
 
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
-    const passwordHash = await hashPassword(PASSWORD);
-    await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, T0);
-    await review.operators.create({ name: 'Alice', role: 'operator', passwordHash }, T0);
-    admin = new Browser(server.url);
-    await admin.signIn('Ada');
-    alice = new Browser(server.url);
-    await alice.signIn('Alice');
+    server = await listenReviewApi(review);
+    await addOperators(review, { Ada: 'admin', Alice: 'operator' }, T0);
+    admin = await signedIn(server.url, 'Ada');
+    alice = await signedIn(server.url, 'Alice');
   });
   afterAll(async () => {
     await server.close();
@@ -103,9 +64,9 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
   it('is for admins only, with the CSRF token, and bounded', async () => {
     const doc = await queued('only-admins.pdf');
     const body = { action: 'priority', ids: [doc.id], priority: 2 };
-    await problem(await alice.send('POST', '/api/review/documents/bulk', body), 403, '403-005');
-    await problem(
-      await admin.send('POST', '/api/review/documents/bulk', body, { csrf: false }),
+    await expectProblem(await alice.send('POST', '/api/review/documents/bulk', body), 403, '403-005');
+    await expectProblem(
+      await admin.send('POST', '/api/review/documents/bulk', body, { 'X-CSRF-Token': '' }),
       403,
       '403-004',
     );
@@ -121,9 +82,9 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       { action: 'reject', ids: [doc.id], reason: '  ' },
       { action: 'explode', ids: [doc.id] },
     ]) {
-      await problem(await admin.send('POST', '/api/review/documents/bulk', wrong), 422, '422-008');
+      await expectProblem(await admin.send('POST', '/api/review/documents/bulk', wrong), 422, '422-008');
     }
-    await problem(
+    await expectProblem(
       await admin.send('POST', '/api/review/documents/bulk', {
         action: 'assign',
         ids: [doc.id],
@@ -171,7 +132,7 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       skipped: [{ id: held.id, reason: 'held' }],
     });
     expect(await review.files?.open(free.file_key ?? '')).toBeUndefined();
-    await problem(await admin.send('GET', `/api/review/documents/${free.id}`), 404, '404-010');
+    await expectProblem(await admin.send('GET', `/api/review/documents/${free.id}`), 404, '404-010');
   });
 
   it('lists in the order asked, and refuses a cursor of another order', async () => {
@@ -194,11 +155,11 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
       'mu.pdf',
       'alpha.pdf',
     ]);
-    await problem(
+    await expectProblem(
       await alice.send('GET', `/api/review/documents?sort=-received&cursor=${first.nextCursor ?? ''}`),
       422,
       '422-008',
     );
-    await problem(await alice.send('GET', '/api/review/documents?sort=colour'), 422, '422-008');
+    await expectProblem(await alice.send('GET', '/api/review/documents?sort=colour'), 422, '422-008');
   });
 });

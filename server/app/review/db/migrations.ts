@@ -13,6 +13,7 @@ import { backgroundWork } from './background-work-migration';
 import { savedQueues } from './saved-queues-migration';
 import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
+import { savedFilters } from './saved-filters-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -321,5 +322,6 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0012-saved-filters': savedFilters(engine),
   };
 }

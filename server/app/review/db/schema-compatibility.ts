@@ -43,6 +43,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // does not know deactivation (it would let a deactivated operator sign in again): upgrade every copy
   // before deactivating anyone.
   '0010-operator-access': '0006-background-work',
+  // Issue 21. Expand-only: a new table and a nullable documents.total_amount older code neither reads
+  // nor writes (a result an older copy stores leaves it null: that document matches no amount filter).
+  '0012-saved-filters': '0006-background-work',
 };
 
 /**

@@ -114,6 +114,11 @@ export interface DocumentsTable {
    * `to_review` (model/queue-state.ts). Null: postponed until someone takes it.
    */
   postponed_until: number | null;
+  /**
+   * The document's total amount (model/document-amount.ts says which field), for the queue's amount
+   * filter; null without a result or such a value (migration 0012).
+   */
+  total_amount: number | null;
 }
 
 export interface IntegrationsTable {
@@ -260,6 +265,21 @@ export interface GatewayIdsTable {
   created_at: number;
 }
 
+/** A saved queue: a named set of the queue's filters, shared by the team (migration 0012-saved-filters). */
+export interface SavedQueuesTable {
+  id: string;
+  name: string;
+  /** `name` trimmed and lower-cased: names are unique whatever their case. */
+  name_key: string;
+  /** The filters (contract `SavedQueueFilters`), JSON text. */
+  filters_json: string;
+  version: number;
+  created_at: number;
+  created_by: string | null;
+  updated_at: number;
+  updated_by: string | null;
+}
+
 export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
@@ -275,6 +295,7 @@ export interface ReviewDatabaseSchema {
   delivery_attempts: DeliveryAttemptsTable;
   gateway_ids: GatewayIdsTable;
   background_jobs: BackgroundJobsTable;
+  saved_queues: SavedQueuesTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -288,3 +309,4 @@ export type ModelSettingsRow = Selectable<ModelSettingsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type BackgroundJobRow = Selectable<BackgroundJobsTable>;
+export type SavedQueueRow = Selectable<SavedQueuesTable>;

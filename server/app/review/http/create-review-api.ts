@@ -16,6 +16,7 @@ import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { reviewRoutes } from './review-routes';
+import { savedQueueRoutes } from './saved-queue-routes';
 import { requireSession } from './session-auth';
 import { sessionRoutes } from './session-routes';
 
@@ -30,6 +31,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
     deliveryRoutes(review),
     analyticsRoutes(review),
     reviewRoutes(review),
+    savedQueueRoutes(review),
     operatorRoutes(review),
     exportRoutes(review),
   ])

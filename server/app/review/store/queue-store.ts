@@ -16,6 +16,7 @@ import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/sc
 import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';
 import type { ApiVersion, Decision, DocumentState } from '../model/review-types';
 import { adoptJobs } from '../background/job-table';
+import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
@@ -78,6 +79,9 @@ export interface DocumentFilters {
   to?: number | undefined;
   /** In file names and aliases, whatever the case. */
   search?: string | undefined;
+  /** The document's total amount (`total_amount`) at least / at most this; a document without one never matches. */
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
 }
 
 export interface QueueFilters extends DocumentFilters {
@@ -150,6 +154,8 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   if (filters.uploadedBy !== undefined) all.push(eb('documents.uploaded_by', '=', filters.uploadedBy));
   if (filters.from !== undefined) all.push(eb('documents.created_at', '>=', filters.from));
   if (filters.to !== undefined) all.push(eb('documents.created_at', '<', filters.to));
+  if (filters.minAmount !== undefined) all.push(eb('documents.total_amount', '>=', filters.minAmount));
+  if (filters.maxAmount !== undefined) all.push(eb('documents.total_amount', '<=', filters.maxAmount));
   if (filters.search !== undefined) {
     const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     all.push(
@@ -189,6 +195,29 @@ export class QueueStore {
       version: sql<number>`version + 1`,
       updated_at: now,
     };
+  }
+
+  /**
+   * The document with its total amount (`total_amount`, model/document-amount.ts) read again from its
+   * result and corrections, written when it changed: when the result is stored and when a correction
+   * touches the amount's field.
+   */
+  private async withAmount(
+    trx: Transaction<ReviewDatabaseSchema>,
+    document: DocumentRow,
+    corrections?: Map<string, string>,
+  ): Promise<DocumentRow> {
+    const latest = corrections ?? (await this.currentCorrections(document.id, trx));
+    const total = documentAmount({
+      apiVersion: document.api_version,
+      model: document.model_key,
+      upstreamJobId: document.upstream_job_id,
+      resultJson: document.result_json,
+      corrections: Object.fromEntries([...latest].map(([path, json]) => [path, parseJson(json)])),
+    });
+    if (total === document.total_amount) return document;
+    await trx.updateTable('documents').set({ total_amount: total }).where('id', '=', document.id).execute();
+    return { ...document, total_amount: total };
   }
 
   /** Tells of a change once its transaction has committed, and passes the result on. */
@@ -262,7 +291,8 @@ export class QueueStore {
           .where('id', '=', id)
           .where('state', '=', 'processing')
           .returningAll()
-          .executeTakeFirst();
+          .executeTakeFirst()
+          .then((row) => row && this.withAmount(trx, row));
         if (document) {
           await recordEvent(trx, {
             documentId: id,
@@ -532,6 +562,8 @@ export class QueueStore {
           });
           previous.set(correction.path, valueJson);
         }
+        if (touchesAmount(corrections.map((c) => c.path)))
+          return { ok: true, document: await this.withAmount(trx, document, previous) };
         return { ok: true, document };
       }),
     );
@@ -827,6 +859,17 @@ export class QueueStore {
     };
   }
 
+  /** How many documents the filters list are waiting: those `takeNext` with these filters takes from. */
+  async countWaiting(now: number, filters: DocumentFilters = {}): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where(waiting(now))
+      .where(matching(filters, now))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * How many documents are in each state, as readers see them (expired leases count as waiting), of
    * those the filters list (whatever their state).
@@ -884,6 +927,14 @@ function earlierSameFile(eb: ExpressionBuilder<ReviewDatabaseSchema, 'documents'
     .orderBy('earlier.created_at')
     .orderBy('earlier.id')
     .limit(1);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {

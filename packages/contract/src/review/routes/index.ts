@@ -10,6 +10,7 @@ import { exportRoutes } from './exports';
 import { modelRoutes } from './models';
 import { operatorRoutes } from './operators';
 import { queueRoutes } from './queue';
+import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 
 export const getOpenApi = declareRoute({
@@ -30,6 +31,7 @@ export const getOpenApi = declareRoute({
 export const reviewApiRoutes = [
   ...sessionRoutes,
   ...queueRoutes,
+  ...savedQueueRoutes,
   ...modelRoutes,
   ...checkRoutes,
   ...exportRoutes,

@@ -29,6 +29,9 @@ export interface QueueFilters {
   to?: string | undefined;
   /** Searched in file names and aliases. */
   q?: string | undefined;
+  /** The document's total amount at least / at most this (a plain number, as typed: `10000`). */
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
 }
 
 export const ME = 'me';
@@ -41,10 +44,12 @@ export const NO_FILTERS: { [K in keyof Required<QueueFilters>]: undefined } = {
   from: undefined,
   to: undefined,
   q: undefined,
+  minAmount: undefined,
+  maxAmount: undefined,
 };
 export const PAGE_SIZE = 50;
 
-const KEYS = ['state', 'model', 'operator', 'from', 'to', 'q'] as const;
+const KEYS = ['state', 'model', 'operator', 'from', 'to', 'q', 'minAmount', 'maxAmount'] as const;
 
 /** A calendar day as `YYYY-MM-DD`, checked to exist (no 30 February). */
 function parseDay(value: string | null): string | undefined {
@@ -58,6 +63,14 @@ function parseDay(value: string | null): string | undefined {
 const text = (value: string | null): string | undefined =>
   value == null || value === '' ? undefined : value;
 
+const asNumber = (amount: string | undefined) => (amount === undefined ? undefined : Number(amount));
+
+/** An amount as the API takes it (`10000`, `-5.5`); anything else is dropped. */
+export function parseAmount(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim().replace(/,/g, '');
+  return trimmed && /^-?\d{1,15}(\.\d{1,6})?$/.test(trimmed) ? trimmed : undefined;
+}
+
 /** Reads the filters from a query string (`?state=to_review&q=acme`); anything unknown or invalid is dropped. */
 export function parseQueueFilters(search: string): QueueFilters {
   const params = new URLSearchParams(search);
@@ -69,6 +82,8 @@ export function parseQueueFilters(search: string): QueueFilters {
     from: parseDay(params.get('from')),
     to: parseDay(params.get('to')),
     q: text(params.get('q')),
+    minAmount: parseAmount(params.get('minAmount')),
+    maxAmount: parseAmount(params.get('maxAmount')),
   };
   return withoutEmpty(filters);
 }
@@ -118,6 +133,8 @@ export function toQueueQuery(
     from: filters.from === undefined ? undefined : localMidnight(filters.from),
     to: filters.to === undefined ? undefined : localMidnight(filters.to, 1),
     q: filters.q?.trim() || undefined,
+    minAmount: asNumber(parseAmount(filters.minAmount)),
+    maxAmount: asNumber(parseAmount(filters.maxAmount)),
     cursor,
     limit: PAGE_SIZE,
   };

@@ -3,7 +3,6 @@
  * waiting count, and the admins' writes. Kept under the queue's key, so that the queue's live events
  * (documents taken, decided) refresh the counts with the rest of the queue.
  */
-import { queryOptions } from '@tanstack/react-query';
 import * as routes from '@extraction-review/contract/review/routes/saved-queues';
 import type {
   NewSavedQueueRequest,
@@ -14,8 +13,7 @@ import { callRoute, type CallOptions } from './call-route';
 
 export const savedQueuesKey = () => [...reviewKeys.queues(), 'saved'] as const;
 
-export const listSavedQueues = (options: CallOptions = {}) =>
-  callRoute(routes.listSavedQueues, {}, options);
+export const listSavedQueues = (options: CallOptions = {}) => callRoute(routes.listSavedQueues, {}, options);
 
 export const createSavedQueue = (body: NewSavedQueueRequest, options: CallOptions = {}) =>
   callRoute(routes.createSavedQueue, { body }, options);
@@ -25,10 +23,3 @@ export const updateSavedQueue = (id: string, body: UpdateSavedQueueRequest, opti
 
 export const deleteSavedQueue = (id: string, options: CallOptions = {}) =>
   callRoute(routes.deleteSavedQueue, { params: { id } }, options);
-
-export function savedQueuesQueryOptions() {
-  return queryOptions({
-    queryKey: savedQueuesKey(),
-    queryFn: ({ signal }) => listSavedQueues({ signal }),
-  });
-}

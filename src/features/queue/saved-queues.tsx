@@ -5,18 +5,13 @@ import type { SavedQueue, SavedQueueFilters } from '@extraction-review/contract/
 import {
   createSavedQueue,
   deleteSavedQueue,
+  listSavedQueues,
   savedQueuesKey,
-  savedQueuesQueryOptions,
   updateSavedQueue,
 } from '../../api/review/saved-queue-endpoints';
 import { isApiError } from '../../api/errors';
 import { Button } from '../../components/ui/button';
-import {
-  parseAmount,
-  queueHref,
-  serialiseQueueFilters,
-  type QueueFilters,
-} from '../../lib/queue-filters';
+import { parseAmount, queueHref, serialiseQueueFilters, type QueueFilters } from '../../lib/queue-filters';
 
 /** A saved queue's filters as the queue's URL holds them. */
 export function savedToUrl(filters: SavedQueueFilters): QueueFilters {
@@ -58,7 +53,10 @@ const tab =
  * save: their own view is the URL).
  */
 export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdmin: boolean }) {
-  const queues = useQuery(savedQueuesQueryOptions());
+  const queues = useQuery({
+    queryKey: savedQueuesKey(),
+    queryFn: ({ signal }) => listSavedQueues({ signal }),
+  });
   const list = queues.data?.queues ?? [];
   const active = list.find((queue) => sameFilters(queue, filters));
   if (list.length === 0 && !isAdmin) return null;
@@ -82,7 +80,7 @@ export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdm
                 aria-current={current ? 'page' : undefined}
                 className={`${tab} ${current ? 'border-blue-800 bg-blue-800 font-semibold text-white' : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
               >
-                {queue.name}
+                {queue.name}{' '}
                 <span
                   className={`rounded-full px-1.5 text-xs tabular-nums ${current ? 'bg-white text-blue-900' : 'bg-slate-100 text-slate-700'}`}
                 >

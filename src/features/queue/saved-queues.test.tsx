@@ -56,10 +56,10 @@ describe('SavedQueues', () => {
       />,
     );
     const nav = await screen.findByRole('navigation', { name: 'Saved queues' });
-    const big = within(nav).getByRole('link', { name: 'Invoices over 10,000 4 to review' });
+    const big = within(nav).getByRole('link', { name: /^Invoices over 10,000 4/ });
     expect(big).toHaveAttribute('aria-current', 'page');
     expect(big).toHaveAttribute('href', '/queue?state=to_review&model=invoices&minAmount=10000');
-    const receipts = within(nav).getByRole('link', { name: 'Receipts 0 to review' });
+    const receipts = within(nav).getByRole('link', { name: /^Receipts 0/ });
     expect(receipts).not.toHaveAttribute('aria-current');
     expect(receipts).toHaveAttribute('href', '/queue?model=receipts');
     // Operators do not save queues.
@@ -71,14 +71,13 @@ describe('SavedQueues', () => {
       .mockRejectedValueOnce(
         new ProblemDetailsError(
           {
-            type: 'about:blank',
             status: 409,
             title: 'Name already taken',
             detail: 'A saved queue named “Receipts” exists already: choose another name.',
             code: '409-003',
             errors: [],
           },
-          {},
+          { endpoint: '/api/review/queues' },
         ),
       )
       .mockResolvedValueOnce({ queue: { ...BIG, id: 'q-new', name: 'Big receipts' } });

@@ -85,7 +85,7 @@ export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdm
                   className={`rounded-full px-1.5 text-xs tabular-nums ${current ? 'bg-white text-blue-900' : 'bg-slate-100 text-slate-700'}`}
                 >
                   {queue.waiting}
-                  <span className="sr-only"> to review</span>
+                  <span className="sr-only">{' to review'}</span>
                 </span>
               </Link>
             );

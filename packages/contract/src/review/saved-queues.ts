@@ -36,7 +36,11 @@ export const SavedQueueFilters = z
   })
   .superRefine((filters, context) => {
     if (Object.values(filters).every((value) => value === undefined))
-      context.addIssue({ code: 'custom', path: [], message: 'Choose at least one filter to save as a queue' });
+      context.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'Choose at least one filter to save as a queue',
+      });
     if (
       filters.minAmount !== undefined &&
       filters.maxAmount !== undefined &&

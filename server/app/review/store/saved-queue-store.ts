@@ -110,7 +110,9 @@ export class SavedQueueStore {
     }
     if (row !== undefined) return { ok: true, queue: stored(row) };
     const current = await this.find(id);
-    return current === undefined ? { ok: false, reason: 'not_found' } : { ok: false, reason: 'changed', current };
+    return current === undefined
+      ? { ok: false, reason: 'not_found' }
+      : { ok: false, reason: 'changed', current };
   }
 
   /** Whether there was such a queue to delete. */

@@ -45,7 +45,8 @@ export const createSavedQueue = declareRoute({
   problems: ['409-003', '422-017'],
   notes: {
     '409-003': 'a saved queue with this name (whatever its case) exists (pointer `#/name`)',
-    '422-008': 'the body does not fit: no filter, the highest amount below the lowest… (pointers into the body)',
+    '422-008':
+      'the body does not fit: no filter, the highest amount below the lowest… (pointers into the body)',
   },
 });
 
@@ -81,4 +82,9 @@ export const deleteSavedQueue = declareRoute({
   problems: ['404-018'],
 });
 
-export const savedQueueRoutes = [listSavedQueues, createSavedQueue, updateSavedQueue, deleteSavedQueue] as const;
+export const savedQueueRoutes = [
+  listSavedQueues,
+  createSavedQueue,
+  updateSavedQueue,
+  deleteSavedQueue,
+] as const;

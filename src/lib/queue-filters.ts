@@ -32,6 +32,9 @@ export interface QueueFilters {
   q?: string | undefined;
   /** The list's order (`name`, `-received`…); not a filter: kept by the URL, left by "Clear the filters". */
   sort?: QueueSort | undefined;
+  /** The document's total amount at least / at most this (a plain number, as typed: `10000`). */
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
 }
 
 export const ME = 'me';
@@ -44,10 +47,12 @@ export const NO_FILTERS: { [K in Exclude<keyof QueueFilters, 'sort'>]-?: undefin
   from: undefined,
   to: undefined,
   q: undefined,
+  minAmount: undefined,
+  maxAmount: undefined,
 };
 export const PAGE_SIZE = 50;
 
-const FILTER_KEYS = ['state', 'model', 'operator', 'from', 'to', 'q'] as const;
+const FILTER_KEYS = ['state', 'model', 'operator', 'from', 'to', 'q', 'minAmount', 'maxAmount'] as const;
 const KEYS = [...FILTER_KEYS, 'sort'] as const;
 
 /** A calendar day as `YYYY-MM-DD`, checked to exist (no 30 February). */
@@ -62,6 +67,14 @@ function parseDay(value: string | null): string | undefined {
 const text = (value: string | null): string | undefined =>
   value == null || value === '' ? undefined : value;
 
+const asNumber = (amount: string | undefined) => (amount === undefined ? undefined : Number(amount));
+
+/** An amount as the API takes it (`10000`, `-5.5`); anything else is dropped. */
+export function parseAmount(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim().replace(/,/g, '');
+  return trimmed && /^-?\d{1,15}(\.\d{1,6})?$/.test(trimmed) ? trimmed : undefined;
+}
+
 /** Reads the filters from a query string (`?state=to_review&q=acme`); anything unknown or invalid is dropped. */
 export function parseQueueFilters(search: string): QueueFilters {
   const params = new URLSearchParams(search);
@@ -75,6 +88,8 @@ export function parseQueueFilters(search: string): QueueFilters {
     to: parseDay(params.get('to')),
     q: text(params.get('q')),
     sort: sort.success ? sort.data : undefined,
+    minAmount: parseAmount(params.get('minAmount')),
+    maxAmount: parseAmount(params.get('maxAmount')),
   };
   return withoutEmpty(filters);
 }
@@ -125,6 +140,8 @@ export function toQueueQuery(
     to: filters.to === undefined ? undefined : localMidnight(filters.to, 1),
     q: filters.q?.trim() || undefined,
     sort: filters.sort,
+    minAmount: asNumber(parseAmount(filters.minAmount)),
+    maxAmount: asNumber(parseAmount(filters.maxAmount)),
     cursor,
     limit: PAGE_SIZE,
   };

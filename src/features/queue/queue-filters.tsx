@@ -6,6 +6,7 @@ import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { Button } from '../../components/ui/button';
 import { DebouncedTextInput } from './debounced-text-input';
 import { OperatorSelect } from './operator-select';
+import { AmountInputs } from './amount-inputs';
 import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from '../../lib/queue-filters';
 
 interface Props {
@@ -80,6 +81,7 @@ export function QueueFiltersForm({ filters, onChange, operator }: Props) {
           className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
         />
       </div>
+      <AmountInputs filters={filters} onChange={onChange} />
       <div className="flex items-end">
         <Button variant="secondary" disabled={!hasFilters(filters)} onClick={() => onChange(NO_FILTERS)}>
           Clear the filters

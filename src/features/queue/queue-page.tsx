@@ -6,6 +6,7 @@ import { ImportBanner } from './import-banner';
 import { QueueCounts } from './queue-counts';
 import { QueueFiltersForm } from './queue-filters';
 import { QueueResults } from './queue-results';
+import { SavedQueues } from './saved-queues';
 import { StartReviewingButton } from './start-reviewing-button';
 import { useCursorStack } from './use-cursor-stack';
 import { useSelection } from './use-selection';
@@ -56,6 +57,7 @@ export function QueuePage() {
         <StartReviewingButton filters={filters} me={operator?.id} />
       </div>
       <ImportBanner />
+      <SavedQueues filters={filters} isAdmin={operator?.role === 'admin'} />
       <QueueCounts
         counts={queue.data?.counts}
         selected={filters.state}

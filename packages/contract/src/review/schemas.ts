@@ -172,6 +172,18 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
+/** An amount in a query string: a plain decimal number, as a number. */
+const queryAmount = z
+  .union([
+    z.number().min(-1e15).max(1e15),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d{1,15}(\.\d{1,6})?$/, { error: 'An amount is a number such as 10000 or 99.5' })
+      .transform(Number),
+  ])
+  .optional();
+
 /**
  * The queue's filters, one set for every reader of the queue: the list (`GET /api/review/documents`),
  * its counts (`GET /api/review/counts`) and the next document (`POST /api/review/next`), so that
@@ -189,6 +201,9 @@ export const QueueFilterQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
   /** Searched in file names and aliases. */
   q: optionalText,
+  /** The document's total amount at least / at most this (a number: `10000`, `-5.5`). */
+  minAmount: queryAmount,
+  maxAmount: queryAmount,
 });
 export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
 

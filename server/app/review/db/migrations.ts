@@ -13,6 +13,7 @@ import { backgroundWork } from './background-work-migration';
 import { savedQueues } from './saved-queues-migration';
 import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
+import { savedFilters } from './saved-filters-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -321,7 +322,8 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
-    '0013-preset-reasons': {
+    '0011-saved-filters': savedFilters(engine),
+    '0012-preset-reasons': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
       async up(db: Kysely<any>) {
         // Issue 21: the reasons each model's review offers (reject, postpone, override), saved with

@@ -43,9 +43,12 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // does not know deactivation (it would let a deactivated operator sign in again): upgrade every copy
   // before deactivating anyone.
   '0010-operator-access': '0006-background-work',
+  // Issue 21. Expand-only: a new table and a nullable documents.total_amount older code neither reads
+  // nor writes (a result an older copy stores leaves it null: that document matches no amount filter).
+  '0011-saved-filters': '0006-background-work',
   // Issue 21. Expand-only: a nullable model_settings.reasons_json older code neither reads nor writes
   // (its saves keep the column; its first save of a model leaves it null, the defaults).
-  '0013-preset-reasons': '0006-background-work',
+  '0012-preset-reasons': '0006-background-work',
 };
 
 /**

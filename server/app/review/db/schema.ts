@@ -114,6 +114,11 @@ export interface DocumentsTable {
    * `to_review` (model/queue-state.ts). Null: postponed until someone takes it.
    */
   postponed_until: number | null;
+  /**
+   * The document's total amount (model/document-amount.ts says which field), for the queue's amount
+   * filter; null without a result or such a value (migration 0012).
+   */
+  total_amount: number | null;
 }
 
 export interface IntegrationsTable {
@@ -155,7 +160,7 @@ export interface ModelSettingsTable {
   rules_json: string;
   /** v1: send the corrections as feedback (PATCH) when a document is confirmed. 0 or 1. */
   feedback_enabled: number;
-  /** The reasons the review offers (JSON text); null: the defaults (migration 0013-preset-reasons). */
+  /** The reasons the review offers (JSON text); null: the defaults (migration 0012-preset-reasons). */
   reasons_json: string | null;
   version: number;
   updated_at: number;
@@ -262,6 +267,21 @@ export interface GatewayIdsTable {
   created_at: number;
 }
 
+/** A saved queue: a named set of the queue's filters, shared by the team (migration 0011-saved-filters). */
+export interface SavedQueuesTable {
+  id: string;
+  name: string;
+  /** `name` trimmed and lower-cased: names are unique whatever their case. */
+  name_key: string;
+  /** The filters (contract `SavedQueueFilters`), JSON text. */
+  filters_json: string;
+  version: number;
+  created_at: number;
+  created_by: string | null;
+  updated_at: number;
+  updated_by: string | null;
+}
+
 export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
@@ -277,6 +297,7 @@ export interface ReviewDatabaseSchema {
   delivery_attempts: DeliveryAttemptsTable;
   gateway_ids: GatewayIdsTable;
   background_jobs: BackgroundJobsTable;
+  saved_queues: SavedQueuesTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -290,3 +311,4 @@ export type ModelSettingsRow = Selectable<ModelSettingsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type BackgroundJobRow = Selectable<BackgroundJobsTable>;
+export type SavedQueueRow = Selectable<SavedQueuesTable>;

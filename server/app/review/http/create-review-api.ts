@@ -17,6 +17,7 @@ import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { reviewRoutes } from './review-routes';
+import { savedQueueRoutes } from './saved-queue-routes';
 import { requireSession } from './session-auth';
 import { sessionRoutes } from './session-routes';
 
@@ -32,6 +33,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
     analyticsRoutes(review),
     bulkRoutes(review),
     reviewRoutes(review),
+    savedQueueRoutes(review),
     operatorRoutes(review),
     exportRoutes(review),
   ])

@@ -338,6 +338,8 @@ function documentFilters(query: QueueFilterQuery): DocumentFilters {
     from: query.from === undefined ? undefined : Date.parse(query.from),
     to: query.to === undefined ? undefined : Date.parse(query.to),
     search: query.q,
+    minAmount: query.minAmount,
+    maxAmount: query.maxAmount,
   };
 }
 

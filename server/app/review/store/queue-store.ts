@@ -17,6 +17,7 @@ import { effectiveState, explainHolderRefusal, type Refusal } from '../model/que
 import type { ApiVersion, Decision, DocumentState } from '../model/review-types';
 import type { QueueSort, QueueSortKey } from '@extraction-review/contract/review/schemas';
 import { adoptJobs } from '../background/job-table';
+import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
 import { applyBulk, type BulkChange, type BulkOutcome } from './queue-bulk';
 
@@ -81,6 +82,9 @@ export interface DocumentFilters {
   to?: number | undefined;
   /** In file names and aliases, whatever the case. */
   search?: string | undefined;
+  /** The document's total amount (`total_amount`) at least / at most this; a document without one never matches. */
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
 }
 
 export interface QueueFilters extends DocumentFilters {
@@ -155,6 +159,8 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   if (filters.uploadedBy !== undefined) all.push(eb('documents.uploaded_by', '=', filters.uploadedBy));
   if (filters.from !== undefined) all.push(eb('documents.created_at', '>=', filters.from));
   if (filters.to !== undefined) all.push(eb('documents.created_at', '<', filters.to));
+  if (filters.minAmount !== undefined) all.push(eb('documents.total_amount', '>=', filters.minAmount));
+  if (filters.maxAmount !== undefined) all.push(eb('documents.total_amount', '<=', filters.maxAmount));
   if (filters.search !== undefined) {
     const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     all.push(
@@ -210,6 +216,29 @@ export class QueueStore {
       version: sql<number>`version + 1`,
       updated_at: now,
     };
+  }
+
+  /**
+   * The document with its total amount (`total_amount`, model/document-amount.ts) read again from its
+   * result and corrections, written when it changed: when the result is stored and when a correction
+   * touches the amount's field.
+   */
+  private async withAmount(
+    trx: Transaction<ReviewDatabaseSchema>,
+    document: DocumentRow,
+    corrections?: Map<string, string>,
+  ): Promise<DocumentRow> {
+    const latest = corrections ?? (await this.currentCorrections(document.id, trx));
+    const total = documentAmount({
+      apiVersion: document.api_version,
+      model: document.model_key,
+      upstreamJobId: document.upstream_job_id,
+      resultJson: document.result_json,
+      corrections: Object.fromEntries([...latest].map(([path, json]) => [path, parseJson(json)])),
+    });
+    if (total === document.total_amount) return document;
+    await trx.updateTable('documents').set({ total_amount: total }).where('id', '=', document.id).execute();
+    return { ...document, total_amount: total };
   }
 
   /** Tells of a change once its transaction has committed, and passes the result on. */
@@ -283,7 +312,8 @@ export class QueueStore {
           .where('id', '=', id)
           .where('state', '=', 'processing')
           .returningAll()
-          .executeTakeFirst();
+          .executeTakeFirst()
+          .then((row) => row && this.withAmount(trx, row));
         if (document) {
           await recordEvent(trx, {
             documentId: id,
@@ -555,6 +585,8 @@ export class QueueStore {
           });
           previous.set(correction.path, valueJson);
         }
+        if (touchesAmount(corrections.map((c) => c.path)))
+          return { ok: true, document: await this.withAmount(trx, document, previous) };
         return { ok: true, document };
       }),
     );
@@ -863,6 +895,17 @@ export class QueueStore {
     };
   }
 
+  /** How many documents the filters list are waiting: those `takeNext` with these filters takes from. */
+  async countWaiting(now: number, filters: DocumentFilters = {}): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where(waiting(now))
+      .where(matching(filters, now))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * How many documents are in each state, as readers see them (expired leases count as waiting), of
    * those the filters list (whatever their state).
@@ -955,6 +998,14 @@ function sortOrder(sort: QueueSort | undefined) {
 function sortValue(row: DocumentRow, sort: QueueSort | undefined): string | number {
   const value = row[SORT_FIELDS[sortKeyOf(sort).key]];
   return typeof value === 'number' || typeof value === 'string' ? value : String(value);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 function changedDocument(result: DocumentRow | WriteResult | undefined): DocumentRow | undefined {

@@ -28,6 +28,13 @@ import { PageWordsResponse } from '../page-words';
 import { ExportCount } from '../exports';
 import { UncheckedGate, UncheckedGateRequest } from '../unchecked-gate';
 import {
+  NewSavedQueueRequest,
+  SavedQueue,
+  SavedQueueList,
+  SavedQueueResponse,
+  UpdateSavedQueueRequest,
+} from '../saved-queues';
+import {
   ConfirmRequest,
   CorrectionsRequest,
   DocumentResponse,
@@ -82,7 +89,7 @@ export const NextPeek = z.object({ id: z.string() });
 
 /** Every problem-details body of the review API. */
 export const Problem = ErrorResponse.extend({
-  current: z.union([QueueDocument, ModelSettings]).optional(),
+  current: z.union([QueueDocument, ModelSettings, SavedQueue]).optional(),
   failures: z.array(RuleFailure).optional(),
 });
 
@@ -119,6 +126,21 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
     description:
       'The document’s version as the caller read it, and, when a business rule of its model fails, why it is confirmed anyway (kept in its timeline; 422-009 without it). `uncheckedConfirmed`: how many unchecked values the operator was told of and confirmed anyway (kept in its timeline).',
   },
+  NewSavedQueueRequest: {
+    schema: NewSavedQueueRequest,
+    description: 'A saved queue’s name and the queue filters it keeps (at least one).',
+  },
+  UpdateSavedQueueRequest: {
+    schema: UpdateSavedQueueRequest,
+    description:
+      'A saved queue’s new name, new filters or both, on the version read: a write based on another version is refused (409-006).',
+  },
+  SavedQueue: {
+    schema: SavedQueue,
+    description: 'A saved queue: its name, its filters, and how many of its documents are waiting.',
+  },
+  SavedQueueList: { schema: SavedQueueList, description: 'The team’s saved queues, by name.' },
+  SavedQueueResponse: { schema: SavedQueueResponse, description: 'One saved queue.' },
   UncheckedGateRequest: {
     schema: UncheckedGateRequest,
     description:

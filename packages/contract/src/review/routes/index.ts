@@ -11,6 +11,7 @@ import { exportRoutes } from './exports';
 import { modelRoutes } from './models';
 import { operatorRoutes } from './operators';
 import { queueRoutes } from './queue';
+import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 
 export const getOpenApi = declareRoute({
@@ -32,6 +33,7 @@ export const reviewApiRoutes = [
   ...sessionRoutes,
   ...queueRoutes,
   ...bulkRoutes,
+  ...savedQueueRoutes,
   ...modelRoutes,
   ...checkRoutes,
   ...exportRoutes,

@@ -59,6 +59,9 @@ const FILTER_DESCRIPTIONS = {
   from: 'Received at or after this time (ISO 8601, with an offset or Z).',
   to: 'Received before this time (ISO 8601, with an offset or Z).',
   q: 'Searched in file names and aliases, whatever the case.',
+  minAmount:
+    'Only documents whose total amount is at least this (a number; docs/review-store.md says which field is the amount).',
+  maxAmount: 'Only documents whose total amount is at most this (a number).',
 } satisfies Record<keyof z.input<typeof QueueFilterQuery>, string>;
 
 export const takeNext = declareRoute({

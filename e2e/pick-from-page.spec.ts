@@ -137,7 +137,7 @@ test('on a text PDF: a click, a Shift+click and a box pick values with their reg
   // A table cell is checked too: a line added by hand, its price typed and printed nowhere, warns in
   // its cell; the first Enter there shows the warning (it says what a second does), the second
   // confirms it anyway, and says so.
-  await page.getByRole('button', { name: 'Add a row to line_items' }).click();
+  await page.getByRole('button', { name: 'Add a row to Line Items' }).click();
   const price = valueOf(page, 'line_items[0].total_price');
   await price.fill('77.70');
   const cell = page.locator('td[data-field-path="line_items[0].total_price"]');

@@ -9,7 +9,7 @@ import {
   type ObjectNode,
   type ReviewNode,
 } from './review-tree';
-import { humanFieldName, schemaHints } from './schema-hints';
+import { humanFieldName, itemTitle, schemaHints } from './schema-hints';
 
 const find = (nodes: readonly ReviewNode[], path: string): ReviewNode | undefined => {
   for (const node of nodes) {
@@ -242,8 +242,24 @@ describe('titles', () => {
     expect(find(nodes, 'supplier_address')?.title).toBe('Supplier address');
     expect(find(nodes, 'supplier_address.street_number')?.title).toBe('Street number');
     const list = find(nodes, 'line_items') as ListNode;
-    expect(list.items[0]?.node.title).toBe('Line items 1');
+    expect(list.items[0]?.node.title).toBe('Line item 1');
     expect(list.columns).toEqual([{ name: 'unitPrice', title: 'Unit price', kind: 'simple' }]);
     expect(humanFieldName('total_amount')).toBe('Total amount');
+  });
+
+  it('names one item of a list in the singular when its title reads as an English plural', () => {
+    expect(
+      [
+        'Line items',
+        'Taxes',
+        'Addresses',
+        'Companies',
+        'Reference numbers',
+        'Status',
+        'Data',
+        'Boxes',
+        'Is',
+      ].map(itemTitle),
+    ).toEqual(['Line item', 'Tax', 'Address', 'Company', 'Reference number', 'Status', 'Data', 'Box', 'Is']);
   });
 });

@@ -17,7 +17,7 @@ import type {
 } from '@extraction-review/contract/v2/schemas';
 import type { CorrectionValue } from './draft';
 import type { FieldLeaf } from './flatten-fields';
-import { humanFieldName, itemHint, type FieldHint, type SchemaHints } from './schema-hints';
+import { humanFieldName, itemHint, itemTitle, type FieldHint, type SchemaHints } from './schema-hints';
 
 export type ValueType = 'text' | 'number' | 'date' | 'boolean' | 'classification';
 
@@ -43,7 +43,7 @@ interface NodeBase {
   name: string;
   /**
    * What the operator reads: the data schema's title, else the name made human (`Supplier address`);
-   * `Taxes 2` for the second item of `taxes`. The name (API path) stays the key.
+   * `Tax 2` for the second item of `taxes`, `Line item 1` for the first of `line_items`. The name (API path) stays the key.
    */
   title: string;
   confidence: FieldConfidence | null;
@@ -193,7 +193,7 @@ function visitList(
         field,
         itemHint(hint),
         itemAdded,
-        `${title} ${index + 1}`,
+        `${itemTitle(title)} ${index + 1}`,
       ),
     };
   });

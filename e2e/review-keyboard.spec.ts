@@ -83,6 +83,13 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Next field needing review');
+  // The line-item grid's keys too, all within the window (the dialog scrolls when it is short).
+  const gridKeys = dialog.getByRole('table', { name: /In the line-item grid/ });
+  await expect(gridKeys).toContainText('Enter or F2');
+  await expect(gridKeys).toContainText('close the grid');
+  const box = await dialog.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box && viewport && box.y >= 0 && box.y + box.height <= viewport.height).toBe(true);
   for (let i = 0; i < 4; i++) {
     await page.keyboard.press('Tab');
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);

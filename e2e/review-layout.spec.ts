@@ -138,6 +138,15 @@ test('the values keep at least half the window, with a failing rule and with His
       expect(await visibleHeight(page)).toBeGreaterThanOrEqual(half);
       await expect(confirm).toBeInViewport({ ratio: 1 });
       await keepScreenshot(page, `review-layout-${label}-history`);
+      // Details names each value's API path beside its title, with what it belongs to.
+      await page.getByRole('tab', { name: 'Details' }).click();
+      const fieldsList = page
+        .getByRole('region', { name: 'Fields' })
+        .or(page.locator('section[aria-labelledby="review-fields"]'));
+      await expect(fieldsList).toContainText(
+        'supplier_address.street_numberSupplier Address › Street Number',
+      );
+      await expect(fieldsList).toContainText('line_items[0].descriptionLine Item 1 › Description');
       await page.getByRole('tab', { name: 'Values' }).click();
       await expect(valueOf(page, 'invoice_number')).toBeVisible();
       expect(await visibleHeight(page)).toBeGreaterThanOrEqual(half);

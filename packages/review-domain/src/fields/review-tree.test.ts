@@ -5,6 +5,7 @@ import {
   buildReviewTree,
   leavesOf,
   simpleNodes,
+  titlesInContext,
   type ListNode,
   type ObjectNode,
   type ReviewNode,
@@ -245,6 +246,38 @@ describe('titles', () => {
     expect(list.items[0]?.node.title).toBe('Line item 1');
     expect(list.columns).toEqual([{ name: 'unitPrice', title: 'Unit price', kind: 'simple' }]);
     expect(humanFieldName('total_amount')).toBe('Total amount');
+  });
+
+  it('titles each value with what it belongs to, an item standing for its list', () => {
+    const nodes = buildReviewTree(
+      {
+        supplier_address: {
+          fields: { city: { value: 'Paris', locations: [], confidence: 'High' } },
+          locations: [],
+          confidence: null,
+        },
+        line_items: {
+          items: [
+            {
+              fields: { unit_price: { value: 2, locations: [], confidence: 'High' } },
+              locations: [],
+              confidence: null,
+            },
+          ],
+          confidence: null,
+        },
+        reference_numbers: { items: [{ value: 'R1', locations: [], confidence: 'High' }], confidence: null },
+        total: { value: 2, locations: [], confidence: 'High' },
+      },
+      undefined,
+      schemaHints([{ name: 'line_items', title: 'Line Items', type: 'nested_object', is_array: true }]),
+    );
+    expect(Object.fromEntries(titlesInContext(nodes))).toEqual({
+      'supplier_address.city': 'Supplier address › City',
+      'line_items[0].unit_price': 'Line Item 1 › Unit price',
+      'reference_numbers[0]': 'Reference number 1',
+      total: 'Total',
+    });
   });
 
   it('names one item of a list in the singular when its title reads as an English plural', () => {

@@ -310,6 +310,23 @@ export function simpleNodes(nodes: readonly ReviewNode[]): SimpleNode[] {
   return out;
 }
 
+/**
+ * Each value's title with what it belongs to, by path (`Supplier Address › Street Number`, `Line Item
+ * 2 › Unit Price`): a nested title alone does not say which street number. An item's own title
+ * (`Line Item 2`) stands for its list's.
+ */
+export function titlesInContext(nodes: readonly ReviewNode[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (node: ReviewNode, context: string) => {
+    const title = context === '' ? node.title : `${context} › ${node.title}`;
+    if (node.kind === 'simple') out.set(node.path, title);
+    else if (node.kind === 'object') for (const child of node.children) walk(child, title);
+    else for (const item of node.items) walk(item.node, context);
+  };
+  for (const node of nodes) walk(node, '');
+  return out;
+}
+
 /** The leaves the viewer draws: values with their polygons, by path. */
 export function leavesOf(nodes: readonly ReviewNode[]): FieldLeaf[] {
   return simpleNodes(nodes).map((n) => ({

@@ -45,8 +45,11 @@ test('a failing business rule is marked in the review, and confirming over it as
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
     await page.getByRole('menuitem', { name: 'Rules' }).click();
-    await page.getByRole('link', { name: INVOICE_MODEL_ID }).click();
+    // The model by its name where the service gives one ("Invoice (reference)"), else its id.
+    await page.locator(`a[href="/rules/v2/${INVOICE_MODEL_ID}"]`).click();
     await expect(page.getByRole('heading', { name: /Rules of/ })).toBeVisible();
+    // The field inputs offer the model's data schema's fields as well as its documents'.
+    await expect(page.getByText(/offer the \d+ fields of this model’s data schema/)).toBeVisible();
     await page.getByLabel('Kind of rule to add').selectOption('pattern');
     await page.getByRole('button', { name: 'Add a rule' }).click();
     const rule = page.getByRole('group', { name: /Rule \d+: Format/ }).last();

@@ -37,7 +37,7 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
         <label
           htmlFor={id}
           title={node.path}
-          className={`min-w-0 text-sm font-medium [overflow-wrap:anywhere] text-slate-900 ${disabled ? 'line-through' : ''}`}
+          className={`min-w-40 flex-1 text-sm font-medium [overflow-wrap:anywhere] text-slate-900 ${disabled ? 'line-through' : ''}`}
         >
           {node.title}
         </label>

@@ -130,7 +130,7 @@ test('on a text PDF: a click, a Shift+click and a box pick values with their reg
   await valueOf(page, 'total_amount').fill('1243.56');
   const warning = page.getByRole('alert').filter({ hasText: 'is not on page 1' });
   await expect(warning).toContainText('1243.56 is not on page 1');
-  await warning.getByRole('button', { name: 'Use 1,234.56 (page 1) for total_amount' }).click();
+  await warning.getByRole('button', { name: 'Use 1,234.56 (page 1) for Total Amount' }).click();
   await expect(valueOf(page, 'total_amount')).toHaveValue('1234.56');
   await expect(warning).toHaveCount(0);
 

@@ -1,10 +1,10 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { REVIEW_INVOICE } from './support/review-invoice';
-import { openInvoiceReview } from './support/review-journey';
+import { openInvoiceReview, valueOf } from './support/review-journey';
 
 /** A value's editor in the grid, by its path. */
-const editorOf = (grid: Locator, path: string) => grid.getByRole('textbox', { name: path, exact: true });
+const editorOf = (grid: Locator, path: string) => valueOf(grid, path);
 /** A value's cell in the grid, by its path (where the grid's keys move). */
 const cellOf = (grid: Locator, path: string) => grid.locator(`td[data-field-path="${path}"]`);
 
@@ -110,7 +110,7 @@ for (const viewport of [
       expect(await cutOff(grid)).toEqual([]);
 
       // Duplicate the first row: the copy comes last, its values the first row's, its editor focused.
-      await grid.getByRole('button', { name: 'Duplicate line_items[0]' }).click();
+      await grid.getByRole('button', { name: 'Duplicate Line Item 1' }).click();
       await expect(editorOf(grid, 'line_items[3].description')).toBeFocused();
       await expect(editorOf(grid, 'line_items[3].description')).toHaveValue(
         REVIEW_INVOICE.rows[0]?.description ?? '',
@@ -119,10 +119,10 @@ for (const viewport of [
       await page.keyboard.press('Escape');
       await expect(cellOf(grid, 'line_items[3].description')).toBeFocused();
       // Remove the third extracted row (restorable), and add one.
-      await grid.getByRole('button', { name: 'Remove line_items[2]' }).click();
-      await expect(grid.getByRole('button', { name: 'Restore line_items[2]' })).toBeVisible();
+      await grid.getByRole('button', { name: 'Remove Line Item 3' }).click();
+      await expect(grid.getByRole('button', { name: 'Restore Line Item 3' })).toBeVisible();
       await expect(editorOf(grid, 'line_items[2].description')).toBeDisabled();
-      await grid.getByRole('button', { name: 'Add a row to line_items' }).click();
+      await grid.getByRole('button', { name: 'Add a row to Line Items' }).click();
       await expect(editorOf(grid, 'line_items[4].description')).toBeFocused();
       await page.keyboard.type('Delivery');
       // Not printed on the page either: warned first, taken at the second Enter.
@@ -159,7 +159,7 @@ for (const viewport of [
         REVIEW_INVOICE.rows[0]?.description ?? '',
       );
       await expect(editorOf(grid, 'line_items[4].description')).toHaveValue('Delivery');
-      await expect(grid.getByRole('button', { name: 'Restore line_items[2]' })).toBeVisible();
+      await expect(grid.getByRole('button', { name: 'Restore Line Item 3' })).toBeVisible();
     });
   });
 }

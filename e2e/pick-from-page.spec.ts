@@ -130,14 +130,14 @@ test('on a text PDF: a click, a Shift+click and a box pick values with their reg
   await valueOf(page, 'total_amount').fill('1243.56');
   const warning = page.getByRole('alert').filter({ hasText: 'is not on page 1' });
   await expect(warning).toContainText('1243.56 is not on page 1');
-  await warning.getByRole('button', { name: 'Use 1,234.56 (page 1) for total_amount' }).click();
+  await warning.getByRole('button', { name: 'Use 1,234.56 (page 1) for Total Amount' }).click();
   await expect(valueOf(page, 'total_amount')).toHaveValue('1234.56');
   await expect(warning).toHaveCount(0);
 
   // A table cell is checked too: a line added by hand, its price typed and printed nowhere, warns in
   // its cell; the first Enter there shows the warning (it says what a second does), the second
   // confirms it anyway, and says so.
-  await page.getByRole('button', { name: 'Add a row to line_items' }).click();
+  await page.getByRole('button', { name: 'Add a row to Line Items' }).click();
   const price = valueOf(page, 'line_items[0].total_price');
   await price.fill('77.70');
   const cell = page.locator('td[data-field-path="line_items[0].total_price"]');

@@ -11,9 +11,9 @@ test('a reload in the middle of a review keeps the draft, and the URL keeps the 
   const path = await openInvoiceReview(page);
 
   await valueOf(page, 'invoice_number').fill('INV-2024-0078');
-  await page.getByRole('button', { name: 'Add an item to reference_numbers' }).click();
+  await page.getByRole('button', { name: 'Add an item to Reference Numbers' }).click();
   await valueOf(page, 'reference_numbers[0]').fill('PO-5512');
-  await page.getByRole('button', { name: 'Remove line_items[0]' }).click();
+  await page.getByRole('button', { name: 'Remove Line Item 1' }).click();
   await valueOf(page, 'line_items[1].unit_price').fill('0.12');
   // The selected field is in the URL: a link opens the review on it.
   await expect(page).toHaveURL(/[?&]field=line_items%5B1%5D\.unit_price/);
@@ -31,7 +31,7 @@ test('a reload in the middle of a review keeps the draft, and the URL keeps the 
   expect(resultRequests, 'result requests after the reload').toEqual([]);
   await expect(valueOf(page, 'reference_numbers[0]')).toHaveValue('PO-5512');
   await expect(valueOf(page, 'line_items[1].unit_price')).toHaveValue('0.12');
-  await expect(page.getByRole('button', { name: 'Restore line_items[0]' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Restore Line Item 1' })).toBeVisible();
   await expect(page.getByText('3 values corrected, 1 item added, 1 item removed')).toBeVisible();
   await expect(page.locator('li[data-field-path="invoice_number"]')).toContainText('edited');
   await expect(page.locator('td[data-field-path="line_items[1].unit_price"]')).toHaveAttribute(
@@ -41,12 +41,12 @@ test('a reload in the middle of a review keeps the draft, and the URL keeps the 
   await keepScreenshot(page, 'review-after-reload');
 
   // Revert one value, then everything.
-  await page.getByRole('button', { name: 'Revert invoice_number' }).click();
+  await page.getByRole('button', { name: 'Revert Invoice Number' }).click();
   await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0077');
   await page.getByRole('button', { name: 'Revert all' }).click();
   await page.getByRole('button', { name: 'Yes, revert all' }).click();
   await expect(page.getByText('No corrections yet')).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'reference_numbers[0]', exact: true })).toHaveCount(0);
+  await expect(valueOf(page, 'reference_numbers[0]')).toHaveCount(0);
 
   // A link with ?field= opens the review on that field.
   await page.goto(`${path}?field=total_amount`);

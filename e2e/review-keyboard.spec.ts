@@ -22,9 +22,9 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
 
   // Enter edits (a date input: typed month, day, year), Enter again confirms and goes back to the row.
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toBeFocused();
+  await expect(valueOf(page, 'due_date')).toBeFocused();
   await page.keyboard.type('04132024');
-  await expect(page.getByRole('textbox', { name: 'due_date', exact: true })).toHaveValue('2024-04-13');
+  await expect(valueOf(page, 'due_date')).toHaveValue('2024-04-13');
   // Not printed on the page: the first Enter shows the warning, the second confirms anyway (issue 21).
   await page.keyboard.press('Enter');
   await expect(current.getByRole('alert')).toContainText('Press Enter again to confirm it anyway');
@@ -36,7 +36,7 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   await page.keyboard.press('n');
   await expect(current).toHaveAttribute('data-field-path', 'supplier_name');
   await page.keyboard.press('Enter');
-  const supplier = page.getByRole('textbox', { name: 'supplier_name', exact: true });
+  const supplier = valueOf(page, 'supplier_name');
   await expect(supplier).toBeFocused();
   // Opened from the keyboard, the editor has the whole value selected (typing would replace it).
   expect(await supplier.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([
@@ -83,6 +83,13 @@ test('a review without the mouse: next field to review, edit, confirm, pages, zo
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Next field needing review');
+  // The line-item grid's keys too, all within the window (the dialog scrolls when it is short).
+  const gridKeys = dialog.getByRole('table', { name: /In the line-item grid/ });
+  await expect(gridKeys).toContainText('Enter or F2');
+  await expect(gridKeys).toContainText('close the grid');
+  const box = await dialog.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box && viewport && box.y >= 0 && box.y + box.height <= viewport.height).toBe(true);
   for (let i = 0; i < 4; i++) {
     await page.keyboard.press('Tab');
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);

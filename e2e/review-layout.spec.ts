@@ -3,7 +3,8 @@
  * is the review panel's one scrolling region and keeps at least half of the window's height, with a
  * business rule failing (a one-line count that unfolds) and with History open (a tab, never above the
  * values); the decision bar stays in view at the panel's foot; the heading is the file name, the
- * alias beside it; the split between page and values moves with the arrow keys and is remembered.
+ * alias beside it; the values titled by the data schema (the path on hover); the split between page
+ * and values moves with the arrow keys and is remembered.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { keepScreenshot } from './support/artifacts';
@@ -84,6 +85,30 @@ test('the values keep at least half the window, with a failing rule and with His
       expect(headingBox?.height ?? 0).toBeLessThan(40);
       await expect(page.getByText(`${batch}-alias`, { exact: true })).toBeVisible();
 
+      // Each value is titled by the model's data schema, its API path on hover; its editor is named by
+      // the title; objects are sections under their titles, list items "Line Item 1"; no title runs
+      // out of its row.
+      await expect(page.locator('label[title="invoice_number"]')).toHaveText('Invoice Number');
+      await expect(valueOf(page, 'invoice_number')).toHaveAccessibleName('Invoice Number');
+      await expect(page.getByRole('button', { name: /^Supplier Address/ })).toHaveAttribute(
+        'title',
+        'supplier_address',
+      );
+      await expect(valueOf(page, 'supplier_address.street_number')).toHaveAccessibleName('Street Number');
+      await expect(valueOf(page, 'line_items[0].description')).toHaveAccessibleName(
+        'Description, Line Item 1',
+      );
+      const overflowing = await valuesRegion(page).evaluate((el) =>
+        [...el.querySelectorAll('label')]
+          .filter(
+            (l) =>
+              l.scrollWidth > l.clientWidth + 1 ||
+              l.getBoundingClientRect().right > el.getBoundingClientRect().right,
+          )
+          .map((l) => l.textContent),
+      );
+      expect(overflowing).toEqual([]);
+
       // The failing rule is one line with its count; the values keep at least half the window.
       const rules = page.getByRole('region', { name: 'Business rules' });
       const summary = rules.getByRole('button', { name: /1 rule fails/ });
@@ -113,6 +138,15 @@ test('the values keep at least half the window, with a failing rule and with His
       expect(await visibleHeight(page)).toBeGreaterThanOrEqual(half);
       await expect(confirm).toBeInViewport({ ratio: 1 });
       await keepScreenshot(page, `review-layout-${label}-history`);
+      // Details names each value's API path beside its title, with what it belongs to.
+      await page.getByRole('tab', { name: 'Details' }).click();
+      const fieldsList = page
+        .getByRole('region', { name: 'Fields' })
+        .or(page.locator('section[aria-labelledby="review-fields"]'));
+      await expect(fieldsList).toContainText(
+        'supplier_address.street_numberSupplier Address › Street Number',
+      );
+      await expect(fieldsList).toContainText('line_items[0].descriptionLine Item 1 › Description');
       await page.getByRole('tab', { name: 'Values' }).click();
       await expect(valueOf(page, 'invoice_number')).toBeVisible();
       expect(await visibleHeight(page)).toBeGreaterThanOrEqual(half);

@@ -7,7 +7,7 @@ test('a table cell edited, a row added and one removed, then exported as CSV and
   await openInvoiceReview(page);
 
   // The line items are a table: one row per item, one labelled control per cell, linked to its polygon.
-  const table = page.getByRole('table', { name: 'line_items' });
+  const table = page.getByRole('table', { name: 'Line Items' });
   await expect(table).toBeVisible();
   await expect(valueOf(page, 'line_items[1].description')).toHaveValue(
     REVIEW_INVOICE.rows[1]?.description ?? '',
@@ -27,16 +27,16 @@ test('a table cell edited, a row added and one removed, then exported as CSV and
   // Correct a cell; the row and the count say it is edited.
   const cell = valueOf(page, 'line_items[1].description');
   await cell.fill('Hex nuts M8, zinc plated');
-  await expect(page.getByRole('button', { name: 'Revert line_items[1].description' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Revert Description, Line Item 2' })).toBeVisible();
   await expect(page.getByText('1 value corrected')).toBeVisible();
 
   // Add a row and fill it; remove the third extracted row.
-  await page.getByRole('button', { name: 'Add a row to line_items' }).click();
+  await page.getByRole('button', { name: 'Add a row to Line Items' }).click();
   await expect(valueOf(page, 'line_items[3].description')).toBeFocused();
   await valueOf(page, 'line_items[3].description').fill('Delivery "express"');
   await valueOf(page, 'line_items[3].total_price').fill('9.90');
-  await page.getByRole('button', { name: 'Remove line_items[2]' }).click();
-  await expect(page.getByRole('button', { name: 'Restore line_items[2]' })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove Line Item 3' }).click();
+  await expect(page.getByRole('button', { name: 'Restore Line Item 3' })).toBeVisible();
   await expect(page.getByText('3 values corrected, 1 item added, 1 item removed')).toBeVisible();
   await table.scrollIntoViewIfNeeded();
   await keepScreenshot(page, 'review-table-edited');

@@ -50,6 +50,8 @@ test('a failing business rule is marked in the review, and confirming over it as
       // The model by its name (issue 21), not its id: the id shows only until the names are read.
       await page.getByRole('link', { name: INVOICE_MODEL_NAME }).click();
       await expect(page.getByRole('heading', { name: /Rules of/ })).toBeVisible();
+      // The field inputs offer the model's data schema's fields as well as its documents'.
+      await expect(page.getByText(/offer the \d+ fields of this model’s data schema/)).toBeVisible();
       await page.getByLabel('Kind of rule to add').selectOption('pattern');
       await page.getByRole('button', { name: 'Add a rule' }).click();
       const rule = page.getByRole('group', { name: /Rule \d+: Format/ }).last();

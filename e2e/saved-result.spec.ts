@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { valueOf } from './support/review-journey';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { makeInvoicePdf } from './support/make-invoice';
 import { boxWithin, expectNear, pageSlot, polygonOf } from './support/viewer-review';
@@ -64,12 +65,10 @@ test('a saved v2 result opened with its document: polygons on the words, no requ
   await expect(page.getByRole('button', { name: 'Send to RAG' })).toHaveCount(0);
 
   // A correction is kept across a reload, still without any request to the service.
-  const value = page.getByRole('textbox', { name: 'invoice_number', exact: true });
+  const value = valueOf(page, 'invoice_number');
   await value.fill('INV-2024-0043');
   await page.reload();
-  await expect(page.getByRole('textbox', { name: 'invoice_number', exact: true })).toHaveValue(
-    'INV-2024-0043',
-  );
+  await expect(valueOf(page, 'invoice_number')).toHaveValue('INV-2024-0043');
   await keepScreenshot(page, 'saved-result-review');
   await expectAccessible(page, 'saved-result-review');
   expect(serviceCalls, 'requests to the extraction API while opening a saved result').toEqual([]);

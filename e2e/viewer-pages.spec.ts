@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { valueOf } from './support/review-journey';
 import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { fourPageInvoice } from './support/viewer-documents';
 import {
@@ -30,7 +31,7 @@ test('a multi-page PDF: a field on page 3 brought into view over its word, turne
   await keepScreenshot(page, 'viewer-page-1');
 
   // Selecting total_amount in the values jumps to page 3, its polygon in view and over its word.
-  await page.getByLabel('total_amount', { exact: true }).click();
+  await valueOf(page, 'total_amount').click();
   const third = pageSlot(page, 2, 4);
   const polygon = polygonOf(third, 'total_amount');
   await expect(polygon).toBeInViewport();
@@ -44,7 +45,7 @@ test('a multi-page PDF: a field on page 3 brought into view over its word, turne
 
   // A quarter turn turns the page box, bitmap and polygons together: the polygon stays on its word.
   await page.getByRole('button', { name: 'Rotate right' }).click();
-  await page.getByLabel('total_amount', { exact: true }).click();
+  await valueOf(page, 'total_amount').click();
   await expect(polygon).toBeInViewport();
   await expect(third).toHaveAttribute('data-rendered', 'true');
   const landscape = await third.boundingBox();
@@ -59,7 +60,7 @@ test('a multi-page PDF: a field on page 3 brought into view over its word, turne
   await page.getByRole('button', { name: 'Rotate left' }).click();
   await page.getByRole('button', { name: 'Zoom in' }).click();
   await expect(toolbar).toContainText('125%');
-  await page.getByLabel('total_amount', { exact: true }).click();
+  await valueOf(page, 'total_amount').click();
   await expect(polygon).toBeInViewport();
   await expect(third).toHaveAttribute('data-rendered', 'true');
   expectNear(await boxWithin(polygon, third), upright, 0.003, 'total_amount at 125%');
@@ -87,7 +88,7 @@ test('a multi-page PDF: a field on page 3 brought into view over its word, turne
 
   // Hover both ways, and a click on a polygon selects its field.
   const first = pageSlot(page, 0, 4);
-  await page.getByLabel('date', { exact: true }).hover();
+  await valueOf(page, 'date').hover();
   await expect(polygonOf(first, 'date')).toHaveAttribute('data-hovered', 'true');
   await polygonOf(first, 'invoice_number').hover();
   await expect(polygonOf(first, 'invoice_number')).toHaveAttribute('data-hovered', 'true');

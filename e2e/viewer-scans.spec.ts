@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { valueOf } from './support/review-journey';
 import { keepScreenshot } from './support/artifacts';
 import { makeInvoicePdf } from './support/make-invoice';
 import { rasterise, tiffOf } from './support/viewer-documents';
@@ -42,7 +43,7 @@ test('every page of a TIFF is a page, with its polygons over its words', async (
   });
 
   await expect(page.getByRole('region', { name: /^Page \d of 2$/ })).toHaveCount(2);
-  await page.getByLabel('total_amount', { exact: true }).click();
+  await valueOf(page, 'total_amount').click();
   const second = pageSlot(page, 1, 2);
   const polygon = polygonOf(second, 'total_amount');
   await expect(polygon).toBeInViewport();

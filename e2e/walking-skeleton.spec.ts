@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { valueOf } from './support/review-journey';
 import { makeInvoicePdf } from './support/make-invoice';
 
 test('a PDF goes from the browser to its values drawn over the words they came from', async ({ page }) => {
@@ -64,7 +65,7 @@ test('a PDF goes from the browser to its values drawn over the words they came f
   ).toEqual([]);
 });
 
-/** A field's value control, by its label (polygons carry the field name too, so match exactly). */
-function field(page: Page, name: string) {
-  return page.getByRole('textbox', { name, exact: true });
+/** A field's value control, by its path. */
+function field(page: Page, path: string) {
+  return valueOf(page, path);
 }

@@ -27,6 +27,8 @@ import { installProcessGuards } from '@extraction-review/app-server/process-guar
 import { onShutdownSignals, shutDown } from '@extraction-review/app-server/shutdown';
 import { readEnv, repoRoot, SETTING_DEFAULTS, type Env } from '@extraction-review/app-server/settings/config';
 import { mountReview } from '@extraction-review/app-server/review/http/mount-review';
+import { cachedModelSchemas } from '@extraction-review/app-server/upstream/model-schemas';
+import { V2Upstream } from '@extraction-review/app-server/upstream/v2-upstream';
 import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
 import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';
 import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/delivery-worker';
@@ -159,10 +161,17 @@ async function main(): Promise<void> {
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
     hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
-    review: mountReview(review, {
-      hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
-      intake: { tempDir: path.join(env.APP_DATA_DIR, 'incoming'), onDocument: (id) => follower.follow(id) },
-    }),
+    review: mountReview(
+      {
+        ...review,
+        // The rules' known fields read a v2 model's data schema too (the reference service's extension).
+        modelSchemas: upstream.v2 && cachedModelSchemas(new V2Upstream(upstream.v2), { clock }),
+      },
+      {
+        hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
+        intake: { tempDir: path.join(env.APP_DATA_DIR, 'incoming'), onDocument: (id) => follower.follow(id) },
+      },
+    ),
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
   if (referenceSettings?.REFERENCE_ALLOWED_HOSTS.includes('*')) {

@@ -1,14 +1,18 @@
 /**
  * Shared steps of the review journeys: a generated invoice sent through the upload form to the real
- * reference service, the review opened on its result; values found by their accessible name (the path);
+ * reference service, the review opened on its result; values found by their path (`data-field-path`);
  * downloads read; axe-core scans. Nothing is mocked.
  */
-import { expect, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Locator, type Page } from '@playwright/test';
 import { makeReviewInvoicePdf, REVIEW_INVOICE } from './review-invoice';
 
-/** A value's control by its path; `exact`, as polygons carry the path in their names too. */
-export function valueOf(page: Page, path: string) {
-  return page.getByRole('textbox', { name: path, exact: true });
+/**
+ * A value's editor by its path (`data-field-path`): its accessible name is the field's title, which
+ * several values may share (`Street Number` of two addresses, a column's cells). The row and the
+ * polygon carry the same attribute; only the editor is an input or a select.
+ */
+export function valueOf(page: Page | Locator, path: string) {
+  return page.locator(`:is(input, select)[data-field-path="${path}"]`);
 }
 
 /** Sends the generated invoice from the upload form and waits for its review (`/review/{id}`). */

@@ -11,6 +11,7 @@ import type { OperatorStore } from './store/operator-store';
 import type { QueueStore } from './store/queue-store';
 import type { ActiveSession, SessionStore } from './store/session-store';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
+import type { SchemaFieldLike } from '@extraction-review/review-domain/fields/schema-hints';
 import type { Clock } from '@extraction-review/server-kit/clock';
 
 export interface ReviewContext {
@@ -28,6 +29,11 @@ export interface ReviewContext {
   files?: FileStorage | undefined;
   /** Reads (once) the words of the kept files' pages; without it, `…/pages/{n}/words` answers 404. */
   words?: PageWordsReader | undefined;
+  /**
+   * A v2 model's data schema, by model id (upstream/model-schemas.ts): the rules' known fields read it
+   * beside the documents'. Without it (no v2 upstream, tests), the documents' fields alone.
+   */
+  modelSchemas?: ((modelId: string) => Promise<readonly SchemaFieldLike[] | null>) | undefined;
   /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
   isHttps: (c: Context) => boolean;
 }

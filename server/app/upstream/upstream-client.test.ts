@@ -88,6 +88,32 @@ describe('the upstream client', () => {
       expect(v2.problemFor(mismatch)).toMatchObject({ code: '502-001' });
     });
 
+    it("reads a model's data schema; none where the upstream has not the extension or the model", async () => {
+      const v2 = new V2Upstream({ url: base, apiKey: 'k' });
+      const schema = {
+        model: {
+          id: 'm-1',
+          name: 'Invoice',
+          data_schema: { fields: [{ name: 'total', title: 'Total', type: 'number' }] },
+        },
+      };
+      answers.set('/v2/extensions/models/m-1', json(200, JSON.stringify(schema)));
+      answers.set('/v2/extensions/models/hosted', json(404, '{"status":404}'));
+      answers.set('/v2/extensions/models/busy', json(503, '<html>'));
+      answers.set('/v2/extensions/models/odd', json(200, '{"model":{"id":"odd"}}'));
+      const read = await v2.getModelSchema('m-1');
+      expect(upstream.requests[0]).toMatchObject({
+        url: '/prefix/v2/extensions/models/m-1',
+        headers: { authorization: 'k' },
+      });
+      expect(read?.data_schema.fields).toEqual([
+        expect.objectContaining({ name: 'total', title: 'Total', type: 'number', nested_fields: [] }),
+      ]);
+      expect(await v2.getModelSchema('hosted')).toBeNull();
+      await expect(v2.getModelSchema('busy')).rejects.toBeInstanceOf(UpstreamStatusError);
+      await expect(v2.getModelSchema('odd')).rejects.toBeInstanceOf(UpstreamSchemaMismatch);
+    });
+
     it("reads a result at its URL's path on this upstream, kept as sent", async () => {
       answers.set('/v2/inferences/inf-1', json(200, inference));
       const result = await new V2Upstream({ url: base, apiKey: 'k' }).getResult(

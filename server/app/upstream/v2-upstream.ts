@@ -1,9 +1,10 @@
 /**
  * The v2 calls the app server makes on its own account, their answers checked by the contract
  * (packages/contract/src/v2/schemas.ts): a job's status for the job follower, its result, a RAG document for the
- * gateway, and a RAG document for the way back.
+ * gateway, a RAG document for the way back, and a model's data schema for the rules' fields.
  */
 import { ExtractionResponse, JobResponse, type Job } from '@extraction-review/contract/v2/schemas';
+import { ModelSchemaResponse, type ModelSchema } from '@extraction-review/contract/v2/model-schema';
 import type { AttemptOutcome } from '@extraction-review/server-kit/retry-policy';
 import {
   UpstreamClient,
@@ -38,6 +39,23 @@ export class V2Upstream extends UpstreamClient {
     if (reply.status < 200 || reply.status >= 300)
       throw new UpstreamStatusError(reply.status, `the job answered ${reply.status}`);
     return parsedBy(JobResponse, reply.json(), 'the job').job;
+  }
+
+  /**
+   * `GET /v2/extensions/models/{id}`: the model's data schema (an extension of the reference service,
+   * packages/contract/src/v2/model-schema.ts), or null where the upstream does not offer it (the hosted
+   * service: 404, 405 or 501) or does not know the model (404). Another status is an
+   * `UpstreamStatusError`, another body an `UpstreamSchemaMismatch`.
+   */
+  async getModelSchema(
+    modelId: string,
+    init: Pick<CallInit, 'signal' | 'timeoutMs'> = {},
+  ): Promise<ModelSchema | null> {
+    const reply = await this.call(`/v2/extensions/models/${encodeURIComponent(modelId)}`, init);
+    if (reply.status === 404 || reply.status === 405 || reply.status === 501) return null;
+    if (reply.status < 200 || reply.status >= 300)
+      throw new UpstreamStatusError(reply.status, `the model's schema answered ${reply.status}`);
+    return parsedBy(ModelSchemaResponse, reply.json(), "the model's schema").model;
   }
 
   /**

@@ -12,7 +12,7 @@ import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas'
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
 import { FeedbackPanel } from './feedback/feedback-panel';
-import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
+import { titlesInContext, type Edits } from '@extraction-review/review-domain/fields/review-tree';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
 import type { TabSpec } from './panels/review-tabs';
@@ -126,6 +126,11 @@ export function ReviewView({
 
   const { highlight, select } = useReviewSelection(viewer, dispatchViewer, model.leaves);
   const filtered = useMemo(() => (filter ? model.values.filter(isForReview) : null), [filter, model.values]);
+  // Details lists each value's title with what it belongs to, beside its API path.
+  const titled = useMemo(() => {
+    const titles = titlesInContext(model.nodes);
+    return model.values.map((n) => ({ path: n.path, title: titles.get(n.path) ?? n.title }));
+  }, [model.nodes, model.values]);
   const navFields = useMemo(
     () => (filtered ?? model.values).map((n) => ({ path: n.path, toReview: isStillToReview(n) })),
     [filtered, model.values],
@@ -262,7 +267,7 @@ export function ReviewView({
             tab={tab}
             onTab={setTab}
             extra={pageTabs}
-            fields={model.values}
+            fields={titled}
             status={status}
             result={result}
             modelName={model.schema.data?.name ?? null}

@@ -109,9 +109,15 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
         </p>
         {fields.data !== undefined && (
           <p className="text-sm text-slate-700">
-            {fields.data.documentsRead === 0
+            {fields.data.documentsRead === 0 && !fields.data.dataSchema
               ? 'No document of this model yet: its fields will be offered, and checked, once one arrives.'
-              : `The field inputs offer the ${String(known.length)} fields seen in this model’s documents; a field they do not have is refused.`}
+              : `The field inputs offer the ${String(known.length)} fields ${
+                  !fields.data.dataSchema
+                    ? 'seen in this model’s documents'
+                    : fields.data.documentsRead === 0
+                      ? 'of this model’s data schema'
+                      : 'of this model’s data schema and documents'
+                }; a field they do not have is refused.`}
           </p>
         )}
         {draft.rules.length === 0 && <p className="text-sm text-slate-700">No rules yet.</p>}

@@ -310,13 +310,16 @@ export type ModelsResponse = z.infer<typeof ModelsResponse>;
 export type ModelSummary = ModelsResponse['models'][number];
 
 /**
- * `GET …/fields`: the field paths a model's rules may name, as seen in its documents' results (the
- * latest ones), a list's items written `[*]` (`line_items[*].description`), each with its title.
+ * `GET …/fields`: the field paths a model's rules may name, from its data schema (a v2 model's, when
+ * the upstream offers it) and as seen in its documents' results (the latest ones), a list's items
+ * written `[*]` (`line_items[*].description`), each with its title.
  */
 export const ModelFields = z.object({
   fields: z.array(z.object({ path: z.string(), title: z.string() })),
-  /** How many documents were read for them: none, and the rules' fields cannot be checked yet. */
+  /** How many documents were read for them. */
   documentsRead: z.int().nonnegative(),
+  /** Whether the model's data schema was read for them. Neither, and the rules' fields cannot be checked yet. */
+  dataSchema: z.boolean().default(false),
 });
 export type ModelFields = z.infer<typeof ModelFields>;
 

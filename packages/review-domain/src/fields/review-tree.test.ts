@@ -5,11 +5,12 @@ import {
   buildReviewTree,
   leavesOf,
   simpleNodes,
+  titlesInContext,
   type ListNode,
   type ObjectNode,
   type ReviewNode,
 } from './review-tree';
-import { humanFieldName, schemaHints } from './schema-hints';
+import { humanFieldName, itemTitle, schemaHints } from './schema-hints';
 
 const find = (nodes: readonly ReviewNode[], path: string): ReviewNode | undefined => {
   for (const node of nodes) {
@@ -242,8 +243,56 @@ describe('titles', () => {
     expect(find(nodes, 'supplier_address')?.title).toBe('Supplier address');
     expect(find(nodes, 'supplier_address.street_number')?.title).toBe('Street number');
     const list = find(nodes, 'line_items') as ListNode;
-    expect(list.items[0]?.node.title).toBe('Line items 1');
+    expect(list.items[0]?.node.title).toBe('Line item 1');
     expect(list.columns).toEqual([{ name: 'unitPrice', title: 'Unit price', kind: 'simple' }]);
     expect(humanFieldName('total_amount')).toBe('Total amount');
+  });
+
+  it('titles each value with what it belongs to, an item standing for its list', () => {
+    const nodes = buildReviewTree(
+      {
+        supplier_address: {
+          fields: { city: { value: 'Paris', locations: [], confidence: 'High' } },
+          locations: [],
+          confidence: null,
+        },
+        line_items: {
+          items: [
+            {
+              fields: { unit_price: { value: 2, locations: [], confidence: 'High' } },
+              locations: [],
+              confidence: null,
+            },
+          ],
+          confidence: null,
+        },
+        reference_numbers: { items: [{ value: 'R1', locations: [], confidence: 'High' }], confidence: null },
+        total: { value: 2, locations: [], confidence: 'High' },
+      },
+      undefined,
+      schemaHints([{ name: 'line_items', title: 'Line Items', type: 'nested_object', is_array: true }]),
+    );
+    expect(Object.fromEntries(titlesInContext(nodes))).toEqual({
+      'supplier_address.city': 'Supplier address › City',
+      'line_items[0].unit_price': 'Line Item 1 › Unit price',
+      'reference_numbers[0]': 'Reference number 1',
+      total: 'Total',
+    });
+  });
+
+  it('names one item of a list in the singular when its title reads as an English plural', () => {
+    expect(
+      [
+        'Line items',
+        'Taxes',
+        'Addresses',
+        'Companies',
+        'Reference numbers',
+        'Status',
+        'Data',
+        'Boxes',
+        'Is',
+      ].map(itemTitle),
+    ).toEqual(['Line item', 'Tax', 'Address', 'Company', 'Reference number', 'Status', 'Data', 'Box', 'Is']);
   });
 });

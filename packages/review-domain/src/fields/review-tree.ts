@@ -17,7 +17,7 @@ import type {
 } from '@extraction-review/contract/v2/schemas';
 import type { CorrectionValue } from './draft';
 import type { FieldLeaf } from './flatten-fields';
-import { humanFieldName, itemHint, type FieldHint, type SchemaHints } from './schema-hints';
+import { humanFieldName, itemHint, itemTitle, type FieldHint, type SchemaHints } from './schema-hints';
 
 export type ValueType = 'text' | 'number' | 'date' | 'boolean' | 'classification';
 
@@ -43,7 +43,7 @@ interface NodeBase {
   name: string;
   /**
    * What the operator reads: the data schema's title, else the name made human (`Supplier address`);
-   * `Taxes 2` for the second item of `taxes`. The name (API path) stays the key.
+   * `Tax 2` for the second item of `taxes`, `Line item 1` for the first of `line_items`. The name (API path) stays the key.
    */
   title: string;
   confidence: FieldConfidence | null;
@@ -193,7 +193,7 @@ function visitList(
         field,
         itemHint(hint),
         itemAdded,
-        `${title} ${index + 1}`,
+        `${itemTitle(title)} ${index + 1}`,
       ),
     };
   });
@@ -307,6 +307,23 @@ export function simpleNodes(nodes: readonly ReviewNode[]): SimpleNode[] {
     else for (const item of node.items) if (!item.removed) walk(item.node);
   };
   nodes.forEach(walk);
+  return out;
+}
+
+/**
+ * Each value's title with what it belongs to, by path (`Supplier Address › Street Number`, `Line Item
+ * 2 › Unit Price`): a nested title alone does not say which street number. An item's own title
+ * (`Line Item 2`) stands for its list's.
+ */
+export function titlesInContext(nodes: readonly ReviewNode[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (node: ReviewNode, context: string) => {
+    const title = context === '' ? node.title : `${context} › ${node.title}`;
+    if (node.kind === 'simple') out.set(node.path, title);
+    else if (node.kind === 'object') for (const child of node.children) walk(child, title);
+    else for (const item of node.items) walk(item.node, context);
+  };
+  for (const node of nodes) walk(node, '');
   return out;
 }
 

@@ -69,3 +69,24 @@ export function humanFieldName(name: string): string {
     .toLowerCase();
   return words === '' ? name : words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * What one item of a list is called, from the list's title: `Line items` → "Line item", `Taxes` →
+ * "Tax", `Reference numbers` → "Reference number". A title that does not read as an English plural is
+ * kept as it is (`Data` → "Data"), so "Data 2" rather than a word that does not exist.
+ */
+export function itemTitle(listTitle: string): string {
+  const m = /^(.*?)(\p{L}+)$/u.exec(listTitle);
+  if (!m) return listTitle;
+  const [, head = '', last = ''] = m;
+  const lower = last.toLowerCase();
+  const one =
+    /[^aeiou]ies$/.test(lower) && lower.length > 4
+      ? `${last.slice(0, -3)}${last.slice(-3) === 'IES' ? 'Y' : 'y'}`
+      : /(ss|x|ch|sh|zz)es$/.test(lower)
+        ? last.slice(0, -2)
+        : /[^su]s$/.test(lower) && lower.length > 3
+          ? last.slice(0, -1)
+          : last;
+  return `${head}${one}`;
+}

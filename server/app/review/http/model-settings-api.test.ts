@@ -317,7 +317,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
     const empty = (await (await alice.send('GET', fieldsPath('new-model'))).json()) as {
       documentsRead: number;
     };
-    expect(empty).toEqual({ fields: [], documentsRead: 0 });
+    expect(empty).toEqual({ fields: [], documentsRead: 0, dataSchema: false });
     expect(
       (
         await admin.send('PUT', settingsPath('v2', 'new-model'), {

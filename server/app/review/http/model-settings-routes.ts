@@ -6,7 +6,8 @@
  * Invalid rules are a 422 `422-008` whose pointers point into the body (`#/rules/2/pattern`); a
  * version that is not the settings' any more a 409 `409-001` with the settings as they are now in
  * `current`. A rule naming a field the model's documents do not have is a 422 `422-015` pointing at
- * each (issue 21), checked once the model has documents to know its fields from.
+ * each (issue 21), checked once the model has documents or a data schema to know its fields from
+ * (a v2 model's schema, read from the upstream: `review.modelSchemas`).
  */
 import { Hono } from 'hono';
 import type { ModelSettings, ModelsResponse } from '@extraction-review/contract/review/model-settings';
@@ -16,10 +17,16 @@ import { ModelSettingsStore, type StoredModelSettings } from '../store/model-set
 import { isKnownPath, knownFields, type KnownFields } from '../store/known-fields';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
+import type { ApiVersion } from '../model/review-types';
 
 export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
   const settings = new ModelSettingsStore(review.database);
+  /** The model's fields: its data schema's (v2, when the upstream has it) and its documents'. */
+  const fieldsOf = async (apiVersion: ApiVersion, model: string): Promise<KnownFields> => {
+    const schema = apiVersion === 'v2' && review.modelSchemas ? await review.modelSchemas(model) : null;
+    return knownFields(review.database, apiVersion, model, schema);
+  };
   mountRoute(routes, review, declared.listModels, async (c) => {
     const body: ModelsResponse = {
       models: (await settings.list()).map((s) => ({ ...presentSettings(s), documents: s.documents })),
@@ -38,12 +45,12 @@ export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
     review,
     declared.putModelSettings,
     async (c, { params: { apiVersion, model }, body }) => {
-      const known = await knownFields(review.database, apiVersion, model);
+      const known = await fieldsOf(apiVersion, model);
       const unknown = unknownFieldPaths(known, body);
       if (unknown.length > 0) {
         throw new ProblemError(
           '422-015',
-          `${unknown.length === 1 ? 'A field named here does not' : `${String(unknown.length)} fields named here do not`} exist in this model’s documents: choose among the fields offered.`,
+          `${unknown.length === 1 ? 'A field named here does not' : `${String(unknown.length)} fields named here do not`} exist in this model’s data schema or documents: choose among the fields offered.`,
           { errors: unknown },
         );
       }
@@ -70,11 +77,12 @@ export function modelSettingsRoutes(review: ReviewContext): Hono<ReviewEnv> {
   );
 
   mountRoute(routes, review, declared.getModelFields, async (c, { params: { apiVersion, model } }) => {
-    const known = await knownFields(review.database, apiVersion, model);
+    const known = await fieldsOf(apiVersion, model);
     return c.json(
       {
         fields: [...known.fields].map(([path, title]) => ({ path, title })),
         documentsRead: known.documentsRead,
+        dataSchema: known.dataSchema,
       },
       200,
       { 'Cache-Control': 'no-store' },
@@ -89,12 +97,15 @@ function unknownFieldPaths(
   known: KnownFields,
   body: { routing: { requiredFields: readonly string[] }; rules: readonly Record<string, unknown>[] },
 ): { pointer: string; detail: string }[] {
-  // Nothing read yet: nothing to check against (a model's first rules come before its documents).
-  if (known.documentsRead === 0) return [];
+  // Nothing read yet: nothing to check against (a model's first rules may come before its documents).
+  if (known.documentsRead === 0 && !known.dataSchema) return [];
   const found: { pointer: string; detail: string }[] = [];
   const check = (path: string, pointer: string) => {
     if (!isKnownPath(known, path))
-      found.push({ pointer, detail: `No field ${JSON.stringify(path)} in this model’s documents.` });
+      found.push({
+        pointer,
+        detail: `No field ${JSON.stringify(path)} in this model’s documents or data schema.`,
+      });
   };
   body.routing.requiredFields.forEach((path, index) =>
     check(path, `#/routing/requiredFields/${String(index)}`),

@@ -9,18 +9,20 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SavedQueueList, SavedQueueResponse } from '@extraction-review/contract/review/saved-queues';
-import { DocumentResponse, QueuePage, SessionResponse } from '@extraction-review/contract/review/schemas';
-import { ErrorResponse } from '@extraction-review/contract/v2/schemas';
+import { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
 import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
-import { createApp } from '../../create-app';
-import { listen, type RunningServer } from '../../listen';
-import { hashPassword } from '../auth/passwords';
+import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import type { ReviewBrowser } from '@extraction-review/test-kit/review/review-browser';
+import {
+  addOperators,
+  expectProblem,
+  listenReviewApi,
+  signedIn,
+} from '@extraction-review/test-kit/review/review-browser';
 import { openReview, type OpenedReview } from '../open-review';
-import { mountReview } from './mount-review';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
-const PASSWORD = 'correct horse battery staple';
 const FINANCIAL = readFileSync(
   path.join(fixturesDir, 'v2', 'products', 'extraction', 'financial_document', 'complete.json'),
   'utf8',
@@ -32,64 +34,21 @@ function v2Result(total: number): string {
   return JSON.stringify(result);
 }
 
-class Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-  constructor(private readonly base: string) {}
-
-  async send(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        Origin: this.base,
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(this.cookie === undefined ? {} : { Cookie: this.cookie }),
-        ...(this.csrf === undefined ? {} : { 'X-CSRF-Token': this.csrf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) this.cookie = setCookie.split(';')[0];
-    return response;
-  }
-
-  async signIn(name: string) {
-    const response = await this.send('POST', '/api/session', { name, password: PASSWORD });
-    expect(response.status).toBe(200);
-    this.csrf = SessionResponse.parse(await response.json()).csrfToken;
-  }
-}
-
-async function problem(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as Record<string, unknown>;
-  expect(ErrorResponse.parse(body)).toMatchObject({ status, code });
-  return body;
-}
-
 describe.each(ENGINES)('saved queues over HTTP on %s', (engine) => {
   let store: TestStore;
   let review: OpenedReview;
   let server: RunningServer;
-  let admin: Browser;
-  let alice: Browser;
+  let admin: ReviewBrowser;
+  let alice: ReviewBrowser;
   let clock = T0;
 
   beforeAll(async () => {
     store = await openTestStore(engine);
     review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listen(createApp({ upstream: {}, staticDir: null, review: mountReview(review) }), {
-      host: '127.0.0.1',
-      port: 0,
-    });
-    const passwordHash = await hashPassword(PASSWORD);
-    await review.operators.create({ name: 'Ada', role: 'admin', passwordHash }, T0);
-    await review.operators.create({ name: 'Alice', role: 'operator', passwordHash }, T0);
-    admin = new Browser(server.url);
-    await admin.signIn('Ada');
-    alice = new Browser(server.url);
-    await alice.signIn('Alice');
+    server = await listenReviewApi(review);
+    await addOperators(review, { Ada: 'admin', Alice: 'operator' }, T0);
+    admin = await signedIn(server.url, 'Ada');
+    alice = await signedIn(server.url, 'Alice');
   });
   afterAll(async () => {
     await server.close();
@@ -126,22 +85,22 @@ describe.each(ENGINES)('saved queues over HTTP on %s', (engine) => {
     );
     expect(page.documents.map((d) => d.id)).toEqual([big]);
     expect(page.counts.to_review).toBe(1);
-    await problem(await alice.send('GET', '/api/review/documents?minAmount=lots'), 422, '422-008');
+    await expectProblem(await alice.send('GET', '/api/review/documents?minAmount=lots'), 422, '422-008');
 
     const body = { name: 'Invoices over 10,000', filters: { model: 'invoices', minAmount: 10000 } };
-    await problem(await alice.send('POST', '/api/review/queues', body), 403, '403-005');
+    await expectProblem(await alice.send('POST', '/api/review/queues', body), 403, '403-005');
     const created = await admin.send('POST', '/api/review/queues', body);
     expect(created.status).toBe(201);
     const { queue } = SavedQueueResponse.parse(await created.json());
     expect(queue).toMatchObject({ ...body, version: 1, waiting: 1 });
 
-    const taken = await problem(
+    const taken = await expectProblem(
       await admin.send('POST', '/api/review/queues', { ...body, name: 'INVOICES over 10,000' }),
       409,
       '409-003',
     );
     expect(taken['errors']).toEqual([expect.objectContaining({ pointer: '#/name' })]);
-    const invalid = await problem(
+    const invalid = await expectProblem(
       await admin.send('POST', '/api/review/queues', { name: '', filters: { minAmount: 5, maxAmount: 1 } }),
       422,
       '422-008',
@@ -150,7 +109,7 @@ describe.each(ENGINES)('saved queues over HTTP on %s', (engine) => {
       '#/filters/maxAmount',
       '#/name',
     ]);
-    await problem(
+    await expectProblem(
       await admin.send('POST', '/api/review/queues', { name: 'All', filters: {} }),
       422,
       '422-008',
@@ -166,20 +125,24 @@ describe.each(ENGINES)('saved queues over HTTP on %s', (engine) => {
     expect(after.queues[0]?.waiting).toBe(0);
 
     const path = `/api/review/queues/${queue.id}`;
-    await problem(await alice.send('PUT', path, { version: 1, name: 'Mine' }), 403, '403-005');
+    await expectProblem(await alice.send('PUT', path, { version: 1, name: 'Mine' }), 403, '403-005');
     const renamed = await admin.send('PUT', path, { version: 1, name: 'Big invoices' });
     expect(SavedQueueResponse.parse(await renamed.json()).queue).toMatchObject({
       name: 'Big invoices',
       version: 2,
     });
-    const stale = await problem(await admin.send('PUT', path, { version: 1, name: 'Other' }), 409, '409-006');
+    const stale = await expectProblem(
+      await admin.send('PUT', path, { version: 1, name: 'Other' }),
+      409,
+      '409-006',
+    );
     expect(stale['current']).toMatchObject({ name: 'Big invoices', version: 2 });
 
     const unknown = '/api/review/queues/00000000-0000-4000-8000-000000000000';
-    await problem(await admin.send('PUT', unknown, { version: 1, name: 'x' }), 404, '404-018');
-    await problem(await admin.send('DELETE', '/api/review/queues/nope'), 404, '404-018');
-    await problem(await alice.send('DELETE', path), 403, '403-005');
+    await expectProblem(await admin.send('PUT', unknown, { version: 1, name: 'x' }), 404, '404-018');
+    await expectProblem(await admin.send('DELETE', '/api/review/queues/nope'), 404, '404-018');
+    await expectProblem(await alice.send('DELETE', path), 403, '403-005');
     expect((await admin.send('DELETE', path)).status).toBe(204);
-    await problem(await admin.send('DELETE', path), 404, '404-018');
+    await expectProblem(await admin.send('DELETE', path), 404, '404-018');
   });
 });

@@ -30,16 +30,22 @@ export interface ItemRef {
   list: string;
   index: number;
   path: string;
+  /** What the operator reads (`Line item 3`): the remove and restore buttons are named by it. */
+  title: string;
   removed: boolean;
   /** How many items the service returned: an index below it is an extracted item. */
   extractedCount: number;
 }
 
-export function itemRef(list: ListNode, item: { index: number; path: string; removed: boolean }): ItemRef {
+export function itemRef(
+  list: ListNode,
+  item: { index: number; path: string; removed: boolean; node: { title: string } },
+): ItemRef {
   return {
     list: list.path,
     index: item.index,
     path: item.path,
+    title: item.node.title,
     removed: item.removed,
     extractedCount: list.extractedCount,
   };
@@ -51,6 +57,7 @@ export function sameItemRef(a: ItemRef | undefined, b: ItemRef | undefined): boo
     (a != null &&
       b != null &&
       a.path === b.path &&
+      a.title === b.title &&
       a.removed === b.removed &&
       a.extractedCount === b.extractedCount)
   );
@@ -64,5 +71,8 @@ export function useFieldActions(): FieldActions {
   return actions;
 }
 
-/** The attribute that marks the element of each value the keyboard moves between. */
+/**
+ * The attribute that marks the element of each value the keyboard moves between (a row, a cell), and
+ * the value's editor inside it (value-editor.tsx): the first in the document's order is the row.
+ */
 export const FIELD_ATTRIBUTE = 'data-field-path';

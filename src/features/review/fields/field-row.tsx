@@ -18,7 +18,7 @@ interface Props {
   item?: ItemRef | undefined;
 }
 
-/** One simple value: its path, confidence, page, markers, the typed editor and a revert button. */
+/** One simple value: its title (the API path on hover), confidence, page, markers, the typed editor and a revert button. */
 export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) {
   const id = useId();
   const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
@@ -36,9 +36,10 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
       <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
         <label
           htmlFor={id}
-          className={`font-mono text-xs font-medium break-all text-slate-800 ${disabled ? 'line-through' : ''}`}
+          title={node.path}
+          className={`min-w-40 flex-1 text-sm font-medium [overflow-wrap:anywhere] text-slate-900 ${disabled ? 'line-through' : ''}`}
         >
-          {node.path}
+          {node.title}
         </label>
         <span className="flex shrink-0 flex-wrap items-center gap-2 text-xs text-slate-700">
           {disabled && <span className="font-semibold text-slate-800">removed</span>}
@@ -52,7 +53,7 @@ export const FieldRow = memo(function FieldRow({ node, disabled, item }: Props) 
             <button
               type="button"
               onClick={() => a.onRevert(node.path)}
-              aria-label={`Revert ${node.path}`}
+              aria-label={`Revert ${node.title}`}
               title={`Back to the extracted value: ${node.original ?? 'no value'}`}
               className="rounded px-1 text-blue-800 underline hover:bg-blue-100"
             >

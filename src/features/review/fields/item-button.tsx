@@ -14,7 +14,7 @@ export function ItemButton({ item, disabled }: { item: ItemRef; disabled?: boole
         if (restore) a.onRestoreItem(item.path);
         else a.onRemoveItem(item);
       }}
-      aria-label={`${restore ? 'Restore' : 'Remove'} ${item.path}`}
+      aria-label={`${restore ? 'Restore' : 'Remove'} ${item.title}`}
       className="rounded px-1 text-xs text-blue-800 underline hover:bg-blue-100 disabled:text-slate-500"
     >
       {restore ? 'Restore' : 'Remove'}
@@ -36,7 +36,7 @@ export function AddItemButton({ list, disabled }: { list: ListNode; disabled?: b
       type="button"
       disabled={disabled}
       onClick={() => a.onAddItem(list)}
-      aria-label={`Add ${what} to ${list.path}`}
+      aria-label={`Add ${what} to ${list.title}`}
       className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-900 hover:bg-slate-100 disabled:text-slate-500"
     >
       + Add {what}
@@ -67,7 +67,7 @@ export function DuplicateItemButton({
         event.stopPropagation();
         a.onDuplicateItem(list, item);
       }}
-      aria-label={`Duplicate ${item.path}`}
+      aria-label={`Duplicate ${item.node.title}`}
       title="Add a copy of this row at the end of the table"
       className="rounded px-1 text-xs text-blue-800 underline hover:bg-blue-100 disabled:text-slate-500 disabled:no-underline"
     >

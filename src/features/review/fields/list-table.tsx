@@ -61,12 +61,12 @@ export function ListTable({ node, disabled }: { node: ListNode; disabled?: boole
         node.items.length > 0 && (
           <div
             role="region"
-            aria-label={`${node.path} table`}
+            aria-label={`${node.title} table`}
             tabIndex={0}
             className="relative overflow-x-auto border-t border-slate-100"
           >
             <table className="w-full border-collapse text-left text-xs">
-              <caption className="sr-only">{node.path}</caption>
+              <caption className="sr-only">{node.title}</caption>
               <thead className="bg-slate-50 text-slate-800">
                 <tr>
                   <th scope="col" className="sticky left-0 z-10 bg-slate-50 px-2 py-1 font-semibold">

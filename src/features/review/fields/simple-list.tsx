@@ -10,7 +10,7 @@ export function SimpleList({ node, disabled }: { node: ListNode; disabled?: bool
     <li className="rounded-md border border-slate-200 bg-white">
       <ListHeader node={node} noun="item" disabled={disabled} />
       {node.items.length > 0 && (
-        <ul aria-label={node.path} className="flex flex-col gap-1 border-t border-slate-100 py-1 pl-3">
+        <ul aria-label={node.title} className="flex flex-col gap-1 border-t border-slate-100 py-1 pl-3">
           {node.items.map((item) =>
             item.node.kind === 'simple' ? (
               <FieldRow

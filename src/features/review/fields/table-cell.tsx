@@ -10,18 +10,21 @@ import { ValueEditor } from './value-editor';
 interface Props {
   node: SimpleNode;
   disabled?: boolean | undefined;
+  /** The row's title (`Line item 2`): the editor is named `Description, Line item 2`. */
+  row?: string | undefined;
   /** Its place in the line-item grid (grid/), which the grid's keys move between. */
   at?: { row: number; col: number } | undefined;
 }
 
 /**
- * One value of a table: its confidence symbol, its editor (named by the path), edited and checked
+ * One value of a table: its confidence symbol, its editor (named by its column and row), edited and checked
  * marks, and under it, when typed and not on the page, the same note as a value's row.
  */
 export const TableCell = memo(
-  function TableCell({ node, disabled, at }: Props) {
+  function TableCell({ node, row, disabled, at }: Props) {
     const { actions: a, highlight, targetProps } = useFieldTarget(node.path);
     const invalid = !isValidValue(node);
+    const name = row === undefined ? node.title : `${node.title}, ${row}`;
     const check = usePageCheck(node);
     const onConfirm = useConfirmChecked(node, check, a.onConfirm, a.onLeaveEditor);
     return (
@@ -37,6 +40,7 @@ export const TableCell = memo(
           {!node.added && <ConfidenceBadge confidence={node.confidence} compact />}
           <ValueEditor
             node={node}
+            label={name}
             compact
             disabled={disabled}
             onFocus={() => a.onFieldSelect(node.path)}
@@ -53,7 +57,7 @@ export const TableCell = memo(
               <button
                 type="button"
                 onClick={() => a.onRevert(node.path)}
-                aria-label={`Revert ${node.path}`}
+                aria-label={`Revert ${name}`}
                 title={`Back to the extracted value: ${node.original ?? 'no value'}`}
                 className="rounded px-1 text-blue-800 hover:bg-blue-100"
               >
@@ -77,6 +81,7 @@ export const TableCell = memo(
   (a, b) =>
     sameSimpleNode(a.node, b.node) &&
     a.disabled === b.disabled &&
+    a.row === b.row &&
     a.at?.row === b.at?.row &&
     a.at?.col === b.at?.col,
 );

@@ -40,7 +40,8 @@ export function TableRow({
               </td>
             );
           }
-          if (child.kind === 'simple') return <TableCell key={column.name} node={child} disabled={off} />;
+          if (child.kind === 'simple')
+            return <TableCell key={column.name} node={child} row={item.node.title} disabled={off} />;
           return (
             <td key={column.name} className="px-1 py-1">
               <ul className="min-w-48">

@@ -4,8 +4,10 @@ import { isValidValue, type SimpleNode } from '@extraction-review/review-domain/
 
 interface Props {
   node: SimpleNode;
-  /** Given when a visible `<label htmlFor>` names the control; else `aria-label` carries the path. */
+  /** Given when a visible `<label htmlFor>` names the control (the field's title). */
   id?: string;
+  /** Else the control's accessible name: `label`, or the field's title. */
+  label?: string | undefined;
   disabled?: boolean;
   compact?: boolean;
   onFocus: () => void;
@@ -18,11 +20,22 @@ const base =
   'w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 focus:border-blue-700 focus:outline-2 focus:outline-blue-700 disabled:bg-slate-100 disabled:text-slate-500';
 
 /**
- * A typed editor for one value, its accessible name the field's path. Text is kept as typed: a number
+ * A typed editor for one value, its accessible name the field's title; it carries its path in
+ * `data-field-path` (what the review's focus moves and the end-to-end journeys find it by). Text is kept as typed: a number
  * that does not parse is flagged (`aria-invalid`), never lost. Enter confirms, Escape leaves.
  */
-export function ValueEditor({ node, id, disabled, compact, onFocus, onChange, onConfirm, onLeave }: Props) {
-  const naming = id ? { id } : { 'aria-label': node.path };
+export function ValueEditor({
+  node,
+  id,
+  label,
+  disabled,
+  compact,
+  onFocus,
+  onChange,
+  onConfirm,
+  onLeave,
+}: Props) {
+  const naming = id ? { id } : { 'aria-label': label ?? node.title };
   const pointer = useRef(false);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'Escape') {
@@ -33,7 +46,7 @@ export function ValueEditor({ node, id, disabled, compact, onFocus, onChange, on
       onConfirm();
     }
   };
-  const common = { ...naming, disabled, onFocus, onKeyDown };
+  const common = { ...naming, 'data-field-path': node.path, disabled, onFocus, onKeyDown };
   const border = compact ? 'border-slate-300 min-w-24' : 'border-slate-300 mt-1';
 
   switch (node.type) {
@@ -102,6 +115,7 @@ interface BooleanProps {
   disabled?: boolean | undefined;
   id?: string;
   'aria-label'?: string;
+  'data-field-path': string;
 }
 
 /** A checkbox; an unknown value (null) shows as indeterminate until the operator decides. */

@@ -42,7 +42,7 @@ export const GridRow = memo(function GridRow({ list, item, row, readOnly }: Prop
           const child = children.find((c) => c.name === column.name);
           const at = { row, col };
           if (child?.kind === 'simple')
-            return <TableCell key={column.name} node={child} disabled={off} at={at} />;
+            return <TableCell key={column.name} node={child} row={item.node.title} disabled={off} at={at} />;
           return (
             <td
               key={column.name}

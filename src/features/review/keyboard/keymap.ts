@@ -60,6 +60,21 @@ export const EDITOR_KEYS = [
   { label: 'Escape', description: 'Leave the editor (the value is kept, not marked checked)' },
 ] as const;
 
+/**
+ * Keys of the line-item grid (grid/grid-keys.ts, grid/line-item-grid.tsx), listed in the help overlay:
+ * as a spreadsheet's, on a cell; its editors keep the value editor's Enter and Escape.
+ */
+export const GRID_KEYS = [
+  { label: '← ↑ → ↓', description: 'Move to the next cell' },
+  { label: 'Home or End', description: "The row's first or last cell (with Ctrl: the grid's)" },
+  { label: 'Ctrl+↑ or Ctrl+↓', description: 'The first or last row' },
+  { label: 'Enter or F2', description: 'Edit the cell' },
+  { label: '↑ or ↓ while editing', description: 'Edit the cell above or below' },
+  { label: 'Tab or Shift+Tab', description: "Through the cells' editors and the row buttons" },
+  { label: 'Escape', description: 'Leave the editor; on a cell, close the grid' },
+  { label: '↑ or ↓ on its top edge', description: 'Make the grid taller or shorter' },
+] as const;
+
 const byKey = new Map(SHORTCUTS.flatMap((s) => s.keys.map((k) => [k, s.command] as const)));
 
 export interface KeyLike {

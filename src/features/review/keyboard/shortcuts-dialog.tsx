@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Button } from '../../../components/ui/button';
-import { EDITOR_KEYS, SHORTCUTS } from './keymap';
+import { EDITOR_KEYS, GRID_KEYS, SHORTCUTS } from './keymap';
 
 interface Props {
   open: boolean;
@@ -35,7 +35,7 @@ export function ShortcutsDialog({ open, onClose }: Props) {
         returnTo.current?.focus();
       }}
       onKeyDown={trapTab}
-      className="m-auto w-full max-w-lg rounded-lg border border-slate-300 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto max-h-[90vh] w-full max-w-lg overflow-y-auto rounded-lg border border-slate-300 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
     >
       <h2 id="shortcuts-title" className="text-lg font-semibold">
         Keyboard shortcuts
@@ -46,6 +46,7 @@ export function ShortcutsDialog({ open, onClose }: Props) {
         caption="Review"
       />
       <KeyTable rows={EDITOR_KEYS} caption="In a value's editor" />
+      <KeyTable rows={GRID_KEYS} caption="In the line-item grid (Open as grid)" />
       <div className="mt-4 flex justify-end">
         <Button onClick={() => dialog.current?.close()} autoFocus>
           Close

@@ -10,6 +10,7 @@ import { extractionFixture } from '@extraction-review/test-kit/recorded-results'
 import { PickContext, type PickContextValue } from './pick-context';
 import type { WordInput } from './pick-words';
 import { mockFieldActions as actions } from '../testing/field-actions';
+import { valueOf } from '../testing/value-of';
 
 const fields = extractionFixture('standard_field_types.json').inference.result.fields;
 
@@ -63,11 +64,11 @@ describe('the page check in values and table cells', () => {
       pick,
       actions(),
     );
-    const table = screen.getByRole('table', { name: 'field_object_list' });
+    const table = screen.getByRole('table', { name: 'Field object list' });
     const alert = await within(table).findByRole('alert');
     expect(alert).toHaveTextContent('ACME-4441 is not on page 1. Nearest there:');
     await userEvent.click(
-      within(alert).getByRole('button', { name: `Use ACME-4411 (page 1) for ${TYPO_CELL}` }),
+      within(alert).getByRole('button', { name: 'Use ACME-4411 (page 1) for Subfield 1' }),
     );
     expect(pick.onChooseCandidate).toHaveBeenCalledWith(
       expect.objectContaining({ path: TYPO_CELL }),
@@ -89,9 +90,9 @@ describe('the page check in values and table cells', () => {
       pick,
       a,
     );
-    const table = screen.getByRole('table', { name: 'field_object_list' });
+    const table = screen.getByRole('table', { name: 'Field object list' });
     await within(table).findByRole('alert');
-    await user.click(within(table).getByRole('textbox', { name: TYPO_CELL }));
+    await user.click(valueOf(TYPO_CELL, table));
     await user.keyboard('{Enter}');
     // Not taken: the warning says what a second Enter does.
     expect(pick.onConfirmAnyway).not.toHaveBeenCalled();
@@ -103,7 +104,7 @@ describe('the page check in values and table cells', () => {
     expect(a.onConfirm).not.toHaveBeenCalled();
 
     // `Total` is printed: no warning, Enter confirms it as any value.
-    await user.click(screen.getByRole('textbox', { name: 'field_simple_string' }));
+    await user.click(valueOf('field_simple_string'));
     await user.keyboard('{Enter}');
     expect(a.onConfirm).toHaveBeenCalledWith('field_simple_string');
     expect(pick.onConfirmAnyway).toHaveBeenCalledTimes(1);
@@ -164,7 +165,7 @@ describe('the page check in values and table cells', () => {
       pick,
       a,
     );
-    await user.click(screen.getByRole('textbox', { name: 'field_simple_string' }));
+    await user.click(valueOf('field_simple_string'));
     await user.keyboard('{Enter}');
     expect(a.onConfirm).toHaveBeenCalledWith('field_simple_string');
     expect(screen.queryByRole('alert')).toBeNull();

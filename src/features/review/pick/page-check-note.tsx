@@ -139,7 +139,7 @@ export function PageCheckNote({
             type="button"
             onClick={() => pick.onChooseCandidate(node, c)}
             className="rounded border border-blue-800 bg-white px-2 py-0.5 font-mono text-blue-900 hover:bg-blue-50"
-            aria-label={`Use ${c.text} (page ${c.page + 1}) for ${node.path}`}
+            aria-label={`Use ${c.text} (page ${c.page + 1}) for ${node.title}`}
           >
             {c.text}
           </button>
@@ -147,7 +147,7 @@ export function PageCheckNote({
         <button
           type="button"
           onClick={() => pick.onConfirmAnyway(node)}
-          aria-label={`Confirm anyway: ${node.path}`}
+          aria-label={`Confirm anyway: ${node.title}`}
           className="rounded px-2 py-0.5 text-slate-800 underline hover:bg-amber-100"
         >
           Confirm anyway

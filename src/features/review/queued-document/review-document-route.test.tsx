@@ -63,6 +63,8 @@ const ALICE: OperatorRef = { id: 'op-alice', name: 'Alice' };
 const BOB: OperatorRef = { id: 'op-bob', name: 'Bob' };
 const result = extractionFixture('standard_field_types.json');
 const FIELD = 'field_simple_string';
+/** Its editor's name: the field's title (no data schema here: its name made human). */
+const FIELD_TITLE = 'Field simple string';
 
 function reviewDocument(overrides: Partial<ReviewDocument> = {}): ReviewDocument {
   return {
@@ -160,7 +162,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('ReviewDocumentRoute', () => {
   it('held by me: editable, each correction saved on the version read', async () => {
     renderRoute(reviewDocument());
-    const editor = await screen.findByLabelText(FIELD);
+    const editor = await screen.findByLabelText(FIELD_TITLE);
     expect(editor).toBeEnabled();
     expect(screen.getByRole('button', { name: /Confirm and next/ })).toBeInTheDocument();
     expect(screen.getByText('All changes saved')).toHaveAttribute('role', 'status');
@@ -188,8 +190,8 @@ describe('ReviewDocumentRoute', () => {
     const held = reviewDocument({ corrections: { field_simple_int: 7 } });
     keepCorrections(held);
     renderRoute(held);
-    expect(await screen.findByLabelText(FIELD)).toHaveValue('from the draft');
-    expect(screen.getByLabelText('field_simple_int')).toHaveValue('7');
+    expect(await screen.findByLabelText(FIELD_TITLE)).toHaveValue('from the draft');
+    expect(screen.getByLabelText('Field simple int')).toHaveValue('7');
     await waitFor(() =>
       expect(saveCorrections).toHaveBeenCalledWith('D1', {
         version: 5,
@@ -201,7 +203,7 @@ describe('ReviewDocumentRoute', () => {
   it('held by another: read-only, with who holds it and until when', async () => {
     renderRoute(reviewDocument({ holder: BOB }));
     expect(await screen.findByText(/^Bob is reviewing this document \(until .+\)\.$/)).toBeInTheDocument();
-    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    expect(await screen.findByLabelText(FIELD_TITLE)).toBeDisabled();
     expect(screen.queryByRole('button', { name: /Confirm/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Review this document' })).toBeNull();
     expect(renewLease).not.toHaveBeenCalled();
@@ -210,10 +212,10 @@ describe('ReviewDocumentRoute', () => {
   it('waiting: a read-only preview, then editable once taken', async () => {
     vi.mocked(takeDocument).mockResolvedValue({ document: reviewDocument({ version: 6 }) });
     renderRoute(reviewDocument({ state: 'to_review', holder: null, leaseExpiresAt: null }));
-    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    expect(await screen.findByLabelText(FIELD_TITLE)).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'Review this document' }));
     expect(takeDocument).toHaveBeenCalledWith('D1');
-    await waitFor(() => expect(screen.getByLabelText(FIELD)).toBeEnabled());
+    await waitFor(() => expect(screen.getByLabelText(FIELD_TITLE)).toBeEnabled());
     expect(screen.getByRole('button', { name: /Confirm and next/ })).toBeInTheDocument();
   });
 
@@ -230,7 +232,7 @@ describe('ReviewDocumentRoute', () => {
       'admin',
     );
     expect(await screen.findByText(/^Rejected by Bob on .+: Not an invoice$/)).toBeInTheDocument();
-    expect(await screen.findByLabelText(FIELD)).toBeDisabled();
+    expect(await screen.findByLabelText(FIELD_TITLE)).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Review this document' })).toBeNull();
   });
@@ -238,7 +240,7 @@ describe('ReviewDocumentRoute', () => {
   it('a stale save shows what changed on the server beside the operator’s value; "Keep mine" resends', async () => {
     vi.mocked(saveCorrections).mockRejectedValueOnce(problem(409, '409-001', 'The document changed.'));
     renderRoute(reviewDocument());
-    const editor = await screen.findByLabelText(FIELD);
+    const editor = await screen.findByLabelText(FIELD_TITLE);
     vi.mocked(getReviewDocument).mockResolvedValue({
       document: reviewDocument({ version: 8, corrections: { [FIELD]: 'their value' } }),
     });
@@ -266,14 +268,14 @@ describe('ReviewDocumentRoute', () => {
       problem(403, '403-006', 'Bob is reviewing this document (until 2026-01-05T10:52:00.000Z).'),
     );
     renderRoute(reviewDocument());
-    const editor = await screen.findByLabelText(FIELD);
+    const editor = await screen.findByLabelText(FIELD_TITLE);
     vi.mocked(getReviewDocument).mockResolvedValue({
       document: reviewDocument({ version: 7, holder: BOB, leaseExpiresAt: '2026-01-05T10:52:00.000Z' }),
     });
     await userEvent.type(editor, '!');
     const status = await screen.findByRole('region', { name: 'Status' }, { timeout: 3000 });
     await waitFor(() => expect(status).toHaveTextContent(/Bob is reviewing this document \(until \d/));
-    expect(screen.getByLabelText(FIELD)).toBeDisabled();
+    expect(screen.getByLabelText(FIELD_TITLE)).toBeDisabled();
     expect(screen.getAllByRole('alert').some((a) => /kept in this browser/.test(a.textContent ?? ''))).toBe(
       true,
     );
@@ -303,7 +305,7 @@ describe('ReviewDocumentRoute', () => {
     });
     vi.mocked(takeNext).mockResolvedValue(undefined);
     const { url } = renderRoute(reviewDocument());
-    await userEvent.click(await screen.findByLabelText(FIELD));
+    await userEvent.click(await screen.findByLabelText(FIELD_TITLE));
     await userEvent.keyboard('{Control>}{Enter}{/Control}');
     await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
     await waitFor(() => expect(url()).toBe('/queue'));

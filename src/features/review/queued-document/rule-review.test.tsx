@@ -214,7 +214,7 @@ describe('business rules in the review', { timeout: 30_000 }, () => {
   it('takes the mark away once a correction makes the rule pass, and confirms without a reason', async () => {
     renderRoute();
     await screen.findByRole('region', { name: 'Business rules' });
-    const editor = screen.getByLabelText(FIELD);
+    const editor = screen.getByLabelText('Field simple string');
     await userEvent.clear(editor);
     await userEvent.type(editor, 'INV-7');
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Business rules' })).toBeNull());

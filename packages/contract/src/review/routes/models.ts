@@ -82,7 +82,7 @@ export const putModelSettings = declareRoute({
     '422-008':
       'the body does not fit: `errors[]` point into it (`#/rules/2/pattern` for a regular expression that does not compile, `#/reasons/reject/1` for a preset reason empty, too long or offered twice)',
     '422-015':
-      'a rule or a required field names a field the model’s documents do not have: `errors[]` point at each (`#/rules/0/field`, `#/routing/requiredFields/1`); checked once the model has documents',
+      'a rule or a required field names a field the model’s documents do not have: `errors[]` point at each (`#/rules/0/field`, `#/routing/requiredFields/1`); checked once the model has documents or a data schema',
   },
 });
 
@@ -93,7 +93,7 @@ export const getModelFields = declareRoute({
   tag: 'review',
   summary: 'The field paths a model’s rules may name',
   description:
-    'Every field seen in the latest documents of the model (their results), a list’s items written `[*]`: what the Rules page offers, and what a save is checked against.',
+    'Every field of the model’s data schema (a v2 model’s, when the upstream offers it) and every field seen in its latest documents (their results), a list’s items written `[*]`: what the Rules page offers, and what a save is checked against.',
   access: 'operator',
   params: ModelParams,
   paramsProblem: '404-004',

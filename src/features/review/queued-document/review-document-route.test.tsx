@@ -122,6 +122,13 @@ const problem = (status: number, code: string, detail: string) =>
   new ProblemDetailsError({ status, code, title: 'Refused', detail, errors: [] }, { endpoint: 'PUT /x' });
 
 /** The review store's PUT: the latest value per path kept, the version moved on. */
+/** The field's whole value replaced in one input event (selected, then pasted over). */
+async function replaceValue(editor: HTMLElement, value: string) {
+  await userEvent.click(editor);
+  (editor as HTMLInputElement).select();
+  await userEvent.paste(value);
+}
+
 function keepCorrections(start: ReviewDocument) {
   let held = start;
   vi.mocked(saveCorrections).mockImplementation(async (_id, { version, corrections }) => {
@@ -168,8 +175,8 @@ describe('ReviewDocumentRoute', () => {
     expect(screen.getByText('All changes saved')).toHaveAttribute('role', 'status');
     await waitFor(() => expect(renewLease).toHaveBeenCalledWith('D1'));
 
-    await userEvent.clear(editor);
-    await userEvent.type(editor, 'fixed');
+    // One input event: saves wait for a pause in the typing, and a loaded machine types slowly.
+    await replaceValue(editor, 'fixed');
     await waitFor(() => expect(saveCorrections).toHaveBeenCalled(), { timeout: 3000 });
     expect(saveCorrections).toHaveBeenCalledTimes(1);
     expect(vi.mocked(saveCorrections).mock.calls[0]?.[1]).toEqual({
@@ -244,8 +251,7 @@ describe('ReviewDocumentRoute', () => {
     vi.mocked(getReviewDocument).mockResolvedValue({
       document: reviewDocument({ version: 8, corrections: { [FIELD]: 'their value' } }),
     });
-    await userEvent.clear(editor);
-    await userEvent.type(editor, 'my value');
+    await replaceValue(editor, 'my value');
 
     const table = await screen.findByRole('table', { name: 'What changed on the server' }, { timeout: 3000 });
     const row = within(table).getByRole('row', { name: /field_simple_string/ });

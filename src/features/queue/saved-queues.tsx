@@ -9,7 +9,7 @@ import {
   savedQueuesKey,
   updateSavedQueue,
 } from '../../api/review/saved-queue-endpoints';
-import { isApiError } from '../../api/errors';
+import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { parseAmount, queueHref, serialiseQueueFilters, type QueueFilters } from '../../lib/queue-filters';
 
@@ -162,7 +162,9 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
         >
           Cancel
         </Button>
-        {error && <ProblemText error={error} />}
+        {error && (
+          <ProblemAlert error={error} action="Nothing was changed: correct the name, or try again." />
+        )}
       </form>
     );
   }
@@ -205,16 +207,7 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
           </Button>
         </>
       )}
-      {error && <ProblemText error={error} />}
+      {error && <ProblemAlert error={error} action="Nothing was changed: correct the name, or try again." />}
     </div>
-  );
-}
-
-function ProblemText({ error }: { error: Error }) {
-  const text = isApiError(error) && 'detail' in error && error.detail ? String(error.detail) : error.message;
-  return (
-    <p role="alert" className="text-sm text-red-800">
-      {text}
-    </p>
   );
 }

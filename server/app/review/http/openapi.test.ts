@@ -30,6 +30,10 @@ import {
 import { createApp } from '../../create-app';
 import { listen, type RunningServer } from '../../listen';
 import { BulkRequest } from '@extraction-review/contract/review/bulk';
+import {
+  NewSavedQueueRequest,
+  UpdateSavedQueueRequest,
+} from '@extraction-review/contract/review/saved-queues';
 import { problemCatalog, ProblemError, type ProblemCode } from '@extraction-review/contract/problem';
 import type { ReviewDatabase } from '../db/open-database';
 import { openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
@@ -407,6 +411,27 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { action: 'explode', ids: [QUEUE_DOCUMENT.id] },
       { action: 'delete', ids: ['x'] },
     ],
+  },
+  NewSavedQueueRequest: {
+    schema: NewSavedQueueRequest,
+    valid: [
+      { name: 'Receipts', filters: { model: 'receipt-model', state: 'to_review' } },
+      { name: 'Invoices over 10,000', filters: { minAmount: 10000 } },
+    ],
+    // "At least one filter" and "from not above to" are the server's checks (422-008), not the schema's.
+    invalid: [
+      { name: '', filters: { state: 'to_review' } },
+      { name: 'Colours', filters: { colour: 'red' } },
+      { filters: { state: 'to_review' } },
+    ],
+  },
+  UpdateSavedQueueRequest: {
+    schema: UpdateSavedQueueRequest,
+    valid: [
+      { version: 1, name: 'Big invoices' },
+      { version: 2, filters: { maxAmount: 500 } },
+    ],
+    invalid: [{ name: 'No version' }, { version: 0, name: 'Zero' }],
   },
   QueueQuery: {
     schema: QueueQuery,

@@ -135,12 +135,6 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
     description:
       'A saved queue’s new name, new filters or both, on the version read: a write based on another version is refused (409-006).',
   },
-  SavedQueue: {
-    schema: SavedQueue,
-    description: 'A saved queue: its name, its filters, and how many of its documents are waiting.',
-  },
-  SavedQueueList: { schema: SavedQueueList, description: 'The team’s saved queues, by name.' },
-  SavedQueueResponse: { schema: SavedQueueResponse, description: 'One saved queue.' },
   UncheckedGateRequest: {
     schema: UncheckedGateRequest,
     description:
@@ -187,6 +181,12 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
 
 /** Written as the server writes them. */
 export const RESPONSE_SCHEMAS: Record<string, Named> = {
+  SavedQueue: {
+    schema: SavedQueue,
+    description: 'A saved queue: its name, its filters, and how many of its documents are waiting.',
+  },
+  SavedQueueList: { schema: SavedQueueList, description: 'The team’s saved queues, by name.' },
+  SavedQueueResponse: { schema: SavedQueueResponse, description: 'One saved queue.' },
   OperatorView: { schema: OperatorView, description: 'An operator (never their password hash).' },
   SessionResponse: {
     schema: SessionResponse,

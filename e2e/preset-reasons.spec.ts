@@ -9,7 +9,7 @@ import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { valueOf } from './support/review-journey';
 import { addOperator, csrfHeader, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
-import { INVOICE_MODEL_ID } from './support/upload-steps';
+import { INVOICE_MODEL_ID, INVOICE_MODEL_NAME } from './support/upload-steps';
 
 const SETTINGS = `/api/review/models/v2/${encodeURIComponent(INVOICE_MODEL_ID)}/settings`;
 
@@ -76,7 +76,7 @@ for (const size of SIZES) {
       await page.goto('/');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
       await page.getByRole('menuitem', { name: 'Rules' }).click();
-      await page.getByRole('link', { name: INVOICE_MODEL_ID }).click();
+      await page.getByRole('link', { name: INVOICE_MODEL_NAME }).click();
       await expect(page.getByRole('heading', { name: /Rules of/ })).toBeVisible();
       const reject = page.getByRole('region', { name: 'Reject', exact: true });
       await reject.getByRole('button', { name: 'Add a reason to reject' }).click();

@@ -15,7 +15,7 @@
  * runs out unused it is waiting again, for the whole team, with nothing to sweep (an assignment
  * column would keep it from everyone else until an admin noticed).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { BulkAction, BulkResponse, BulkSkipReason } from '@extraction-review/contract/review/bulk';
 import type { KeptFilesSchema } from '../db/kept-files-schema';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
@@ -108,15 +108,7 @@ async function applyOne(
           updated_at: now,
         })
         .where('id', '=', id)
-        .where((eb) =>
-          eb.or([
-            eb('state', 'in', ['to_review', 'postponed']),
-            eb.and([
-              eb('state', '=', 'in_review'),
-              eb.or([eb('lease_expires_at', '<=', now), eb('holder_id', '=', to)]),
-            ]),
-          ]),
-        )
+        .where((eb) => freeOrHeldBy(eb, to, now))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return refused(to);
@@ -166,15 +158,7 @@ async function applyOne(
           updated_at: now,
         })
         .where('id', '=', id)
-        .where((eb) =>
-          eb.or([
-            eb('state', 'in', ['to_review', 'postponed']),
-            eb.and([
-              eb('state', '=', 'in_review'),
-              eb.or([eb('lease_expires_at', '<=', now), eb('holder_id', '=', adminId)]),
-            ]),
-          ]),
-        )
+        .where((eb) => freeOrHeldBy(eb, adminId, now))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return refused(adminId);
@@ -227,4 +211,19 @@ async function applyOne(
       return { changed: { ...row, version: row.version + 1, updated_at: now }, fileKey: row.file_key };
     }
   }
+}
+
+/** Waiting, postponed, or in review under a lease that ran out or is `operatorId`'s: free to change hands. */
+function freeOrHeldBy(
+  eb: ExpressionBuilder<ReviewDatabaseSchema, 'documents'>,
+  operatorId: string,
+  now: number,
+) {
+  return eb.or([
+    eb('state', 'in', ['to_review', 'postponed']),
+    eb.and([
+      eb('state', '=', 'in_review'),
+      eb.or([eb('lease_expires_at', '<=', now), eb('holder_id', '=', operatorId)]),
+    ]),
+  ]);
 }

@@ -11,7 +11,9 @@ import { createApp } from '@extraction-review/app-server/create-app';
 import { listen, type RunningServer } from '@extraction-review/app-server/listen';
 import { hashPassword } from '@extraction-review/app-server/review/auth/passwords';
 import { mountReview } from '@extraction-review/app-server/review/http/mount-review';
-import type { OpenedReview } from '@extraction-review/app-server/review/open-review';
+import type { Engine } from '@extraction-review/app-server/review/db/migrations';
+import { openReview, type OpenedReview } from '@extraction-review/app-server/review/open-review';
+import { openTestStore, type TestStore } from './test-stores';
 
 /** The password the tests' operators are created with. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -111,4 +113,42 @@ export async function addReadyDocument(
     at,
   );
   return added.id;
+}
+
+/** What an API test's `describe` opens once and closes at its end. */
+export interface ReviewApiTeam {
+  store: TestStore;
+  review: OpenedReview;
+  server: RunningServer;
+  /** Ada, an admin, and Alice, an operator, signed in. */
+  admin: ReviewBrowser;
+  alice: ReviewBrowser;
+}
+
+/** A test store of `engine`, the review over it (on the test's clock), its API listening, Ada and Alice signed in. */
+export async function openReviewApiTeam(
+  engine: Engine,
+  now: () => number,
+  at: number,
+): Promise<ReviewApiTeam> {
+  const store = await openTestStore(engine);
+  const review = await openReview({ ...store.settings, clock: { now } });
+  const server = await listenReviewApi(review);
+  await addOperators(review, { Ada: 'admin', Alice: 'operator' }, at);
+  return {
+    store,
+    review,
+    server,
+    admin: await signedIn(server.url, 'Ada'),
+    alice: await signedIn(server.url, 'Alice'),
+  };
+}
+
+/** Closes what openReviewApiTeam opened, the server first. */
+export async function closeReviewApi(
+  team: Pick<ReviewApiTeam, 'store' | 'review' | 'server'>,
+): Promise<void> {
+  await team.server.close();
+  await team.review.close();
+  await team.store.cleanup();
 }

@@ -10,15 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkResponse } from '@extraction-review/contract/review/bulk';
 import { QueuePage } from '@extraction-review/contract/review/schemas';
 import type { RunningServer } from '../../listen';
-import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { ENGINES, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import type { ReviewBrowser } from '@extraction-review/test-kit/review/review-browser';
 import {
-  addOperators,
+  closeReviewApi,
   expectProblem,
-  listenReviewApi,
-  signedIn,
+  openReviewApiTeam,
 } from '@extraction-review/test-kit/review/review-browser';
-import { openReview, type OpenedReview } from '../open-review';
+import type { OpenedReview } from '../open-review';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
 
@@ -31,18 +30,9 @@ describe.each(ENGINES)('bulk changes over HTTP on %s', (engine) => {
   let clock = T0;
 
   beforeAll(async () => {
-    store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listenReviewApi(review);
-    await addOperators(review, { Ada: 'admin', Alice: 'operator' }, T0);
-    admin = await signedIn(server.url, 'Ada');
-    alice = await signedIn(server.url, 'Alice');
+    ({ store, review, server, admin, alice } = await openReviewApiTeam(engine, () => clock, T0));
   });
-  afterAll(async () => {
-    await server.close();
-    await review.close();
-    await store.cleanup();
-  });
+  afterAll(() => closeReviewApi({ store, review, server }));
 
   /** A waiting document with a kept file. */
   async function queued(fileName: string) {

@@ -17,15 +17,14 @@ import {
   type GeneratedInvoice,
 } from '@extraction-review/test-kit/invoices/generated-invoice';
 import type { RunningServer } from '../../listen';
-import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import { ENGINES, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import {
-  addOperators,
+  closeReviewApi,
   expectProblem,
-  listenReviewApi,
+  openReviewApiTeam,
   ReviewBrowser,
-  signedIn,
 } from '@extraction-review/test-kit/review/review-browser';
-import { openReview, type OpenedReview } from '../open-review';
+import type { OpenedReview } from '../open-review';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const MODEL = 'invoice-model';
@@ -41,18 +40,9 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
   let clock = T0;
 
   beforeAll(async () => {
-    store = await openTestStore(engine);
-    review = await openReview({ ...store.settings, clock: { now: () => clock } });
-    server = await listenReviewApi(review);
-    await addOperators(review, { Ada: 'admin', Alice: 'operator' }, T0);
-    admin = await signedIn(server.url, 'Ada');
-    alice = await signedIn(server.url, 'Alice');
+    ({ store, review, server, admin, alice } = await openReviewApiTeam(engine, () => clock, T0));
   });
-  afterAll(async () => {
-    await server.close();
-    await review.close();
-    await store.cleanup();
-  });
+  afterAll(() => closeReviewApi({ store, review, server }));
 
   const settingsPath = (apiVersion: string, model: string) =>
     `/api/review/models/${apiVersion}/${encodeURIComponent(model)}/settings`;

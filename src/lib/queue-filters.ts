@@ -35,9 +35,14 @@ export interface QueueFilters {
   /** The document's total amount at least / at most this (a plain number, as typed: `10000`). */
   minAmount?: string | undefined;
   maxAmount?: string | undefined;
+  /** Whose assignment: `me`, `anyone`, `nobody`, or an operator id (the API reads `me` itself). */
+  assigned?: string | undefined;
 }
 
 export const ME = 'me';
+/** The "Assigned" filter's values beside an operator's id. */
+export const ASSIGNED_TO_ANYONE = 'anyone';
+export const ASSIGNED_TO_NOBODY = 'nobody';
 
 /** Every filter unset: pass to the setter to show the whole queue (in the order chosen). */
 export const NO_FILTERS: { [K in Exclude<keyof QueueFilters, 'sort'>]-?: undefined } = {
@@ -49,10 +54,21 @@ export const NO_FILTERS: { [K in Exclude<keyof QueueFilters, 'sort'>]-?: undefin
   q: undefined,
   minAmount: undefined,
   maxAmount: undefined,
+  assigned: undefined,
 };
 export const PAGE_SIZE = 50;
 
-const FILTER_KEYS = ['state', 'model', 'operator', 'from', 'to', 'q', 'minAmount', 'maxAmount'] as const;
+const FILTER_KEYS = [
+  'state',
+  'model',
+  'operator',
+  'from',
+  'to',
+  'q',
+  'minAmount',
+  'maxAmount',
+  'assigned',
+] as const;
 const KEYS = [...FILTER_KEYS, 'sort'] as const;
 
 /** A calendar day as `YYYY-MM-DD`, checked to exist (no 30 February). */
@@ -90,6 +106,7 @@ export function parseQueueFilters(search: string): QueueFilters {
     sort: sort.success ? sort.data : undefined,
     minAmount: parseAmount(params.get('minAmount')),
     maxAmount: parseAmount(params.get('maxAmount')),
+    assigned: text(params.get('assigned')),
   };
   return withoutEmpty(filters);
 }
@@ -142,6 +159,8 @@ export function toQueueQuery(
     sort: filters.sort,
     minAmount: asNumber(parseAmount(filters.minAmount)),
     maxAmount: asNumber(parseAmount(filters.maxAmount)),
+    // Sent as it is: the server reads `me` as the caller (the same whoever's saved queue it comes from).
+    assigned: filters.assigned,
     cursor,
     limit: PAGE_SIZE,
   };

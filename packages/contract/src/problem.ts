@@ -72,6 +72,7 @@ export const problemCatalog = {
   '422-013': { status: 422, title: 'Postponed to a past date' },
   '422-014': { status: 422, title: 'Values not checked' },
   '422-015': { status: 422, title: 'Unknown field path' },
+  '422-016': { status: 422, title: 'Operator cannot be assigned' },
   '422-017': { status: 422, title: 'Too many saved queues' },
   '429-001': { status: 429, title: 'Too many requests' },
   '429-002': { status: 429, title: 'Too many password link attempts' },

@@ -20,7 +20,8 @@ type Open = 'none' | 'reject' | 'delete';
 const documentsWord = (n: number) => (n === 1 ? '1 document' : `${String(n)} documents`);
 
 const DONE: Record<BulkResponse['action'], string> = {
-  assign: 'Handed over',
+  assign: 'Assigned',
+  unassign: 'Unassigned',
   priority: 'Priority set on',
   reject: 'Rejected',
   delete: 'Deleted',
@@ -29,7 +30,8 @@ const DONE: Record<BulkResponse['action'], string> = {
 const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm';
 
 /**
- * Admins: what to do with the documents ticked on the page. Hand them to an operator, set their
+ * Admins: what to do with the documents ticked on the page. Assign them to an operator (until they
+ * are decided) or back to the team, set their
  * priority, reject them with a reason, or delete them (after a confirmation naming how many). The
  * server changes each on its own and leaves alone one another operator is reviewing: the answer is
  * shown, with each document left as it was and why.
@@ -108,6 +110,13 @@ export function BulkBar({ documents, selection }: Props) {
               onClick={() => send({ action: 'assign', ids, operator: assignee })}
             >
               Assign
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={run.isPending}
+              onClick={() => send({ action: 'unassign', ids })}
+            >
+              Unassign
             </Button>
           </div>
           <div className="flex items-end gap-2">

@@ -6,6 +6,7 @@ import type { OperatorView } from '@extraction-review/contract/review/schemas';
 import { Button } from '../../components/ui/button';
 import { DebouncedTextInput } from './debounced-text-input';
 import { OperatorSelect } from './operator-select';
+import { AssignedSelect } from './assigned-select';
 import { AmountInputs } from './amount-inputs';
 import { hasFilters, NO_FILTERS, type QueueFilters, type SetQueueFilters } from '../../lib/queue-filters';
 
@@ -53,6 +54,11 @@ export function QueueFiltersForm({ filters, onChange, operator }: Props) {
       <OperatorSelect
         value={filters.operator}
         onChange={(value) => onChange({ operator: value })}
+        operator={operator}
+      />
+      <AssignedSelect
+        value={filters.assigned}
+        onChange={(value) => onChange({ assigned: value })}
         operator={operator}
       />
       <div className="flex flex-col gap-1">

@@ -35,6 +35,19 @@ export function holderText(document: QueueDocument, me: string | undefined): str
   return '—';
 }
 
+/** "Assigned to Alice" (or "to you") under the holder: whose the document is until it is decided. */
+export function assignedText(document: QueueDocument, me: string | undefined): string | null {
+  if (document.assignedTo == null) return null;
+  return document.assignedTo.id === me
+    ? 'Assigned to you'
+    : `Assigned to ${document.assignedTo.name ?? 'a removed operator'}`;
+}
+
+function AssignedNote({ document, me }: { document: QueueDocument; me: string | undefined }) {
+  const text = assignedText(document, me);
+  return text === null ? null : <span className="block text-xs text-slate-600">{text}</span>;
+}
+
 const cell = 'px-3 py-2 align-top';
 
 /** One document of the queue. */
@@ -84,7 +97,10 @@ export function QueueRow({ document, me, now, selected, onToggle }: Props) {
         <StateBadge state={document.state} />
       </td>
       <td className={`${cell} tabular-nums`}>{document.priority}</td>
-      <td className={cell}>{holderText(document, me)}</td>
+      <td className={cell}>
+        {holderText(document, me)}
+        <AssignedNote document={document} me={me} />
+      </td>
       <td className={`${cell} whitespace-nowrap tabular-nums`}>
         {formatShare(document.fieldsToReview, document.fieldsTotal)}
       </td>

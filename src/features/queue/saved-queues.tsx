@@ -22,6 +22,7 @@ export function savedToUrl(filters: SavedQueueFilters): QueueFilters {
     q: filters.q,
     minAmount: filters.minAmount === undefined ? undefined : String(filters.minAmount),
     maxAmount: filters.maxAmount === undefined ? undefined : String(filters.maxAmount),
+    assigned: filters.assigned,
   };
 }
 
@@ -36,6 +37,7 @@ export function urlToSaved(filters: QueueFilters): SavedQueueFilters {
     q: filters.q?.trim() || undefined,
     minAmount: min === undefined ? undefined : Number(min),
     maxAmount: max === undefined ? undefined : Number(max),
+    assigned: filters.assigned,
   };
   return Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)) as SavedQueueFilters;
 }

@@ -1,6 +1,7 @@
 /**
- * Admins change many documents of the queue at once (issue 21, "multi-select in the queue"): hand
- * them to an operator, set their priority, reject them with one reason, or delete them. One request
+ * Admins change many documents of the queue at once (issue 21, "multi-select in the queue"): assign
+ * them to an operator or back to the team, set their priority, reject them with one reason, or delete
+ * them. One request
  * names up to 500 documents and one action; the server changes each in its own transaction and says,
  * per document, what changed and what did not and why (a document another operator holds is never
  * changed behind their back: it is skipped, and named).
@@ -22,12 +23,15 @@ const BulkIds = z
   });
 
 export const BulkRequest = z.discriminatedUnion('action', [
+  /** Assigned to this operator (an active one): it stays theirs until decided or unassigned. */
   z.strictObject({
     action: z.literal('assign'),
     ids: BulkIds,
     /** The operator's id or name. */
     operator: z.string().min(1).max(200),
   }),
+  /** Back to the team: no longer assigned to anyone. */
+  z.strictObject({ action: z.literal('unassign'), ids: BulkIds }),
   z.strictObject({
     action: z.literal('priority'),
     ids: BulkIds,
@@ -45,14 +49,15 @@ export type BulkAction = BulkRequest['action'];
 
 /**
  * Why a document was left as it was: `held` (another operator is reviewing it), `wrong_state` (the
- * action does not apply to its state: a decided document cannot be handed over or rejected), or
+ * action does not apply to its state: a decided document cannot be assigned or rejected, one assigned
+ * to nobody cannot be unassigned), or
  * `not_found` (no such document, deleted meanwhile say).
  */
 export const BulkSkipReason = z.enum(['held', 'wrong_state', 'not_found']);
 export type BulkSkipReason = z.infer<typeof BulkSkipReason>;
 
 export const BulkResponse = z.object({
-  action: z.enum(['assign', 'priority', 'reject', 'delete']),
+  action: z.enum(['assign', 'unassign', 'priority', 'reject', 'delete']),
   /** The ids of the documents changed (deleted), in the order asked. */
   changed: z.array(z.string()),
   /** The documents left as they were, each with why, in the order asked. */

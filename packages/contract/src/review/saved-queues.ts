@@ -5,7 +5,8 @@
  * filters in the queue's URL, so "Start reviewing" and "Confirm and next" take from it. There are no
  * personal saved queues: an operator's own view is the queue's URL (a link or a bookmark keeps it).
  *
- * A queue keeps the filters that name a kind of work (state, model, operator, search, amount); the
+ * A queue keeps the filters that name a kind of work (state, model, operator, search, amount,
+ * assignment); the
  * received-between dates are a moment's view and are not saved.
  */
 import { z } from 'zod';
@@ -33,6 +34,8 @@ export const SavedQueueFilters = z
     /** The document's total amount at least / at most this. */
     minAmount: Amount.optional(),
     maxAmount: Amount.optional(),
+    /** Whose assignment: `me` (whoever uses the queue), `anyone`, `nobody`, or an operator's id. */
+    assigned: Text(100).optional(),
   })
   .superRefine((filters, context) => {
     if (Object.values(filters).every((value) => value === undefined))

@@ -127,6 +127,12 @@ export const QueueDocument = z.object({
   /** The operator who uploaded it from the app; null when a pipeline sent it (or it was imported). */
   uploadedBy: OperatorRef.nullable(),
   /**
+   * The operator an admin assigned it to: their "next" gives it first, nobody else's gives it, until
+   * it is confirmed, rejected or unassigned. Null or absent: the team's.
+   */
+  assignedTo: OperatorRef.nullable().optional(),
+  assignedAt: z.iso.datetime().nullable().optional(),
+  /**
    * The earliest document whose kept file is byte-identical (same SHA-256) to this one's, when it was
    * uploaded after it; null for the first of its file, or a document without a kept file.
    */
@@ -204,6 +210,8 @@ export const QueueFilterQuery = z.object({
   /** The document's total amount at least / at most this (a number: `10000`, `-5.5`). */
   minAmount: queryAmount,
   maxAmount: queryAmount,
+  /** Whose assignment: `me`, `anyone`, `nobody`, or an operator's id. */
+  assigned: optionalText,
 });
 export type QueueFilterQuery = z.infer<typeof QueueFilterQuery>;
 

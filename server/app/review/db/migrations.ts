@@ -14,6 +14,7 @@ import { savedQueues } from './saved-queues-migration';
 import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
 import { savedFilters } from './saved-filters-migration';
+import { assignments } from './assignments-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -331,5 +332,6 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('model_settings').addColumn('reasons_json', 'text').execute();
       },
     },
+    '0013-assignments': assignments(engine),
   };
 }

@@ -49,6 +49,10 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 21. Expand-only: a nullable model_settings.reasons_json older code neither reads nor writes
   // (its saves keep the column; its first save of a model leaves it null, the defaults).
   '0012-preset-reasons': '0006-background-work',
+  // Issue 21. Expand-only: nullable documents.assigned_to / assigned_at and an index. Older code
+  // neither reads nor writes them: its "next" gives an assigned document to whoever asks, as before
+  // assignments existed (nothing breaks; the assignment is just not honoured by an older copy).
+  '0013-assignments': '0006-background-work',
 };
 
 /**

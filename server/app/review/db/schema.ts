@@ -119,6 +119,12 @@ export interface DocumentsTable {
    * filter; null without a result or such a value (migration 0012).
    */
   total_amount: number | null;
+  /**
+   * The operator an admin assigned it to (migration 0013): "next" gives it to them first and never to
+   * anyone else, until it is decided (confirmed, rejected) or unassigned; null: the team's.
+   */
+  assigned_to: string | null;
+  assigned_at: number | null;
 }
 
 export interface IntegrationsTable {

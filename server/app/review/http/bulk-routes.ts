@@ -6,9 +6,9 @@
 import { Hono } from 'hono';
 import { bulkDocuments } from '@extraction-review/contract/review/routes/bulk';
 import type { BulkResponse } from '@extraction-review/contract/review/bulk';
-import { ProblemError } from '@extraction-review/contract/problem';
 import type { BulkChange } from '../store/queue-bulk';
 import { mountRoute } from './mount-route';
+import { findAssignee } from './assignee';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 
 export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
@@ -19,15 +19,13 @@ export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
     let change: BulkChange;
     switch (body.action) {
       case 'assign': {
-        const target =
-          (await review.operators.findById(body.operator)) ??
-          (await review.operators.findByName(body.operator));
-        if (target === undefined) {
-          throw new ProblemError('404-012', `No operator ${JSON.stringify(body.operator)}.`);
-        }
+        const target = await findAssignee(review.operators, body.operator);
         change = { action: 'assign', toOperatorId: target.id };
         break;
       }
+      case 'unassign':
+        change = { action: 'unassign' };
+        break;
       case 'priority':
         change = { action: 'priority', priority: body.priority };
         break;

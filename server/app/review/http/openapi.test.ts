@@ -402,6 +402,7 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     valid: [
       { action: 'priority', ids: [QUEUE_DOCUMENT.id], priority: 3 },
       { action: 'assign', ids: [QUEUE_DOCUMENT.id], operator: 'Bob' },
+      { action: 'unassign', ids: [QUEUE_DOCUMENT.id] },
       { action: 'reject', ids: [QUEUE_DOCUMENT.id], reason: 'Sent twice.' },
       { action: 'delete', ids: [QUEUE_DOCUMENT.id] },
     ],
@@ -409,6 +410,7 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { action: 'delete', ids: [] },
       { action: 'reject', ids: [QUEUE_DOCUMENT.id] },
       { action: 'explode', ids: [QUEUE_DOCUMENT.id] },
+      { action: 'unassign', ids: [QUEUE_DOCUMENT.id], operator: 'Bob' },
       { action: 'delete', ids: ['x'] },
     ],
   },
@@ -417,6 +419,7 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     valid: [
       { name: 'Receipts', filters: { model: 'receipt-model', state: 'to_review' } },
       { name: 'Invoices over 10,000', filters: { minAmount: 10000 } },
+      { name: 'Mine', filters: { assigned: 'me' } },
     ],
     // "At least one filter" and "from not above to" are the server's checks (422-008), not the schema's.
     invalid: [

@@ -81,6 +81,9 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
     }
     const row = await review.operators.findById(id);
     if (row === undefined) throw new ProblemError('404-012', 'No such operator.');
+    // Their assignments go back to the team first, each with its event and queue message (the foreign
+    // key would clear them too, silently).
+    await review.queue.unassignAllFrom(id, c.get('session').operator.id, review.clock.now());
     await review.operators.remove(row.name);
     return c.body(null, 204);
   });
@@ -111,6 +114,7 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
       // Deactivated: signed out everywhere, their documents back to the team, their links spent.
       await review.sessions.deleteAllOf(id);
       await review.queue.releaseAllHeldBy(id, now);
+      await review.queue.unassignAllFrom(id, me, now);
       await links.spendAll(id, now);
     }
     return c.json({ operator: presentOperator(changed.row) }, 200);

@@ -56,6 +56,8 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
     upstreamJobId: row.upstream_job_id,
     upstreamResultId: row.upstream_result_id,
     uploadedBy: row.uploaded_by === null ? null : { id: row.uploaded_by, name: row.uploader_name },
+    assignedTo: row.assigned_to === null ? null : { id: row.assigned_to, name: row.assignee_name },
+    assignedAt: isoOrNull(row.assigned_at),
     duplicateOf:
       row.duplicate_of_id === null
         ? null
@@ -64,14 +66,16 @@ export function presentQueueDocument(row: ListedDocument, now: number): QueueDoc
 }
 
 /**
- * The names of the operators a row names (holder, decider, uploader), and the earlier document its
+ * The names of the operators a row names (holder, decider, uploader, assignee), and the earlier document its
  * file duplicates.
  */
 export async function withNames(
   review: { operators: Pick<OperatorStore, 'namesById'>; queue: Pick<QueueStore, 'duplicateOf'> },
   row: DocumentRow,
 ): Promise<ListedDocument> {
-  const ids = [row.holder_id, row.decided_by, row.uploaded_by].filter((id): id is string => id !== null);
+  const ids = [row.holder_id, row.decided_by, row.uploaded_by, row.assigned_to].filter(
+    (id): id is string => id !== null,
+  );
   const [names, duplicate] = await Promise.all([
     review.operators.namesById(ids),
     review.queue.duplicateOf(row),
@@ -83,6 +87,7 @@ export async function withNames(
     holder_name: nameOf(row.holder_id),
     decider_name: nameOf(row.decided_by),
     uploader_name: nameOf(row.uploaded_by),
+    assignee_name: nameOf(row.assigned_to),
   };
 }
 

@@ -28,6 +28,7 @@ import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { timelineCsv } from './timeline-csv';
+import { findAssignee } from './assignee';
 
 export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
@@ -49,13 +50,13 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const me = (c: Context<ReviewEnv>) => c.get('session').operator.id;
 
   mountRoute(routes, review, declared.takeNext, async (c, { query }) => {
-    const document = await review.queue.takeNext(me(c), review.clock.now(), documentFilters(query));
+    const document = await review.queue.takeNext(me(c), review.clock.now(), documentFilters(query, me(c)));
     if (document === undefined) return c.body(null, 204);
     return c.json(await documentBody(document), 200);
   });
 
   mountRoute(routes, review, declared.peekNext, async (c, { query }) => {
-    const id = await review.queue.peekNext(review.clock.now(), documentFilters(query));
+    const id = await review.queue.peekNext(me(c), review.clock.now(), documentFilters(query, me(c)));
     if (id === undefined) return c.body(null, 204, { 'Cache-Control': 'no-store' });
     return c.json({ id }, 200, { 'Cache-Control': 'no-store' });
   });
@@ -64,7 +65,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const now = review.clock.now();
     const { rows, next } = await review.queue.listDocuments(
       {
-        ...documentFilters(query),
+        ...documentFilters(query, me(c)),
         sort: query.sort,
         after: decodeCursor(query.cursor, query.sort),
         limit: query.limit,
@@ -74,13 +75,13 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const page: QueuePage = {
       documents: rows.map((row) => presentQueueDocument(row, now)),
       nextCursor: next === null ? null : encodeCursor(query.sort, next),
-      counts: await review.queue.countByState(now, documentFilters(query)),
+      counts: await review.queue.countByState(now, documentFilters(query, me(c))),
     };
     return c.json(page, 200, { 'Cache-Control': 'no-store' });
   });
 
   mountRoute(routes, review, declared.countDocuments, async (c, { query }) => {
-    const counts = await review.queue.countByState(review.clock.now(), documentFilters(query));
+    const counts = await review.queue.countByState(review.clock.now(), documentFilters(query, me(c)));
     return c.json({ counts }, 200, { 'Cache-Control': 'no-store' });
   });
 
@@ -254,10 +255,7 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   });
 
   mountRoute(routes, review, declared.reassignDocument, async (c, { params: { id }, body }) => {
-    const { operator } = body;
-    const target =
-      (await review.operators.findById(operator)) ?? (await review.operators.findByName(operator));
-    if (target === undefined) throw new ProblemError('404-012', `No operator ${JSON.stringify(operator)}.`);
+    const target = await findAssignee(review.operators, body.operator);
     return answer(c, await review.queue.reassign(id, me(c), target.id, review.clock.now()));
   });
   mountRoute(routes, review, declared.setDocumentPriority, async (c, { params: { id }, body }) => {
@@ -328,8 +326,8 @@ function fieldPointer(path: string | undefined): string | null {
   return `#/fields/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
-/** The queue's filters as the store reads them (times in ms). */
-function documentFilters(query: QueueFilterQuery): DocumentFilters {
+/** The queue's filters as the store reads them (times in ms; `assigned=me` is the caller). */
+function documentFilters(query: QueueFilterQuery, me: string): DocumentFilters {
   return {
     state: query.state,
     model: query.model,
@@ -340,6 +338,7 @@ function documentFilters(query: QueueFilterQuery): DocumentFilters {
     search: query.q,
     minAmount: query.minAmount,
     maxAmount: query.maxAmount,
+    assigned: query.assigned === 'me' ? me : query.assigned,
   };
 }
 

@@ -27,7 +27,7 @@ export function savedQueueRoutes(review: ReviewContext): Hono<ReviewEnv> {
     name: queue.name,
     filters: queue.filters,
     version: queue.version,
-    waiting: await review.queue.countWaiting(review.clock.now(), documentFilters(queue.filters, me)),
+    waiting: await review.queue.countWaiting(review.clock.now(), documentFilters(queue.filters, me), me),
     updatedAt: new Date(queue.updatedAt).toISOString(),
   });
 
@@ -97,5 +97,6 @@ export function documentFilters(filters: SavedQueueFilters, me: string): Documen
     search: filters.q,
     minAmount: filters.minAmount,
     maxAmount: filters.maxAmount,
+    assigned: filters.assigned === 'me' ? me : filters.assigned,
   };
 }

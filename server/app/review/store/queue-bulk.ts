@@ -1,19 +1,21 @@
 /**
  * An admin's change to many documents of the queue at once (issue 21, "multi-select in the queue"):
- * hand them to an operator, set their priority, reject them with one reason, delete them. Each
- * document is changed in its own transaction, with its history event, by one conditional statement as
- * the single writes of queue-store.ts are: a document that another operator is reviewing (a live
- * lease) is never touched, whatever the action. What was not changed is said per document, with why,
- * read from the row as it is when the statement touched nothing.
+ * assign them to an operator or back to the team, set their priority, reject them with one reason,
+ * delete them. Each document is changed in its own transaction, with its history event, by one
+ * conditional statement as the single writes of queue-store.ts are: a document that another operator
+ * is reviewing (a live lease) is never touched, whatever the action. What was not changed is said per
+ * document, with why, read from the row as it is when the statement touched nothing.
  *
- * Handing over ("assign") is the queue's own lease, as `reassign` does for one document: the document
- * is taken for the operator named, under a fresh lease. It then shows in the queue as theirs ("Alice,
- * until 10:42"), opens for them without a take, and nobody's "next" can give it to someone else. We
- * chose this over a separate `assigned_to` column honoured by "next": no second notion of "whose"
- * beside the holder (which every reader, the review and the live events already know), no migration,
- * and an assignment to an operator who never comes back does not pin the document: when the lease
- * runs out unused it is waiting again, for the whole team, with nothing to sweep (an assignment
- * column would keep it from everyone else until an admin noticed).
+ * Assigning is an assignment that lasts (`documents.assigned_to`, migration 0013), not a lease. A
+ * lease was tried first (the document taken for the operator, "Alice, until 10:42"): it needed no
+ * second notion of "whose", but it lapsed after ten minutes unused, so 40 invoices assigned to Alice
+ * at 9:00 were back in everyone's queue at 9:10. Now the document stays waiting (or postponed), and is
+ * Alice's: her "next" gives her assigned documents first, nobody else's "next" gives them, and the
+ * queue's "Assigned" filter finds them. It is Alice's until it is decided (confirmed or rejected: the
+ * decision's event keeps whose it was), unassigned by an admin, or Alice leaves the team (deactivated
+ * or removed: her assignments go back to the team, each with its event). An admin still opens and
+ * takes over any document directly, assigned or not. The one-document "Hand to" (`reassign`) also
+ * hands over the lease, for a document someone may be reviewing right now.
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { BulkAction, BulkResponse, BulkSkipReason } from '@extraction-review/contract/review/bulk';
@@ -24,6 +26,7 @@ import { recordEvent } from './audit-store';
 
 export type BulkChange =
   | { action: 'assign'; toOperatorId: string }
+  | { action: 'unassign' }
   | { action: 'priority'; priority: number }
   | { action: 'reject'; reason: string }
   | { action: 'delete' };
@@ -36,6 +39,19 @@ export interface BulkOutcome extends BulkResponse {
 type Skip = { reason: BulkSkipReason; current: DocumentRow | undefined };
 type One = { changed: DocumentRow; fileKey?: string | null } | Skip;
 
+/**
+ * An operator's name as it is now, for an assignment's event: the timeline says "assigned to Alice"
+ * even after Alice is removed (null: no such operator).
+ */
+export async function operatorName(
+  db: Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>,
+  id: string | null,
+): Promise<string | null> {
+  if (id === null) return null;
+  const row = await db.selectFrom('operators').select('name').where('id', '=', id).executeTakeFirst();
+  return row?.name ?? null;
+}
+
 const held = (row: DocumentRow, by: string | null, now: number): boolean =>
   leaseLive(row, now) && row.holder_id !== by;
 
@@ -45,7 +61,12 @@ function detail(action: BulkAction, skip: Skip, now: number): string {
   if (skip.reason === 'not_found' || row === undefined) return 'No such document (deleted meanwhile?).';
   if (skip.reason === 'held') return 'Another operator is reviewing it.';
   const state = effectiveState(row, now).replace('_', ' ');
-  if (action === 'assign') return `It is ${state}: only a waiting or postponed document can be handed over.`;
+  if (action === 'assign') return `It is ${state}: only a waiting or postponed document can be assigned.`;
+  if (action === 'unassign') {
+    return row.assigned_to === null
+      ? 'It is not assigned to anyone.'
+      : `It is ${state}: only a waiting or postponed document can be unassigned.`;
+  }
   if (action === 'reject') return `It is ${state}: only a waiting or postponed document can be rejected.`;
   return `It is ${state}.`;
 }
@@ -60,12 +81,11 @@ export async function applyBulk(
   change: BulkChange,
   adminId: string,
   now: number,
-  leaseMs: number,
   tell: (row: DocumentRow) => void,
 ): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { action: change.action, changed: [], skipped: [], removedFileKeys: [] };
   for (const id of ids) {
-    const one = await db.transaction().execute((trx) => applyOne(trx, id, change, adminId, now, leaseMs));
+    const one = await db.transaction().execute((trx) => applyOne(trx, id, change, adminId, now));
     if ('changed' in one) {
       outcome.changed.push(id);
       if (one.fileKey != null) outcome.removedFileKeys.push(one.fileKey);
@@ -83,7 +103,6 @@ async function applyOne(
   change: BulkChange,
   adminId: string,
   now: number,
-  leaseMs: number,
 ): Promise<One> {
   const find = () => trx.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
   /** Nothing was touched: why, from the row as it is now. */
@@ -96,28 +115,52 @@ async function applyOne(
   switch (change.action) {
     case 'assign': {
       const to = change.toOperatorId;
+      const before = await find();
+      if (before === undefined) return { reason: 'not_found', current: before };
+      // Its state and lease are left as they are: a waiting document stays waiting, for `to`.
       const row = await trx
         .updateTable('documents')
-        .set({
-          previous_holder_id: sql`case when state = 'in_review' then holder_id else null end`,
-          state: 'in_review',
-          postponed_until: null,
-          holder_id: to,
-          lease_expires_at: now + leaseMs,
-          version: sql`version + 1`,
-          updated_at: now,
-        })
+        .set({ assigned_to: to, assigned_at: now, version: sql`version + 1`, updated_at: now })
         .where('id', '=', id)
+        .where('version', '=', before.version)
         .where((eb) => freeOrHeldBy(eb, to, now))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return refused(to);
       await recordEvent(trx, {
         documentId: id,
-        kind: 'reassigned',
+        kind: 'assigned',
         actorId: adminId,
         at: now,
-        data: { from: row.previous_holder_id, to, bulk: true },
+        data: {
+          to,
+          toName: await operatorName(trx, to),
+          from: before.assigned_to,
+          fromName: await operatorName(trx, before.assigned_to),
+          bulk: true,
+        },
+      });
+      return { changed: row };
+    }
+    case 'unassign': {
+      const before = await find();
+      if (before === undefined) return { reason: 'not_found', current: before };
+      const row = await trx
+        .updateTable('documents')
+        .set({ assigned_to: null, assigned_at: null, version: sql`version + 1`, updated_at: now })
+        .where('id', '=', id)
+        .where('version', '=', before.version)
+        .where('assigned_to', 'is not', null)
+        .where((eb) => freeOrHeldBy(eb, adminId, now))
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return refused(adminId);
+      await recordEvent(trx, {
+        documentId: id,
+        kind: 'unassigned',
+        actorId: adminId,
+        at: now,
+        data: { from: before.assigned_to, fromName: await operatorName(trx, before.assigned_to), bulk: true },
       });
       return { changed: row };
     }
@@ -144,10 +187,14 @@ async function applyOne(
       return { changed: row };
     }
     case 'reject': {
+      const assignedTo = (await find())?.assigned_to ?? null;
       const row = await trx
         .updateTable('documents')
         .set({
           state: 'rejected',
+          // A decision ends the assignment (queue-store.ts `decide`).
+          assigned_to: null,
+          assigned_at: null,
           postponed_until: null,
           holder_id: null,
           lease_expires_at: null,
@@ -167,7 +214,11 @@ async function applyOne(
         kind: 'rejected',
         actorId: adminId,
         at: now,
-        data: { reason: change.reason, bulk: true },
+        data: {
+          reason: change.reason,
+          bulk: true,
+          ...(assignedTo === null ? {} : { assignedTo, assignedToName: await operatorName(trx, assignedTo) }),
+        },
       });
       return { changed: row };
     }

@@ -19,7 +19,7 @@ import type { QueueSort, QueueSortKey } from '@extraction-review/contract/review
 import { adoptJobs } from '../background/job-table';
 import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
-import { applyBulk, type BulkChange, type BulkOutcome } from './queue-bulk';
+import { applyBulk, operatorName, type BulkChange, type BulkOutcome } from './queue-bulk';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
@@ -85,6 +85,11 @@ export interface DocumentFilters {
   /** The document's total amount (`total_amount`) at least / at most this; a document without one never matches. */
   minAmount?: number | undefined;
   maxAmount?: number | undefined;
+  /**
+   * Whose assignment (migration 0013): `anyone` (assigned to some operator), `nobody` (the team's), or
+   * an operator's id (the routes turn `me` into the caller's).
+   */
+  assigned?: string | undefined;
 }
 
 export interface QueueFilters extends DocumentFilters {
@@ -105,6 +110,7 @@ export type ListedDocument = DocumentRow &
     holder_name: string | null;
     decider_name: string | null;
     uploader_name: string | null;
+    assignee_name: string | null;
   };
 
 export interface CorrectionInput {
@@ -161,6 +167,9 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   if (filters.to !== undefined) all.push(eb('documents.created_at', '<', filters.to));
   if (filters.minAmount !== undefined) all.push(eb('documents.total_amount', '>=', filters.minAmount));
   if (filters.maxAmount !== undefined) all.push(eb('documents.total_amount', '<=', filters.maxAmount));
+  if (filters.assigned === 'anyone') all.push(eb('documents.assigned_to', 'is not', null));
+  else if (filters.assigned === 'nobody') all.push(eb('documents.assigned_to', 'is', null));
+  else if (filters.assigned !== undefined) all.push(eb('documents.assigned_to', '=', filters.assigned));
   if (filters.search !== undefined) {
     const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     all.push(
@@ -173,17 +182,37 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   return eb.and(all);
 };
 
-/** The next waiting document of these filters (highest priority, then oldest result first): its id. */
+/**
+ * Whose waiting documents a look-up of "next" takes from: first those assigned to the taker, then the
+ * team's (assigned to nobody). A document assigned to another operator is never in either.
+ */
+export type NextPool = { assignedTo: string } | 'team';
+
+/** The two pools of "next" for this taker, in the order they are tried. */
+const poolsOf = (takerId: string): NextPool[] => [{ assignedTo: takerId }, 'team'];
+
+/**
+ * The next waiting document of these filters in this pool (highest priority, then oldest result
+ * first): its id. Two look-ups (the taker's own, then the team's) rather than one ordered by "mine
+ * first": each is a plain range of an index (documents_assigned_next for the first), and the second
+ * runs only when the taker has nothing assigned waiting.
+ */
 const nextOf = (
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a query that selects nothing yet
   from: SelectQueryBuilder<ReviewDatabaseSchema, 'documents', {}>,
   filters: DocumentFilters,
   now: number,
+  pool: NextPool,
 ) =>
   from
     .select('documents.id')
     .where(waiting(now))
     .where(matching(filters, now))
+    .where((eb) =>
+      pool === 'team'
+        ? eb('documents.assigned_to', 'is', null)
+        : eb('documents.assigned_to', '=', pool.assignedTo),
+    )
     .orderBy('documents.priority', 'desc')
     .orderBy('documents.ready_at')
     .orderBy('documents.id')
@@ -371,20 +400,26 @@ export class QueueStore {
     const postgres = this.store.engine === 'postgres';
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
-        const document = await trx
-          .updateTable('documents')
-          .set(this.takenBy(operatorId, now))
-          .where('id', '=', (eb) => {
-            const next = nextOf(eb.selectFrom('documents'), filters, now);
-            return postgres ? next.forUpdate().skipLocked() : next;
-          })
-          // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
-          // re-evaluated here.
-          .where(waiting(now))
-          .returningAll()
-          .executeTakeFirst();
-        if (document) await this.recordTaken(trx, document, operatorId, now, 'next');
-        return document;
+        for (const pool of poolsOf(operatorId)) {
+          const document = await trx
+            .updateTable('documents')
+            .set(this.takenBy(operatorId, now))
+            .where('id', '=', (eb) => {
+              const next = nextOf(eb.selectFrom('documents'), filters, now, pool);
+              return postgres ? next.forUpdate().skipLocked() : next;
+            })
+            // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
+            // re-evaluated here (assigned to someone else meanwhile, say).
+            .where(waiting(now))
+            .where((eb) => eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', operatorId)]))
+            .returningAll()
+            .executeTakeFirst();
+          if (document) {
+            await this.recordTaken(trx, document, operatorId, now, 'next');
+            return document;
+          }
+        }
+        return undefined;
       }),
     );
   }
@@ -394,9 +429,12 @@ export class QueueStore {
    * nothing written): the review prefetches it while the current one is reviewed. Another operator
    * may take it first; the take decides.
    */
-  async peekNext(now: number, filters: DocumentFilters = {}): Promise<string | undefined> {
-    const row = await nextOf(this.db.selectFrom('documents'), filters, now).executeTakeFirst();
-    return row?.id;
+  async peekNext(takerId: string, now: number, filters: DocumentFilters = {}): Promise<string | undefined> {
+    for (const pool of poolsOf(takerId)) {
+      const row = await nextOf(this.db.selectFrom('documents'), filters, now, pool).executeTakeFirst();
+      if (row) return row.id;
+    }
+    return undefined;
   }
 
   /**
@@ -605,11 +643,20 @@ export class QueueStore {
     /** A postponement's return to the queue (ms), if any. */
     postponedUntil: number | null = null,
   ): Promise<WriteResult> {
+    // A confirmation or a rejection ends the document's assignment (cleared: the queue's "assigned"
+    // means work to do); the decision's event keeps whose it was. A postponed one stays assigned, so
+    // that it comes back to the same operator.
+    const ends = decision !== 'postponed';
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
+        const assignedTo = ends
+          ? ((await trx.selectFrom('documents').select('assigned_to').where('id', '=', id).executeTakeFirst())
+              ?.assigned_to ?? null)
+          : null;
         const document = await trx
           .updateTable('documents')
           .set({
+            ...(ends ? { assigned_to: null, assigned_at: null } : {}),
             state: decision,
             postponed_until: decision === 'postponed' ? postponedUntil : null,
             holder_id: null,
@@ -635,9 +682,15 @@ export class QueueStore {
           actorId: operatorId,
           at: now,
           data:
-            reason === null && eventData === undefined
+            reason === null && eventData === undefined && assignedTo === null
               ? undefined
-              : { ...(reason === null ? {} : { reason }), ...eventData },
+              : {
+                  ...(reason === null ? {} : { reason }),
+                  ...eventData,
+                  ...(assignedTo === null
+                    ? {}
+                    : { assignedTo, assignedToName: await operatorName(trx, assignedTo) }),
+                },
         });
         if (decision === 'confirmed') await this.onConfirmed?.(trx, document, now);
         return { ok: true, document };
@@ -645,18 +698,27 @@ export class QueueStore {
     );
   }
 
-  /** An admin hands a waiting or held document to an operator, under a fresh lease. */
+  /**
+   * An admin hands one waiting or held document to an operator ("Hand to"): it is assigned to them
+   * (it stays theirs, see queue-bulk.ts) and taken for them under a fresh lease, from whoever held it.
+   * The lease is kept from before assignments because this is the one-document hand-over of a
+   * document someone may be reviewing right now: the previous holder's review must stop (their next
+   * save is refused), and the new one opens it without a take; the work-time analytics count the hold
+   * from its `reassigned` event. When the lease runs out unused, the assignment still keeps the
+   * document for them: their "next" gives it first, and nobody else's gives it.
+   */
   async reassign(id: string, adminId: string, toOperatorId: string, now: number): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
+        const before = await this.find(id, trx);
         const document = await trx
           .updateTable('documents')
-          .set(this.takenBy(toOperatorId, now))
+          .set({ ...this.takenBy(toOperatorId, now), assigned_to: toOperatorId, assigned_at: now })
           .where('id', '=', id)
           .where('state', 'in', ['to_review', 'in_review', 'postponed'])
           .returningAll()
           .executeTakeFirst();
-        if (!document) return wrongState(await this.find(id, trx));
+        if (!document) return wrongState(before ?? (await this.find(id, trx)));
         await recordEvent(trx, {
           documentId: id,
           kind: 'reassigned',
@@ -664,9 +726,59 @@ export class QueueStore {
           at: now,
           data: { from: document.previous_holder_id, to: toOperatorId },
         });
+        if (before?.assigned_to !== toOperatorId) {
+          await recordEvent(trx, {
+            documentId: id,
+            kind: 'assigned',
+            actorId: adminId,
+            at: now,
+            data: {
+              to: toOperatorId,
+              toName: await operatorName(trx, toOperatorId),
+              from: before?.assigned_to ?? null,
+              fromName: await operatorName(trx, before?.assigned_to ?? null),
+            },
+          });
+        }
         return { ok: true, document };
       }),
     );
+  }
+
+  /**
+   * Every document assigned to this operator goes back to the team (deactivated, or about to be
+   * removed): one write each, with its `unassigned` event and its queue message. The ids changed.
+   */
+  async unassignAllFrom(operatorId: string, adminId: string | null, now: number): Promise<string[]> {
+    const assigned = await this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('assigned_to', '=', operatorId)
+      .execute();
+    const changed: string[] = [];
+    for (const { id } of assigned) {
+      const document = await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('documents')
+          .set({ assigned_to: null, assigned_at: null, version: sql`version + 1`, updated_at: now })
+          .where('id', '=', id)
+          .where('assigned_to', '=', operatorId)
+          .returningAll()
+          .executeTakeFirst();
+        if (row) {
+          await recordEvent(trx, {
+            documentId: id,
+            kind: 'unassigned',
+            actorId: adminId,
+            at: now,
+            data: { from: operatorId, fromName: await operatorName(trx, operatorId), why: 'operator_left' },
+          });
+        }
+        return row;
+      });
+      if (this.tell(document)) changed.push(id);
+    }
+    return changed;
   }
 
   /**
@@ -734,7 +846,7 @@ export class QueueStore {
     adminId: string,
     now: number,
   ): Promise<BulkOutcome> {
-    return applyBulk(this.db, ids, change, adminId, now, this.leaseMs, (row) => this.tell(row));
+    return applyBulk(this.db, ids, change, adminId, now, (row) => this.tell(row));
   }
 
   async find(id: string, db: Db = this.db): Promise<DocumentRow | undefined> {
@@ -861,11 +973,13 @@ export class QueueStore {
       .leftJoin('operators as holder', 'holder.id', 'documents.holder_id')
       .leftJoin('operators as decider', 'decider.id', 'documents.decided_by')
       .leftJoin('operators as uploader', 'uploader.id', 'documents.uploaded_by')
+      .leftJoin('operators as assignee', 'assignee.id', 'documents.assigned_to')
       .selectAll('documents')
       .select([
         'holder.name as holder_name',
         'decider.name as decider_name',
         'uploader.name as uploader_name',
+        'assignee.name as assignee_name',
       ])
       .select((eb) => [
         earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
@@ -895,13 +1009,21 @@ export class QueueStore {
     };
   }
 
-  /** How many documents the filters list are waiting: those `takeNext` with these filters takes from. */
-  async countWaiting(now: number, filters: DocumentFilters = {}): Promise<number> {
+  /**
+   * How many documents the filters list are waiting: with a taker, those `takeNext` with these filters
+   * takes from for them (theirs and the team's; not those assigned to someone else).
+   */
+  async countWaiting(now: number, filters: DocumentFilters = {}, takerId?: string): Promise<number> {
     const row = await this.db
       .selectFrom('documents')
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
       .where(waiting(now))
       .where(matching(filters, now))
+      .where((eb) =>
+        takerId === undefined
+          ? eb.and([])
+          : eb.or([eb('documents.assigned_to', 'is', null), eb('documents.assigned_to', '=', takerId)]),
+      )
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -1054,6 +1176,8 @@ export function newDocumentRow(id: string, input: NewDocument, now: number): New
     ready_at: null,
     integration_id: input.integrationId ?? null,
     upstream_id: input.upstreamId ?? null,
+    assigned_to: null,
+    assigned_at: null,
   };
 }
 

@@ -39,7 +39,17 @@ function uncheckedNote(counted: unknown, told: unknown): string {
     : `, with ${values} not checked`;
 }
 
-export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
+export function describeEvent(entry: TimelineEntry): EventText {
+  const described = describeOnly(entry);
+  // A decision ends an assignment (the server clears it): said with the decision.
+  const assignee =
+    entry.data?.assignedTo == null ? null : (text(entry.data.assignedToName) ?? 'a removed operator');
+  return assignee === null
+    ? described
+    : { ...described, what: `${described.what} (assigned to ${assignee}: the assignment ends)` };
+}
+
+function describeOnly({ kind, actor, data }: TimelineEntry): EventText {
   const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
   const reason = text(data?.reason);
   switch (kind) {
@@ -91,6 +101,21 @@ export function describeEvent({ kind, actor, data }: TimelineEntry): EventText {
       return { who, what: 'Reopened it for review' };
     case 'reassigned':
       return { who, what: 'Reassigned it to another operator' };
+    case 'assigned': {
+      const to = text(data?.toName) ?? 'a removed operator';
+      const from = text(data?.fromName);
+      return { who, what: `Assigned it to ${to}${from === null ? '' : ` (was ${from})`}` };
+    }
+    case 'unassigned': {
+      const from = text(data?.fromName) ?? 'a removed operator';
+      return {
+        who,
+        what:
+          data?.why === 'operator_left'
+            ? `Unassigned it from ${from}, who left the team: back to the team`
+            : `Unassigned it from ${from}: back to the team`,
+      };
+    }
     case 'prioritised':
       return { who, what: `Set its priority from ${String(data?.from ?? 0)} to ${String(data?.to ?? 0)}` };
     case 'imported':

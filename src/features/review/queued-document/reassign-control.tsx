@@ -1,6 +1,7 @@
 /**
- * For admins: hand a waiting, held or postponed document to an operator, who then holds it under a
- * fresh lease (its former holder's later writes are refused). Recorded in the timeline.
+ * For admins: hand a waiting, held or postponed document to an operator. It is assigned to them (it
+ * stays theirs until decided, whatever the lease) and they hold it under a fresh lease (its former
+ * holder's later writes are refused). Recorded in the timeline. A deactivated operator is not offered.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -24,7 +25,9 @@ export function ReassignControl({ document }: { document: ReviewDocument }) {
       void queryClient.invalidateQueries({ queryKey: reviewKeys.timeline(document.id) });
     },
   });
-  const others = (operators.data?.operators ?? []).filter((o) => o.id !== document.holder?.id);
+  const others = (operators.data?.operators ?? []).filter(
+    (o) => o.id !== document.holder?.id && o.deactivatedAt == null,
+  );
   return (
     <form
       className="flex flex-wrap items-end gap-2 text-sm"
@@ -56,7 +59,7 @@ export function ReassignControl({ document }: { document: ReviewDocument }) {
       </Button>
       {reassign.isSuccess && (
         <p role="status" className="basis-full text-xs text-slate-700">
-          Now held by {reassign.data.document.holder?.name ?? 'them'}.
+          Now assigned to and held by {reassign.data.document.holder?.name ?? 'them'}.
         </p>
       )}
       {operators.error != null && (

@@ -170,7 +170,7 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   BulkRequest: {
     schema: BulkRequest,
     description:
-      'One action (`assign`, `priority`, `reject`, `delete`) on up to 500 documents, by id, with what the action needs.',
+      'One action (`assign`, `unassign`, `priority`, `reject`, `delete`) on up to 500 documents, by id, with what the action needs.',
   },
   ImportMetadata: {
     schema: ImportMetadata,

@@ -62,6 +62,8 @@ const FILTER_DESCRIPTIONS = {
   minAmount:
     'Only documents whose total amount is at least this (a number; docs/review-store.md says which field is the amount).',
   maxAmount: 'Only documents whose total amount is at most this (a number).',
+  assigned:
+    'Whose assignment: `me` (the caller), `anyone` (assigned to some operator), `nobody` (the team’s), or an operator’s id. `takeNext` never gives a document assigned to someone else, whatever the filters.',
 } satisfies Record<keyof z.input<typeof QueueFilterQuery>, string>;
 
 export const takeNext = declareRoute({
@@ -71,7 +73,7 @@ export const takeNext = declareRoute({
   tag: 'review',
   summary: 'Take the next document',
   description:
-    'Takes the next waiting document for the caller (highest priority, then the oldest), under a lease. ' +
+    'Takes the next waiting document for the caller, under a lease: those assigned to the caller first, then the team’s (assigned to nobody), each by highest priority, then the oldest; never one assigned to another operator. ' +
     'With the queue’s filters (those of `listDocuments`), only a document they list: the operator’s queue. ' +
     'A `state` other than `to_review` lists no waiting document, so nothing is taken.',
   access: 'operator',
@@ -297,15 +299,22 @@ export const reassignDocument = declareRoute({
   path: '/api/review/documents/{id}/reassign',
   tag: 'review',
   summary: 'Hand a document to an operator (admins)',
-  description: 'Hands a waiting, postponed or held document to an operator, under a fresh lease.',
+  description:
+    'Hands a waiting, postponed or held document to an operator: assigned to them (it stays theirs until it is confirmed, rejected or unassigned) and held by them under a fresh lease, taken from whoever held it.',
   access: 'admin',
   params: DocumentParams,
   paramsProblem: '404-010',
   body: ReassignRequest,
-  responses: { 200: { description: 'The document, held by the operator named.', schema: DocumentResponse } },
-  problems: ['404-012', '409-002'],
+  responses: {
+    200: {
+      description: 'The document, assigned to and held by the operator named.',
+      schema: DocumentResponse,
+    },
+  },
+  problems: ['404-012', '409-002', '422-016'],
   notes: {
     '404-012': 'no operator with this id or name',
+    '422-016': 'the operator is deactivated (pointer `#/operator`)',
     '409-002': 'the document is processing, failed or decided; `current` is the document as it is now',
   },
 });

@@ -79,16 +79,26 @@ describe.each(ENGINES)('bulk changes and sorting on %s', (engine) => {
       [missing, 'not_found'],
     ]);
     expect(assigned.skipped[0]?.detail).toBe('Another operator is reviewing it.');
-    // Handed over under a fresh lease: Alice holds it, the team's "next" cannot give it away.
-    expect(await queue.find(free.id)).toMatchObject({ state: 'in_review', holder_id: alice });
+    // Assigned, not taken: it stays waiting, Alice's (assignments.test.ts: whose "next" gives it).
+    expect(await queue.find(free.id)).toMatchObject({
+      state: 'to_review',
+      holder_id: null,
+      assigned_to: alice,
+      assigned_at: now + 1,
+    });
     expect(told.map((row) => row.id)).toEqual([free.id]);
     const events = await documentTimeline(store.database.db, free.id);
-    expect(events.at(-1)).toMatchObject({ kind: 'reassigned', data: { to: alice, bulk: true } });
+    expect(events.at(-1)).toMatchObject({
+      kind: 'assigned',
+      actor: { id: admin },
+      data: { to: alice, toName: 'Alice', from: null, bulk: true },
+    });
 
-    // Handing Alice's document to Alice again renews it; Bob's stays Bob's, whatever the action.
+    // Assigning Alice's document to Alice again is harmless; Bob's stays Bob's, whatever the action.
     const again = await queue.applyBulk([free.id], { action: 'assign', toOperatorId: alice }, admin, now + 2);
     expect(again.changed).toEqual([free.id]);
     for (const change of [
+      { action: 'unassign' },
       { action: 'priority', priority: 5 },
       { action: 'reject', reason: 'Not ours' },
       { action: 'delete' },

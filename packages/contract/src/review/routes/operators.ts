@@ -49,7 +49,8 @@ export const removeOperator = declareRoute({
   path: '/api/operators/{id}',
   tag: 'operators',
   summary: 'Remove an operator (admins)',
-  description: 'Their sessions end with them. An admin cannot remove themself.',
+  description:
+    'Their sessions end with them; the documents assigned to them go back to the team. An admin cannot remove themself.',
   access: 'admin',
   params: z.object({ id: z.string().describe('The operator’s id.') }),
   responses: { 204: { description: 'Removed.' } },
@@ -67,7 +68,7 @@ export const updateOperator = declareRoute({
   tag: 'operators',
   summary: 'Change an operator’s role, or deactivate or reactivate them (admins)',
   description:
-    'Deactivating ends their sessions, gives the documents they hold back to the queue and spends their password links; they are refused at sign-in (403-007) until reactivated. The team’s last active admin can be neither demoted nor deactivated (409-008); an admin cannot deactivate themself (409-002).',
+    'Deactivating ends their sessions, gives the documents they hold and those assigned to them back to the queue and spends their password links; they are refused at sign-in (403-007) until reactivated. The team’s last active admin can be neither demoted nor deactivated (409-008); an admin cannot deactivate themself (409-002).',
   access: 'admin',
   params: z.object({ id: z.string().describe('The operator’s id.') }),
   body: UpdateOperatorRequest,

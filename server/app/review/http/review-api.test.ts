@@ -279,6 +279,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     });
     expect(DocumentResponse.parse(await reassigned.json()).document).toMatchObject({
       holder: { name: 'Bob' },
+      assignedTo: { name: 'Bob' },
     });
 
     const alice = new ReviewBrowser(server.url);
@@ -296,6 +297,7 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
       ['confirmed', 'Alice'],
       ['reopened', 'Ada'],
       ['reassigned', 'Ada'],
+      ['assigned', 'Ada'],
     ]);
     await expectProblem(
       await alice.send('GET', `/api/review/documents/${first}/timeline?format=csv`),

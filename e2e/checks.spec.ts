@@ -109,7 +109,13 @@ test('confirming with values nobody checked asks once; Review them selects the f
   const n = Number(/^(\d+)/.exec(title)?.[1] ?? Number.NaN);
   expect(n).toBeGreaterThan(0);
   await expect(gate.getByRole('button', { name: 'Review them' })).toBeFocused();
+  // The values by their titles, as their rows name them (the model's data schema), the path on hover.
+  await expect(gate.getByTitle('supplier_name')).toHaveText('Supplier Name');
   await keepScreenshot(page, 'checks-unchecked-gate');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await keepScreenshot(page, 'checks-unchecked-gate-1280');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await keepScreenshot(page, 'checks-unchecked-gate-1440');
 
   // Review them: back to the values, the first unchecked one selected (in the URL too).
   await gate.getByRole('button', { name: 'Review them' }).click();

@@ -128,7 +128,7 @@ test('the values keep at least half the window, with a failing rule and with His
 
       // Unfolded, the rule's message shows.
       await summary.click();
-      await expect(rules).toContainText('invoice_number "LAYOUT-77" does not match ^(INV|FAC)-');
+      await expect(rules).toContainText('Invoice Number "LAYOUT-77" does not match ^(INV|FAC)-');
       await keepScreenshot(page, `review-layout-${label}-rules`);
       await summary.click();
 

@@ -73,8 +73,9 @@ test('a failing business rule is marked in the review, and confirming over it as
       await page.goto(`/review/${documentId}`);
       await page.getByRole('button', { name: 'Review this document' }).click();
       await expect(valueOf(page, 'invoice_number')).toHaveValue('RULE-4711', { timeout: 30_000 });
-      const message = 'invoice_number "RULE-4711" does not match ^(INV|FAC)-';
-      await expect(page.getByRole('list', { name: 'Rules failing on invoice_number' })).toContainText(
+      // The field named by its title (the model's data schema), as its row names it.
+      const message = 'Invoice Number "RULE-4711" does not match ^(INV|FAC)-';
+      await expect(page.getByRole('list', { name: 'Rules failing on Invoice Number' })).toContainText(
         `Rule fails: ${message}`,
       );
       // Above the values, one line with the count, that unfolds into the rules.

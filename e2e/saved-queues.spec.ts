@@ -1,8 +1,8 @@
 /**
  * A saved filter is a queue (issue 21): an admin filters the team queue by amount, saves the filters
  * as "Invoices over 10,000", and the saved queue shows how many of its documents wait; opened from
- * "All documents", it puts its filters back, and Start reviewing takes one of its documents, never
- * the small invoice beside them. The invoices go through the real upload route and the reference
+ * "All documents", it puts its filters back; its amount changed, the admin saves the change to it;
+ * Start reviewing takes one of its documents, never the small invoice beside them. The invoices go through the real upload route and the reference
  * service, which reads their totals.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
@@ -62,6 +62,11 @@ test('a saved filter is a queue: its waiting count, its filters back in one clic
       await page.goto(`/queue?q=${batch}`);
       const counts = page.getByRole('group', { name: 'Show documents by state' });
       await expect(counts.getByRole('button', { name: /^All/ })).toContainText('3');
+      // The amount is among the filters folded away, the table kept high: unfolded on demand.
+      const more = page.getByRole('button', { name: /^More filters/ });
+      await expect(more).toHaveAttribute('aria-expanded', 'false');
+      await keepScreenshot(page, 'queue-filters-closed-1280');
+      await more.click();
       await page.getByLabel('Amount from').fill('10000');
       await expect(page).toHaveURL(/minAmount=10000/);
       await expect(counts.getByRole('button', { name: /^All/ })).toContainText('2');
@@ -86,10 +91,29 @@ test('a saved filter is a queue: its waiting count, its filters back in one clic
       await link.click();
       await expect(page).toHaveURL(/minAmount=10000/);
       await expect(page).toHaveURL(new RegExp(`q=${batch}`));
+      // Its amount set, "More filters" shows itself, and says how many of its filters are set.
+      await expect(page.getByRole('button', { name: 'More filters 1 set' })).toHaveAttribute(
+        'aria-expanded',
+        'true',
+      );
+      await expectAccessible(page, 'queue with more filters open');
+      await keepScreenshot(page, 'queue-filters-open-1280');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await keepScreenshot(page, 'queue-filters-open-1440');
+      await page.setViewportSize({ width: 1280, height: 720 });
+
+      // The filters changed, the admin saves the changes to the queue: it is the current one again.
+      await page.getByLabel('Amount from').fill('11000');
+      await expect(page).toHaveURL(/minAmount=11000/);
+      await expect(link).not.toHaveAttribute('aria-current');
+      await page.getByRole('button', { name: `Save changes to “${queueName}”` }).click();
+      await expect(link).toHaveAttribute('aria-current', 'page');
+      await expect(link).toContainText('1');
+      await expect(page).toHaveURL(/minAmount=11000/);
 
       // Start reviewing takes one of the queue's documents, never the small invoice.
-      const bigIds = (await listQueue(page.request, `q=${batch}&minAmount=10000`)).map((d) => d.id);
-      expect(bigIds).toHaveLength(2);
+      const bigIds = (await listQueue(page.request, `q=${batch}&minAmount=11000`)).map((d) => d.id);
+      expect(bigIds).toHaveLength(1);
       await page.getByRole('button', { name: 'Start reviewing' }).click();
       await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}/);
       await expect(valueOf(page, 'invoice_number')).toBeVisible({ timeout: 30_000 });

@@ -126,6 +126,16 @@ test('two operators share one queue: different documents, live updates, stale ed
   await expect(secondTab.getByText(/changed since you read it/i).first()).toBeVisible({ timeout: 15_000 });
   await expect(secondTab.getByRole('button', { name: 'Keep mine' })).toBeVisible();
   await keepScreenshot(secondTab, 'team-queue-stale-edit');
+  // What changed, field by field: by the field's title (the model's data schema), its path on hover.
+  await secondTab.getByText('What changed, and what each choice does').click();
+  const changed = secondTab.getByRole('table', { name: 'What changed on the server' });
+  const changedRow = changed.getByRole('row', { name: /^Invoice Number/ });
+  await expect(changedRow).toContainText('Q-BOB-SECOND');
+  await expect(changedRow).toContainText('Q-BOB-FIRST');
+  await expect(changedRow.getByRole('rowheader')).toHaveAttribute('title', 'invoice_number');
+  await keepScreenshot(secondTab, 'team-queue-stale-edit-changes');
+  await secondTab.setViewportSize({ width: 1280, height: 720 });
+  await keepScreenshot(secondTab, 'team-queue-stale-edit-changes-1280');
 
   // The admin reads Alice's document's history: taken, corrected, confirmed, by her.
   await page.goto(`/review/${aliceDoc}`);

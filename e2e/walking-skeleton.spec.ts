@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { valueOf } from './support/review-journey';
+import { polygonOf } from './support/viewer-review';
 import { makeInvoicePdf } from './support/make-invoice';
 
 test('a PDF goes from the browser to its values drawn over the words they came from', async ({ page }) => {
@@ -36,7 +37,7 @@ test('a PDF goes from the browser to its values drawn over the words they came f
     ['total_amount', doc.words['1,234.56']],
   ] as const) {
     if (!word) throw new Error(`No expected box for ${name}`);
-    const polygon = page.getByRole('img', { name: new RegExp(`^${name}:`) });
+    const polygon = polygonOf(page, name);
     const box = await polygon.boundingBox();
     if (!box) throw new Error(`No polygon box for ${name}`);
     const actual = {
@@ -54,8 +55,10 @@ test('a PDF goes from the browser to its values drawn over the words they came f
 
   // Hovering a field highlights its polygon, and hovering a polygon highlights its field.
   await field(page, 'date').hover();
-  await expect(page.getByRole('img', { name: /^date:/ })).toHaveAttribute('data-active', 'true');
-  await page.getByRole('img', { name: /^total_amount:/ }).hover();
+  await expect(polygonOf(page, 'date')).toHaveAttribute('data-active', 'true');
+  // Named for the operator by the field's title, the value and its confidence.
+  await expect(polygonOf(page, 'total_amount')).toHaveAccessibleName(/^Total amount: /i);
+  await polygonOf(page, 'total_amount').hover();
   await expect(page.locator('li[data-field-path="total_amount"]')).toHaveAttribute('data-active', 'true');
 
   // Nothing left the machine: every request went to the app's own origin.

@@ -34,9 +34,9 @@ export function pageSlot(page: Page, index: number, count: number): Locator {
   return page.getByRole('region', { name: `Page ${index + 1} of ${count}`, exact: true });
 }
 
-/** A field's polygon, by its path. */
+/** A field's polygon, by its path (its accessible name is the field's title, which values may share). */
 export function polygonOf(scope: Page | Locator, path: string): Locator {
-  return scope.getByRole('img', { name: new RegExp(`^${path.replace(/[[\].]/g, '\\$&')}: `) });
+  return scope.locator(`polygon.field-polygon[data-field-path="${path}"]`);
 }
 
 async function screenBox(locator: Locator): Promise<Box> {

@@ -67,6 +67,7 @@ describe('QueuePage', () => {
       ],
     });
     renderQueue(<QueuePage />, { signedIn: session('admin') });
+    await userEvent.click(screen.getByRole('button', { name: 'More filters' }));
     const select = screen.getByRole('combobox', { name: 'Held or decided by' });
     await userEvent.selectOptions(select, 'Me');
     await waitFor(() => expect(lastQuery()).toEqual({ operator: 'op-alice', limit: 50 }));
@@ -76,6 +77,7 @@ describe('QueuePage', () => {
 
   it('offers operators only "Anyone" and "Me"', async () => {
     renderQueue(<QueuePage />);
+    await userEvent.click(screen.getByRole('button', { name: 'More filters' }));
     const select = screen.getByRole('combobox', { name: 'Held or decided by' });
     expect(
       within(select)

@@ -19,19 +19,24 @@ interface Props {
   onToggle?: ((id: string) => void) | undefined;
 }
 
-function who(operator: OperatorRef, me: string | undefined): string {
-  if (operator.id === me) return 'You';
-  return operator.name ?? 'A removed operator';
+/**
+ * An operator as the queue names them: the signed-in one "You" at the start of a sentence, "you"
+ * inside one ("Decided by you"); an operator since removed likewise.
+ */
+function who(operator: OperatorRef, me: string | undefined, at: 'start' | 'inside'): string {
+  const [you, removed] = at === 'start' ? ['You', 'A removed operator'] : ['you', 'a removed operator'];
+  if (operator.id === me) return you;
+  return operator.name ?? removed;
 }
 
 /** "Alice, until 10:42" while held; "Decided by Bob" once decided; else nothing. */
 export function holderText(document: QueueDocument, me: string | undefined): string {
   if (document.state === 'in_review' && document.holder) {
-    const name = who(document.holder, me);
+    const name = who(document.holder, me, 'start');
     return document.leaseExpiresAt ? `${name}, until ${formatClock(document.leaseExpiresAt)}` : name;
   }
   const decided = ['confirmed', 'rejected', 'postponed'].includes(document.state);
-  if (decided && document.decidedBy) return `Decided by ${who(document.decidedBy, me)}`;
+  if (decided && document.decidedBy) return `Decided by ${who(document.decidedBy, me, 'inside')}`;
   return '—';
 }
 

@@ -67,6 +67,16 @@ describe('QueueTable', () => {
     expect(within(rowOf('invoice-1.pdf')).getByText('You, until 09:05')).toBeInTheDocument();
   });
 
+  it('says "you" inside a sentence: a document the signed-in operator decided', () => {
+    const confirmed = queueDocument({
+      state: 'confirmed',
+      decidedBy: ALICE,
+      decidedAt: '2026-01-05T08:02:00.000Z',
+    });
+    renderQueue(<QueueTable documents={[confirmed]} page={1} me={ALICE.id} now={now} />);
+    expect(within(rowOf('invoice-1.pdf')).getByText('Decided by you')).toBeInTheDocument();
+  });
+
   it('shows who decided a rejected or postponed document and why; a dash when no field was read', () => {
     const rejected = queueDocument({
       id: 'D2',
@@ -98,7 +108,7 @@ describe('QueueTable', () => {
     expect(first.getAllByRole('cell')[5]).toHaveTextContent(/^—$/);
     const second = within(rowOf('later.pdf'));
     expect(second.getByText('Postponed')).toBeInTheDocument();
-    expect(second.getByText('Decided by A removed operator')).toBeInTheDocument();
+    expect(second.getByText('Decided by a removed operator')).toBeInTheDocument();
     expect(second.getByText('Waiting for the supplier')).toBeInTheDocument();
     expect(second.getByText('6 d')).toBeInTheDocument();
     // The model by its name, its key on hover.

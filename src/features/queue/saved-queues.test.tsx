@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SavedQueue } from '@extraction-review/contract/review/saved-queues';
@@ -8,11 +8,18 @@ import {
   createSavedQueue,
   deleteSavedQueue,
   listSavedQueues,
+  savedQueuesKey,
   updateSavedQueue,
 } from '../../api/review/saved-queue-endpoints';
 import { parseQueueFilters } from '../../lib/queue-filters';
 import { SavedQueues, urlToSaved } from './saved-queues';
 import { renderQueue, session } from './testing/fixtures';
+import { useSearch } from 'wouter';
+
+/** The saved queues of the queue page: its filters are the URL's. */
+function FiltersFromUrl() {
+  return <SavedQueues filters={parseQueueFilters(useSearch())} isAdmin />;
+}
 
 vi.mock('../../api/review/saved-queue-endpoints', async (importOriginal) => ({
   ...(await importOriginal<typeof Endpoints>()),
@@ -123,6 +130,59 @@ describe('SavedQueues', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Delete queue' }));
     await userEvent.click(screen.getByRole('button', { name: 'Delete “Receipts”' }));
     await waitFor(() => expect(vi.mocked(deleteSavedQueue).mock.lastCall?.[0]).toBe('q-r'));
+  });
+
+  it('lets an admin save changed filters to the queue they came from; a refusal keeps their filters', async () => {
+    vi.mocked(updateSavedQueue)
+      .mockRejectedValueOnce(
+        new ProblemDetailsError(
+          {
+            status: 409,
+            title: 'The saved queue changed',
+            detail: 'Another admin changed “Receipts” since you read it.',
+            code: '409-006',
+            errors: [],
+          },
+          { endpoint: '/api/review/queues/q-r' },
+        ),
+      )
+      .mockResolvedValueOnce({
+        queue: { ...RECEIPTS, filters: { model: 'receipts', minAmount: 50 }, version: 5 },
+      });
+    // Another admin makes it version 4 meanwhile: the list read again after the refusal says so.
+    vi.mocked(listSavedQueues)
+      .mockReset()
+      .mockResolvedValueOnce({ queues: [BIG, RECEIPTS] })
+      .mockResolvedValue({ queues: [BIG, { ...RECEIPTS, version: 4 }] });
+    const { location, url, client } = renderQueue(<FiltersFromUrl />, {
+      search: 'model=receipts',
+      signedIn: session('admin'),
+    });
+    await screen.findByRole('button', { name: 'Rename queue' });
+    // Nothing changed yet: nothing to save to it.
+    expect(screen.queryByRole('button', { name: /Save changes/ })).not.toBeInTheDocument();
+
+    act(() => location.navigate('/queue?model=receipts&minAmount=50'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save changes to “Receipts”' }));
+    expect(vi.mocked(updateSavedQueue).mock.lastCall?.slice(0, 2)).toEqual([
+      'q-r',
+      { version: 3, filters: { model: 'receipts', minAmount: 50 } },
+    ]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Another admin changed');
+    expect(screen.getByRole('alert')).toHaveTextContent('your filters are as you set them');
+    expect(url()).toBe('/queue?model=receipts&minAmount=50');
+
+    // Read again: saved on the version now read.
+    await waitFor(() =>
+      expect(client.getQueryData<{ queues: SavedQueue[] }>(savedQueuesKey())?.queues[1]?.version).toBe(4),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes to “Receipts”' }));
+    expect(vi.mocked(updateSavedQueue).mock.lastCall?.[1]).toEqual({
+      version: 4,
+      filters: { model: 'receipts', minAmount: 50 },
+    });
+    // A new queue may still be made of them instead.
+    expect(screen.getByRole('button', { name: 'Save as a new queue…' })).toBeInTheDocument();
   });
 
   it('keeps the filters that name a kind of work', () => {

@@ -51,8 +51,8 @@ const tab =
 /**
  * The team's saved queues ("Receipts", "Invoices over 10,000"), each a link that puts its filters in
  * the queue's URL, with how many of its documents are waiting; the one whose filters are the URL's is
- * the current one. Admins save the current filters under a name, rename and delete (operators do not
- * save: their own view is the URL).
+ * the current one. Admins save the current filters under a name, rename and delete, and save changed
+ * filters to the queue they came from (operators do not save: their own view is the URL).
  */
 export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdmin: boolean }) {
   const queues = useQuery({
@@ -61,6 +61,10 @@ export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdm
   });
   const list = queues.data?.queues ?? [];
   const active = list.find((queue) => sameFilters(queue, filters));
+  // The queue the operator was last on: its filters changed since, an admin may save them to it.
+  const [lastOn, setLastOn] = useState<string | undefined>(undefined);
+  if (active !== undefined && active.id !== lastOn) setLastOn(active.id);
+  const changedFrom = active === undefined ? list.find((queue) => queue.id === lastOn) : undefined;
   if (list.length === 0 && !isAdmin) return null;
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -94,15 +98,27 @@ export function SavedQueues({ filters, isAdmin }: { filters: QueueFilters; isAdm
           })}
         </nav>
       )}
-      {isAdmin && <ManageQueue filters={filters} active={active} />}
+      {isAdmin && <ManageQueue filters={filters} active={active} changedFrom={changedFrom} />}
     </div>
   );
 }
 
 type Editing = { kind: 'save' } | { kind: 'rename'; queue: SavedQueue } | null;
 
-/** An admin's actions: save the current filters as a queue, or rename or delete the current queue. */
-function ManageQueue({ filters, active }: { filters: QueueFilters; active: SavedQueue | undefined }) {
+interface ManageProps {
+  filters: QueueFilters;
+  /** The saved queue whose filters are the URL's. */
+  active: SavedQueue | undefined;
+  /** With no such queue: the one the operator was on before changing its filters. */
+  changedFrom: SavedQueue | undefined;
+}
+
+/**
+ * An admin's actions: save the current filters as a queue, or rename or delete the current queue;
+ * the filters of the queue they were on changed, save the changes to it (on the version read: a
+ * queue another admin changed meanwhile is refused, 409-006, and read again).
+ */
+function ManageQueue({ filters, active, changedFrom }: ManageProps) {
   const client = useQueryClient();
   const nameId = useId();
   const [editing, setEditing] = useState<Editing>(null);
@@ -119,6 +135,12 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
       await refresh();
     },
   });
+  const saveChanges = useMutation({
+    mutationFn: (queue: SavedQueue) =>
+      updateSavedQueue(queue.id, { version: queue.version, filters: urlToSaved(filters) }),
+    // Refused or not, the list is read again: a queue changed meanwhile has a new version.
+    onSettled: refresh,
+  });
   const remove = useMutation({
     mutationFn: (queue: SavedQueue) => deleteSavedQueue(queue.id),
     onSettled: async () => {
@@ -128,6 +150,8 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
   });
   const saveable = Object.keys(urlToSaved(filters)).length > 0;
   const error = save.error ?? remove.error;
+  // The operator's filters stay in the URL whatever the answer: only the saved queue changes.
+  const changesError = changedFrom === undefined ? null : saveChanges.error;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -174,15 +198,26 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
     <div className="flex flex-wrap items-center gap-2">
       {active === undefined ? (
         saveable && (
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setName('');
-              setEditing({ kind: 'save' });
-            }}
-          >
-            Save as a queue…
-          </Button>
+          <>
+            {changedFrom !== undefined && (
+              <Button
+                variant="secondary"
+                onClick={() => saveChanges.mutate(changedFrom)}
+                disabled={saveChanges.isPending}
+              >
+                Save changes to “{changedFrom.name}”
+              </Button>
+            )}
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setName('');
+                setEditing({ kind: 'save' });
+              }}
+            >
+              {changedFrom === undefined ? 'Save as a queue…' : 'Save as a new queue…'}
+            </Button>
+          </>
         )
       ) : confirmDelete ? (
         <>
@@ -210,6 +245,12 @@ function ManageQueue({ filters, active }: { filters: QueueFilters; active: Saved
         </>
       )}
       {error && <ProblemAlert error={error} action="Nothing was changed: correct the name, or try again." />}
+      {changesError && (
+        <ProblemAlert
+          error={changesError}
+          action={`“${changedFrom?.name ?? ''}” was not changed; your filters are as you set them. Try again, or save them as a new queue.`}
+        />
+      )}
     </div>
   );
 }

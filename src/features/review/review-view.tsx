@@ -12,7 +12,8 @@ import type { ExtractionResponse } from '@extraction-review/contract/v2/schemas'
 import { Spinner } from '../../components/ui/spinner';
 import { CorrectionsBar } from './corrections/corrections-bar';
 import { FeedbackPanel } from './feedback/feedback-panel';
-import { titlesInContext, type Edits } from '@extraction-review/review-domain/fields/review-tree';
+import type { Edits } from '@extraction-review/review-domain/fields/review-tree';
+import { FieldTitlesContext, useTitleLookup } from './field-titles';
 import { ShortcutsDialog } from './keyboard/shortcuts-dialog';
 import { ReviewPanels, type ReviewTab } from './panels/review-panels';
 import type { TabSpec } from './panels/review-tabs';
@@ -127,10 +128,12 @@ export function ReviewView({
   const { highlight, select } = useReviewSelection(viewer, dispatchViewer, model.leaves);
   const filtered = useMemo(() => (filter ? model.values.filter(isForReview) : null), [filter, model.values]);
   // Details lists each value's title with what it belongs to, beside its API path.
-  const titled = useMemo(() => {
-    const titles = titlesInContext(model.nodes);
-    return model.values.map((n) => ({ path: n.path, title: titles.get(n.path) ?? n.title }));
-  }, [model.nodes, model.values]);
+  // Every other place that names a field (polygons, rule marks, a conflict, the history) reads the same.
+  const titleOf = useTitleLookup(model.nodes);
+  const titled = useMemo(
+    () => model.values.map((n) => ({ path: n.path, title: titleOf(n.path) })),
+    [titleOf, model.values],
+  );
   const navFields = useMemo(
     () => (filtered ?? model.values).map((n) => ({ path: n.path, toReview: isStillToReview(n) })),
     [filtered, model.values],
@@ -160,6 +163,7 @@ export function ReviewView({
     rotation: viewer.rotation,
     correct: model.correct,
     onAnnounce: setAnnouncement,
+    titleOf,
   });
 
   useFieldUrlSync(viewer.selected, select);
@@ -205,124 +209,128 @@ export function ReviewView({
   );
 
   return (
-    <PickContext value={pick.context}>
-      <div
-        ref={layout}
-        style={{ height, '--values-width': `${String(valuesWidth)}%` } as CSSProperties}
-        className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:flex-none xl:grid-cols-[minmax(0,1fr)_auto_minmax(24rem,var(--values-width))] xl:grid-rows-[minmax(0,1fr)] xl:gap-1"
-      >
-        <section
-          aria-label="Document"
-          className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200 xl:min-h-0"
+    <FieldTitlesContext value={titleOf}>
+      <PickContext value={pick.context}>
+        <div
+          ref={layout}
+          style={{ height, '--values-width': `${String(valuesWidth)}%` } as CSSProperties}
+          className="grid min-h-0 flex-1 grid-cols-1 gap-4 xl:flex-none xl:grid-cols-[minmax(0,1fr)_auto_minmax(24rem,var(--values-width))] xl:grid-rows-[minmax(0,1fr)] xl:gap-1"
         >
-          {stored ? (
-            <Suspense fallback={<Spinner label="Loading the viewer…" />}>
-              <DocumentViewer
-                file={stored.file}
-                mimeType={stored.mimeType ?? inference.file.mime_type}
-                leaves={shownLeaves}
-                state={viewer}
-                dispatch={dispatchViewer}
-                pageCount={inference.file.page_count}
-                pageTurns={turns}
-                onPageDrawn={valuesWait.onPageDrawn}
-              />
-              {pick.available && !readOnly && (
-                <button
-                  type="button"
-                  aria-pressed={pick.on}
-                  disabled={selectedNode === null}
-                  title={
-                    selectedNode ? `Pick ${selectedNode.path} from the page (p)` : 'Select a value first'
-                  }
-                  onClick={() => pick.toggle()}
-                  className="absolute right-3 bottom-3 z-30 rounded-md border border-blue-800 bg-white px-3 py-1.5 text-sm font-medium text-blue-900 shadow hover:bg-blue-50 disabled:border-slate-400 disabled:text-slate-500 aria-pressed:bg-blue-800 aria-pressed:text-white"
-                >
-                  {pick.on ? 'Picking… (Esc to stop)' : 'Pick from page'}
-                </button>
-              )}
-            </Suspense>
-          ) : (
-            <p className="p-4 text-sm text-slate-800">
-              {documentMissing ??
-                "This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or the browser's storage was cleared), so only the values are shown."}
-            </p>
-          )}
-        </section>
-        <SplitHandle value={valuesWidth} onChange={setValuesWidth} containerRef={layout} />
-        {/* The tabs' panel is the one region that scrolls: what is above it is kept to a line or
-            two, the decisions and corrections sit at the foot, always in view. */}
-        <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-2">
-          {notice}
-          {model.storageError != null && (
-            <p
-              role="alert"
-              className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900"
-            >
-              Your corrections cannot be saved in this browser (its storage refused them), so a reload would
-              lose them. Export them as JSON before leaving.
-            </p>
-          )}
-          <ReviewPanels
-            tab={tab}
-            onTab={setTab}
-            extra={pageTabs}
-            fields={titled}
-            status={status}
-            result={result}
-            modelName={model.schema.data?.name ?? null}
-            stored={stored}
-            onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
-            values={
-              valuesWait.waiting ? (
-                <Spinner label="Loading the values…" />
-              ) : readOnly ? (
-                <fieldset disabled className="contents">
-                  {values}
-                </fieldset>
-              ) : (
-                values
-              )
-            }
-          />
-          {(footer != null || !readOnly) && (
-            // The decision bar is drawn by its own module as a boxed section: at the foot it is one
-            // compact row, without the box (Ctrl+Enter is said on a wide window, and in the
-            // shortcuts' dialog and the button's aria-keyshortcuts always).
-            <div className="sticky bottom-0 z-10 flex shrink-0 flex-col gap-1 border-t border-slate-300 bg-white pt-2 pb-1 xl:static xl:bg-transparent xl:pb-0 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1 [&>section_kbd]:hidden min-[90rem]:[&>section_kbd]:inline">
-              {footer}
-              {!readOnly && (
-                <CorrectionsBar
-                  nodes={model.nodes}
-                  changes={model.changes}
-                  documentName={stored?.filename ?? inference.file.name}
-                  inferenceId={inference.id}
-                  modelId={inference.model.id}
-                  offline={offline}
-                  v1={v1Feedback !== undefined}
-                  ragOnConfirm={footer != null}
-                  onRevertAll={() => model.correct({ type: 'revertAll' })}
+          <section
+            aria-label="Document"
+            className="relative min-h-[24rem] min-w-0 overflow-hidden rounded-md bg-slate-200 xl:min-h-0"
+          >
+            {stored ? (
+              <Suspense fallback={<Spinner label="Loading the viewer…" />}>
+                <DocumentViewer
+                  file={stored.file}
+                  mimeType={stored.mimeType ?? inference.file.mime_type}
+                  leaves={shownLeaves}
+                  state={viewer}
+                  dispatch={dispatchViewer}
+                  pageCount={inference.file.page_count}
+                  pageTurns={turns}
+                  onPageDrawn={valuesWait.onPageDrawn}
                 />
-              )}
-              {/* v1: feedback for the service, folded to one line under the corrections; unfolded,
-                  it scrolls within a bounded height rather than push the values out. */}
-              {v1Feedback && !readOnly && (
-                <div className="max-h-[40vh] overflow-y-auto">
-                  <FeedbackPanel
+                {pick.available && !readOnly && (
+                  <button
+                    type="button"
+                    aria-pressed={pick.on}
+                    disabled={selectedNode === null}
+                    title={
+                      selectedNode
+                        ? `Pick ${titleOf(selectedNode.path)} from the page (p)`
+                        : 'Select a value first'
+                    }
+                    onClick={() => pick.toggle()}
+                    className="absolute right-3 bottom-3 z-30 rounded-md border border-blue-800 bg-white px-3 py-1.5 text-sm font-medium text-blue-900 shadow hover:bg-blue-50 disabled:border-slate-400 disabled:text-slate-500 aria-pressed:bg-blue-800 aria-pressed:text-white"
+                  >
+                    {pick.on ? 'Picking… (Esc to stop)' : 'Pick from page'}
+                  </button>
+                )}
+              </Suspense>
+            ) : (
+              <p className="p-4 text-sm text-slate-800">
+                {documentMissing ??
+                  "This browser does not hold the document of this job (it was uploaded elsewhere, sent by URL, or the browser's storage was cleared), so only the values are shown."}
+              </p>
+            )}
+          </section>
+          <SplitHandle value={valuesWidth} onChange={setValuesWidth} containerRef={layout} />
+          {/* The tabs' panel is the one region that scrolls: what is above it is kept to a line or
+            two, the decisions and corrections sit at the foot, always in view. */}
+          <aside aria-label="Review" className="flex min-h-0 min-w-0 flex-col gap-2">
+            {notice}
+            {model.storageError != null && (
+              <p
+                role="alert"
+                className="rounded border border-amber-600 bg-amber-50 p-2 text-sm text-slate-900"
+              >
+                Your corrections cannot be saved in this browser (its storage refused them), so a reload would
+                lose them. Export them as JSON before leaving.
+              </p>
+            )}
+            <ReviewPanels
+              tab={tab}
+              onTab={setTab}
+              extra={pageTabs}
+              fields={titled}
+              status={status}
+              result={result}
+              modelName={model.schema.data?.name ?? null}
+              stored={stored}
+              onGoToPage={(page) => dispatchViewer(viewerActions.goToPage(page))}
+              values={
+                valuesWait.waiting ? (
+                  <Spinner label="Loading the values…" />
+                ) : readOnly ? (
+                  <fieldset disabled className="contents">
+                    {values}
+                  </fieldset>
+                ) : (
+                  values
+                )
+              }
+            />
+            {(footer != null || !readOnly) && (
+              // The decision bar is drawn by its own module as a boxed section: at the foot it is one
+              // compact row, without the box (Ctrl+Enter is said on a wide window, and in the
+              // shortcuts' dialog and the button's aria-keyshortcuts always).
+              <div className="sticky bottom-0 z-10 flex shrink-0 flex-col gap-1 border-t border-slate-300 bg-white pt-2 pb-1 xl:static xl:bg-transparent xl:pb-0 [&>section]:border-0 [&>section]:p-0 [&>section_button]:px-2.5 [&>section_button]:py-1 [&>section_kbd]:hidden min-[90rem]:[&>section_kbd]:inline">
+                {footer}
+                {!readOnly && (
+                  <CorrectionsBar
                     nodes={model.nodes}
-                    documentId={v1Feedback.documentId}
-                    product={v1Feedback.product}
+                    changes={model.changes}
+                    documentName={stored?.filename ?? inference.file.name}
+                    inferenceId={inference.id}
+                    modelId={inference.model.id}
+                    offline={offline}
+                    v1={v1Feedback !== undefined}
+                    ragOnConfirm={footer != null}
+                    onRevertAll={() => model.correct({ type: 'revertAll' })}
                   />
-                </div>
-              )}
-            </div>
-          )}
-        </aside>
-        <p role="status" className="sr-only">
-          {announcement}
-        </p>
-        <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      </div>
-    </PickContext>
+                )}
+                {/* v1: feedback for the service, folded to one line under the corrections; unfolded,
+                  it scrolls within a bounded height rather than push the values out. */}
+                {v1Feedback && !readOnly && (
+                  <div className="max-h-[40vh] overflow-y-auto">
+                    <FeedbackPanel
+                      nodes={model.nodes}
+                      documentId={v1Feedback.documentId}
+                      product={v1Feedback.product}
+                    />
+                  </div>
+                )}
+              </div>
+            )}
+          </aside>
+          <p role="status" className="sr-only">
+            {announcement}
+          </p>
+          <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </div>
+      </PickContext>
+    </FieldTitlesContext>
   );
 }

@@ -5,6 +5,8 @@ import {
   buildReviewTree,
   leavesOf,
   simpleNodes,
+  titleFromPath,
+  titleLookup,
   titlesInContext,
   type ListNode,
   type ObjectNode,
@@ -273,11 +275,26 @@ describe('titles', () => {
       schemaHints([{ name: 'line_items', title: 'Line Items', type: 'nested_object', is_array: true }]),
     );
     expect(Object.fromEntries(titlesInContext(nodes))).toEqual({
+      supplier_address: 'Supplier address',
       'supplier_address.city': 'Supplier address › City',
+      line_items: 'Line Items',
+      'line_items[0]': 'Line Item 1',
       'line_items[0].unit_price': 'Line Item 1 › Unit price',
+      reference_numbers: 'Reference numbers',
       'reference_numbers[0]': 'Reference number 1',
       total: 'Total',
     });
+    // A path the tree does not hold (an item since removed) is titled from the path alone.
+    const titleOf = titleLookup(nodes);
+    expect(titleOf('line_items[0].unit_price')).toBe('Line Item 1 › Unit price');
+    expect(titleOf('line_items[3].unit_price')).toBe('Line item 4 › Unit price');
+  });
+
+  it('titles a field from its path alone as the value rows name it', () => {
+    expect(titleFromPath('supplier_address.street_number')).toBe('Supplier address › Street number');
+    expect(titleFromPath('line_items[1].unitPrice')).toBe('Line item 2 › Unit price');
+    expect(titleFromPath('taxes[0]')).toBe('Tax 1');
+    expect(titleFromPath('invoice_number')).toBe('Invoice number');
   });
 
   it('names one item of a list in the singular when its title reads as an English plural', () => {

@@ -311,20 +311,47 @@ export function simpleNodes(nodes: readonly ReviewNode[]): SimpleNode[] {
 }
 
 /**
- * Each value's title with what it belongs to, by path (`Supplier Address › Street Number`, `Line Item
+ * Each field's title with what it belongs to, by path (`Supplier Address › Street Number`, `Line Item
  * 2 › Unit Price`): a nested title alone does not say which street number. An item's own title
- * (`Line Item 2`) stands for its list's.
+ * (`Line Item 2`) stands for its list's. Values, objects, lists and items alike: a rule may concern
+ * a whole list, a correction a whole item.
  */
 export function titlesInContext(nodes: readonly ReviewNode[]): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (node: ReviewNode, context: string) => {
     const title = context === '' ? node.title : `${context} › ${node.title}`;
-    if (node.kind === 'simple') out.set(node.path, title);
-    else if (node.kind === 'object') for (const child of node.children) walk(child, title);
-    else for (const item of node.items) walk(item.node, context);
+    out.set(node.path, title);
+    if (node.kind === 'object') for (const child of node.children) walk(child, title);
+    else if (node.kind === 'list') for (const item of node.items) walk(item.node, context);
   };
   for (const node of nodes) walk(node, '');
   return out;
+}
+
+/** What an operator reads for a field, by its API path (which stays on hover and in Details). */
+export type TitleOf = (path: string) => string;
+
+/**
+ * A field's title from its path alone, when the review tree does not know it (no data schema read
+ * yet, an item since removed): each part's name made human as the value rows make it, items
+ * numbered from 1 in the singular (`supplier_address.street_number` → "Supplier address › Street
+ * number", `line_items[1].unit_price` → "Line item 2 › Unit price"), as titlesInContext names them.
+ */
+export function titleFromPath(path: string): string {
+  const parts = path.split('.').map((part) => {
+    const m = /^(.*?)((?:\[\d+\])*)$/.exec(part);
+    const name = humanFieldName(m?.[1] ?? part);
+    const indices = [...(m?.[2] ?? '').matchAll(/\[(\d+)\]/g)].map((i) => String(Number(i[1]) + 1));
+    // An item's title stands for its list's (`Line item 2`, not `Line items › Line item 2`).
+    return indices.length === 0 ? name : `${itemTitle(name)} ${indices.join(' ')}`;
+  });
+  return parts.join(' › ');
+}
+
+/** Titles by path from the review tree (schema titles), else from the path itself. */
+export function titleLookup(nodes: readonly ReviewNode[]): TitleOf {
+  const titles = titlesInContext(nodes);
+  return (path) => titles.get(path) ?? titleFromPath(path);
 }
 
 /** The leaves the viewer draws: values with their polygons, by path. */

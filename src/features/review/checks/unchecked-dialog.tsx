@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { Button } from '../../../components/ui/button';
+import { useTitleOf } from '../field-titles';
 
 export interface UncheckedValue {
   path: string;
-  title: string;
 }
 
 interface Props {
@@ -31,6 +31,8 @@ export function UncheckedDialog({ values, strict, onReview, onConfirmAnyway, onC
   // What to do once closed: the focus goes back only when the operator cancelled.
   const leaving = useRef<'cancel' | 'review' | 'confirm'>('cancel');
   const id = useId();
+  // Named as their rows name them: the data schema's titles in context, else the paths made human.
+  const titleOf = useTitleOf();
   const open = values !== null && values.length > 0;
 
   useEffect(() => {
@@ -78,7 +80,7 @@ export function UncheckedDialog({ values, strict, onReview, onConfirmAnyway, onC
           <ul className="list-disc pl-5">
             {listed.map((v) => (
               <li key={v.path} title={v.path}>
-                {v.title}
+                {titleOf(v.path)}
               </li>
             ))}
             {n > listed.length && <li>and {String(n - listed.length)} more</li>}

@@ -11,9 +11,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { uncheckedGateQueryOptions } from '../../../api/review/unchecked-gate-endpoints';
-import { NO_EDITS, type Edits } from '@extraction-review/review-domain/fields/review-tree';
+import {
+  NO_EDITS,
+  titleFromPath,
+  type Edits,
+  type TitleOf,
+} from '@extraction-review/review-domain/fields/review-tree';
 import { generatedInvoice } from '@extraction-review/test-kit/invoices/generated-invoice';
 import type { FieldMap } from '@extraction-review/contract/v2/schemas';
+import { FieldTitlesContext } from '../field-titles';
 import { DecisionBar } from '../queued-document/decision-bar';
 import type { DecisionRequest } from '../queued-document/use-decisions';
 import { useUncheckedGate } from './use-unchecked-gate';
@@ -32,7 +38,7 @@ function Bar({ edits, onDecide }: { edits: Edits; onDecide: (r: DecisionRequest)
   return <DecisionBar onDecide={onDecide} busy={false} error={null} gate={gate} />;
 }
 
-function renderBar(strict: boolean, edits: Edits = NO_EDITS) {
+function renderBar(strict: boolean, edits: Edits = NO_EDITS, titleOf: TitleOf = titleFromPath) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(uncheckedGateQueryOptions('v2', 'm').queryKey, {
     apiVersion: 'v2',
@@ -46,7 +52,9 @@ function renderBar(strict: boolean, edits: Edits = NO_EDITS) {
   render(
     <QueryClientProvider client={client}>
       <Router hook={location.hook} searchHook={location.searchHook}>
-        <Bar edits={edits} onDecide={onDecide} />
+        <FieldTitlesContext value={titleOf}>
+          <Bar edits={edits} onDecide={onDecide} />
+        </FieldTitlesContext>
       </Router>
     </QueryClientProvider>,
   );
@@ -79,6 +87,20 @@ describe('the unchecked-values gate', () => {
     expect(onDecide).not.toHaveBeenCalled();
     await user.click(within(dialog).getByRole('button', { name: 'Confirm anyway' }));
     expect(onDecide.mock.calls).toEqual([[{ kind: 'confirm', next: true, uncheckedConfirmed: 3 }]]);
+  });
+
+  it("names the values by the review's titles (the data schema's), the API path on hover", async () => {
+    const user = userEvent.setup();
+    const titles: Record<string, string> = { 'supplier_address.city': 'Supplier Address › Town' };
+    renderBar(false, NO_EDITS, (path) => titles[path] ?? titleFromPath(path));
+    await user.click(screen.getByRole('button', { name: /Confirm and next/ }));
+    const dialog = screen.getByRole('dialog', { name: '3 values not checked' });
+    expect(within(dialog).getByText('Supplier Address › Town')).toHaveAttribute(
+      'title',
+      'supplier_address.city',
+    );
+    // Without a schema title, the path made human as the value rows do.
+    expect(within(dialog).getByText('Total amount')).toHaveAttribute('title', 'total_amount');
   });
 
   it('asks on Ctrl+Enter too; Review them selects the first unchecked value instead', async () => {

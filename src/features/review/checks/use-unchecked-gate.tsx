@@ -5,7 +5,6 @@ import { uncheckedGateQueryOptions } from '../../../api/review/unchecked-gate-en
 import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import type { FieldMap } from '@extraction-review/contract/v2/schemas';
 import { buildReviewTree, type Edits } from '@extraction-review/review-domain/fields/review-tree';
-import { humanFieldName } from '@extraction-review/review-domain/fields/schema-hints';
 import { uncheckedNodes } from '@extraction-review/review-domain/rules/unchecked-values';
 import { FIELD_PARAM } from '../use-field-url';
 import { UncheckedDialog, type UncheckedValue } from './unchecked-dialog';
@@ -53,10 +52,8 @@ export function useUncheckedGate({ apiVersion, model, fields, initial }: Options
 
   const guard = useCallback(
     (proceed: Proceed) => {
-      const values = uncheckedNodes(buildReviewTree(fields, edits.current)).map((n) => ({
-        path: n.path,
-        title: inContext(n.path, n.title),
-      }));
+      // By path: the dialog names them as the review's rows do (field-titles.ts).
+      const values = uncheckedNodes(buildReviewTree(fields, edits.current)).map((n) => ({ path: n.path }));
       if (values.length === 0) proceed();
       else setAsking({ values, proceed });
     },
@@ -85,19 +82,4 @@ export function useUncheckedGate({ apiVersion, model, fields, initial }: Options
     />
   );
   return { onEdits, guard, dialog };
-}
-
-/**
- * A value's title with what it belongs to (`Supplier address › Street number`, `Line items 2 › Unit
- * price`): a nested title alone does not say which street number.
- */
-function inContext(path: string, title: string): string {
-  const parents = path.split('.').slice(0, -1);
-  if (parents.length === 0) return title;
-  const named = parents.map((part) => {
-    const m = /^(.*?)((?:\[\d+\])*)$/.exec(part);
-    const indices = [...(m?.[2] ?? '').matchAll(/\[(\d+)\]/g)].map((i) => String(Number(i[1]) + 1));
-    return [humanFieldName(m?.[1] ?? part), ...indices].join(' ');
-  });
-  return [...named, title].join(' › ');
 }

@@ -3,6 +3,7 @@ import { ApiError, InvalidRequestError, NetworkError } from '../../../api/errors
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { useTitleOf } from '../field-titles';
 import type { ReviewNode } from '@extraction-review/review-domain/fields/review-tree';
 import {
   isAlreadyStored,
@@ -43,6 +44,7 @@ const METHODS: readonly { method: FeedbackMethod; label: string; hint: string }[
 export function FeedbackPanel({ nodes, documentId, product }: Props) {
   const [method, setMethod] = useState<FeedbackMethod>('PATCH');
   const previewId = useId();
+  const titleOf = useTitleOf();
   const { stored, send } = useSendFeedback(documentId);
   const plan = useMemo(() => toV1Feedback(nodes, method), [nodes, method]);
   const body = { feedback: plan.feedback };
@@ -123,7 +125,7 @@ export function FeedbackPanel({ nodes, documentId, product }: Props) {
               <ul className="list-disc pl-5">
                 {plan.unsent.map((u) => (
                   <li key={u.path}>
-                    <code className="font-mono">{u.path}</code>: {u.reason}
+                    {titleOf(u.path)} (<code className="font-mono">{u.path}</code>): {u.reason}
                   </li>
                 ))}
               </ul>
@@ -131,8 +133,8 @@ export function FeedbackPanel({ nodes, documentId, product }: Props) {
           )}
           {plan.invalid.length > 0 && (
             <p className="text-sm text-red-800">
-              Not a number: {plan.invalid.join(', ')}. Fix {plan.invalid.length === 1 ? 'it' : 'them'} before
-              sending.
+              Not a number: {plan.invalid.map(titleOf).join(', ')}. Fix{' '}
+              {plan.invalid.length === 1 ? 'it' : 'them'} before sending.
             </p>
           )}
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
 import type { CorrectionsAction } from '@extraction-review/review-domain/fields/corrections-reducer';
-import type { SimpleNode } from '@extraction-review/review-domain/fields/review-tree';
+import type { SimpleNode, TitleOf } from '@extraction-review/review-domain/fields/review-tree';
 import { isTypingTarget } from '../keyboard/keymap';
 import {
   rotatePolygon,
@@ -36,6 +36,8 @@ interface Options {
   rotation: Rotation;
   correct: Dispatch<CorrectionsAction>;
   onAnnounce: (message: string) => void;
+  /** The values' titles: what the announcements name (the review's field-titles). */
+  titleOf: TitleOf;
 }
 
 const MOVES: Record<string, WordMove> = {
@@ -60,6 +62,7 @@ export function usePick({
   rotation,
   correct,
   onAnnounce,
+  titleOf,
 }: Options) {
   const [on, setOn] = useState(false);
   const [selection, setSelection] = useState<PickSelection | null>(null);
@@ -82,9 +85,9 @@ export function usePick({
         original: node.original,
         location: [{ page: at, polygon: toStored(polygon, storedTurns?.[at] ?? 0) }],
       });
-      onAnnounce(`${node.path}: ${String(value)}, picked on page ${at + 1}.`);
+      onAnnounce(`${titleOf(node.path)}: ${String(value)}, picked on page ${at + 1}.`);
     },
-    [node, correct, onAnnounce, storedTurns],
+    [node, correct, onAnnounce, storedTurns, titleOf],
   );
 
   const onPointerPick = useCallback<PickContextValue['onPointerPick']>(
@@ -153,12 +156,14 @@ export function usePick({
       return false;
     }
     onAnnounce(
-      on ? 'Picking stopped.' : `Pick ${node.path} from the page: click a word, or use the arrows and Enter.`,
+      on
+        ? 'Picking stopped.'
+        : `Pick ${titleOf(node.path)} from the page: click a word, or use the arrows and Enter.`,
     );
     setOn(!on);
     setSelection(null);
     return true;
-  }, [node, on, onAnnounce]);
+  }, [node, on, onAnnounce, titleOf]);
 
   const onChooseCandidate = useCallback<PickContextValue['onChooseCandidate']>(
     (target, candidate) => {
@@ -171,16 +176,16 @@ export function usePick({
           { page: candidate.page, polygon: toStored(candidate.polygon, storedTurns?.[candidate.page] ?? 0) },
         ],
       });
-      onAnnounce(`${target.path}: ${String(candidate.value)}, as on page ${candidate.page + 1}.`);
+      onAnnounce(`${titleOf(target.path)}: ${String(candidate.value)}, as on page ${candidate.page + 1}.`);
     },
-    [correct, onAnnounce, storedTurns],
+    [correct, onAnnounce, storedTurns, titleOf],
   );
   const onConfirmAnyway = useCallback<PickContextValue['onConfirmAnyway']>(
     (target) => {
       correct({ type: 'confirm', path: target.path, notOnPage: { value: target.value } });
-      onAnnounce(`${target.path} confirmed although it is not on the page.`);
+      onAnnounce(`${titleOf(target.path)} confirmed although it is not on the page.`);
     },
-    [correct, onAnnounce],
+    [correct, onAnnounce, titleOf],
   );
 
   const context = useMemo<PickContextValue>(

@@ -17,22 +17,47 @@ const entry = (
 
 describe('describeEvent', () => {
   it('tells a correction as field: before → after, reverts and list edits included', () => {
+    // The field by its title (the path made human outside a review), its path kept for the hover.
     expect(describeEvent(entry('corrected', { field: 'total', before: null, after: 12.5 }))).toEqual({
       who: 'Ada',
-      what: 'total: (as extracted) → 12.5',
+      what: 'Total: (as extracted) → 12.5',
+      path: 'total',
     });
     expect(
       describeEvent(entry('corrected', { field: 'total', before: 12.5, after: { $reverted: true } })).what,
-    ).toBe('total: 12.5 → (as extracted)');
+    ).toBe('Total: 12.5 → (as extracted)');
     expect(describeEvent(entry('corrected', { field: 'note', before: 'x', after: null })).what).toBe(
-      'note: x → (no value)',
+      'Note: x → (no value)',
     );
     expect(
       describeEvent(entry('corrected', { field: '#removed', before: null, after: ['line_items[1]'] })).what,
-    ).toBe('Items removed: (none) → line_items[1]');
+    ).toBe('Items removed: (none) → Line item 2');
     expect(
       describeEvent(entry('corrected', { field: '#added', before: { l: 1 }, after: { l: 2 } })).what,
-    ).toBe('Items added: l: 1 → l: 2');
+    ).toBe('Items added: L: 1 → L: 2');
+  });
+
+  it("names the fields by the review's titles (the data schema's) when given", () => {
+    const titleOf = (path: string) => ({ total: 'Total Amount', 'line_items[1]': 'Line 2' })[path] ?? path;
+    expect(
+      describeEvent(entry('corrected', { field: 'total', before: null, after: 12.5 }), titleOf).what,
+    ).toBe('Total Amount: (as extracted) → 12.5');
+    expect(
+      describeEvent(
+        entry('corrected', { field: '#removed', before: null, after: ['line_items[1]'] }),
+        titleOf,
+      ).what,
+    ).toBe('Items removed: (none) → Line 2');
+    expect(
+      describeEvent(
+        entry('corrected', {
+          field: '#locations',
+          before: null,
+          after: { total: [{ page: 0, polygon: [] }] },
+        }),
+        titleOf,
+      ).what,
+    ).toBe('Picked on the page: (none) → Total Amount (p. 1)');
   });
 
   it('names decisions with their reason, and who did it', () => {
@@ -57,7 +82,7 @@ describe('what is sent back', () => {
         actor,
         data: { method: 'PATCH', fields: ['total', 'date'] },
       }),
-    ).toEqual({ who: 'Ada', what: 'Sent feedback to the service (total, date)' });
+    ).toEqual({ who: 'Ada', what: 'Sent feedback to the service (Total, Date)' });
     expect(describeEvent({ kind: 'sent_to_rag', at, actor, data: { fields: [] } })).toEqual({
       who: 'Ada',
       what: 'Sent the corrected values to RAG',
@@ -108,6 +133,23 @@ describe('describeEvent: routing and business rules', () => {
       who: 'Ada',
       what: 'Confirmed it although a business rule fails. Reason: The supplier rounds each line (lines: line_items[*].total_price add up to 104.00, not total_net 100.00)',
     });
+    // The fields a kept failure names, by their titles.
+    expect(
+      describeEvent(
+        entry('confirmed', {
+          override: 'Old numbering',
+          failing: [
+            {
+              ruleId: 'fmt',
+              message: 'invoice_number "A-1" does not match ^INV-',
+              fields: ['invoice_number'],
+            },
+          ],
+        }),
+      ).what,
+    ).toBe(
+      'Confirmed it although a business rule fails. Reason: Old numbering (fmt: Invoice number "A-1" does not match ^INV-)',
+    );
     expect(describeEvent(entry('confirmed', { override: 'ok', failing: [{}, 'x'] })).what).toBe(
       'Confirmed it although business rules fail. Reason: ok',
     );

@@ -1,10 +1,14 @@
 /** One entry of a document's timeline (`GET …/timeline`, docs/review-store.md) in words. */
 import type { TimelineEntry } from '@extraction-review/contract/review/schemas';
+import { titleFromPath, type TitleOf } from '@extraction-review/review-domain/fields/review-tree';
+import { ruleMessageInWords } from '../rule-failures/rule-words';
 import { correctionLabel, describeValue } from './describe-correction';
 
 export interface EventText {
   who: string;
   what: string;
+  /** The API path of the field a correction changed (shown on hover: `what` names it by its title). */
+  path?: string;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -13,14 +17,19 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const texts = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
 
-/** The messages of the failing business rules an event keeps (`failing: [{ ruleId, message }]`). */
-const failing = (value: unknown): string[] =>
+/**
+ * The messages of the failing business rules an event keeps (`failing: [{ ruleId, message, fields }]`),
+ * their fields named by their titles.
+ */
+const failing = (value: unknown, titleOf: TitleOf): string[] =>
   Array.isArray(value)
     ? value.flatMap((f: unknown) => {
         if (typeof f !== 'object' || f === null) return [];
-        const { ruleId, message } = f as { ruleId?: unknown; message?: unknown };
+        const { ruleId, message, fields } = f as { ruleId?: unknown; message?: unknown; fields?: unknown };
         const m = text(message);
-        return m === null ? [] : [text(ruleId) === null ? m : `${String(ruleId)}: ${m}`];
+        if (m === null) return [];
+        const words = ruleMessageInWords({ message: m, fields: texts(fields) }, titleOf);
+        return [text(ruleId) === null ? words : `${String(ruleId)}: ${words}`];
       })
     : [];
 
@@ -39,8 +48,9 @@ function uncheckedNote(counted: unknown, told: unknown): string {
     : `, with ${values} not checked`;
 }
 
-export function describeEvent(entry: TimelineEntry): EventText {
-  const described = describeOnly(entry);
+/** The fields a correction names, by their titles (the review's field-titles; else the path made human). */
+export function describeEvent(entry: TimelineEntry, titleOf: TitleOf = titleFromPath): EventText {
+  const described = describeOnly(entry, titleOf);
   // A decision ends an assignment (the server clears it): said with the decision.
   const assignee =
     entry.data?.assignedTo == null ? null : (text(entry.data.assignedToName) ?? 'a removed operator');
@@ -49,7 +59,7 @@ export function describeEvent(entry: TimelineEntry): EventText {
     : { ...described, what: `${described.what} (assigned to ${assignee}: the assignment ends)` };
 }
 
-function describeOnly({ kind, actor, data }: TimelineEntry): EventText {
+function describeOnly({ kind, actor, data }: TimelineEntry, titleOf: TitleOf): EventText {
   const who = actor === null ? 'The app server' : (actor.name ?? 'A removed operator');
   const reason = text(data?.reason);
   switch (kind) {
@@ -66,9 +76,9 @@ function describeOnly({ kind, actor, data }: TimelineEntry): EventText {
     case 'corrected': {
       const field = text(data?.field) ?? '(unknown field)';
       // `before` is null when the field had no correction yet (the server cannot tell it from a null).
-      const before = describeValue(data?.before ?? undefined, field);
-      const after = describeValue(data?.after, field);
-      return { who, what: `${correctionLabel(field)}: ${before} → ${after}` };
+      const before = describeValue(data?.before ?? undefined, field, titleOf);
+      const after = describeValue(data?.after, field, titleOf);
+      return { who, what: `${correctionLabel(field, titleOf)}: ${before} → ${after}`, path: field };
     }
     case 'released':
       return { who, what: 'Released it to the queue, undecided' };
@@ -76,7 +86,7 @@ function describeOnly({ kind, actor, data }: TimelineEntry): EventText {
       const override = text(data?.override);
       const unchecked = uncheckedNote(data?.unchecked, data?.uncheckedConfirmed);
       if (override === null) return { who, what: `Confirmed it${unchecked}` };
-      const rules = failing(data?.failing);
+      const rules = failing(data?.failing, titleOf);
       return {
         who,
         what: `Confirmed it although ${rules.length === 1 ? 'a business rule fails' : 'business rules fail'}. Reason: ${override}${rules.length > 0 ? ` (${rules.join('; ')})` : ''}${unchecked}`,
@@ -127,7 +137,7 @@ function describeOnly({ kind, actor, data }: TimelineEntry): EventText {
         : [];
       const where =
         kind === 'feedback_sent' ? 'Sent feedback to the service' : 'Sent the corrected values to RAG';
-      return { who, what: fields.length === 0 ? where : `${where} (${fields.join(', ')})` };
+      return { who, what: fields.length === 0 ? where : `${where} (${fields.map(titleOf).join(', ')})` };
     }
     default:
       return { who, what: kind.replaceAll('_', ' ') };

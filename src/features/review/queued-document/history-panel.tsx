@@ -4,6 +4,7 @@ import { timelineCsvUrl } from '../../../api/review/endpoints';
 import { timelineQueryOptions } from '../../../api/review/queries';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
+import { useTitleOf } from '../field-titles';
 import { describeEvent } from './describe-event';
 import { DocumentDeliveries } from './document-deliveries';
 import { formatWhen } from './format-time';
@@ -16,13 +17,14 @@ interface Props {
 
 /**
  * The document's timeline, read when shown (its tab opened): who did what when (received, taken,
- * each correction as field: before → after, decisions with their reasons), oldest first as the
+ * each correction as field (its title, the path on hover): before → after, decisions with their reasons), oldest first as the
  * server lists it; then what its confirmation sent on the way back (webhook, feedback, RAG) and
  * whether it arrived.
  */
 export function HistoryPanel({ documentId, isAdmin }: Props) {
   const timeline = useQuery(timelineQueryOptions(documentId));
   const events = timeline.data?.events ?? [];
+  const titleOf = useTitleOf();
 
   return (
     <section aria-label="History" className="flex flex-col gap-2">
@@ -34,13 +36,16 @@ export function HistoryPanel({ documentId, isAdmin }: Props) {
       {events.length > 0 && (
         <ol aria-label="Events" className="flex flex-col gap-1 text-sm">
           {events.map((event, index) => {
-            const { who, what } = describeEvent(event);
+            const { who, what, path } = describeEvent(event, titleOf);
             return (
               <li key={`${event.at}-${index}`} className="border-t border-slate-100 pt-1 first:border-0">
                 <time dateTime={event.at} className="text-xs text-slate-600">
                   {formatWhen(event.at)}
                 </time>{' '}
-                <span className="font-medium">{who}</span>: <span className="break-words">{what}</span>
+                <span className="font-medium">{who}</span>:{' '}
+                <span className="break-words" title={path}>
+                  {what}
+                </span>
               </li>
             );
           })}

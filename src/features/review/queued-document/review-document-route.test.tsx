@@ -254,7 +254,9 @@ describe('ReviewDocumentRoute', () => {
     await replaceValue(editor, 'my value');
 
     const table = await screen.findByRole('table', { name: 'What changed on the server' }, { timeout: 3000 });
-    const row = within(table).getByRole('row', { name: /field_simple_string/ });
+    // The field by its title, as its row names it; the API path on hover.
+    const row = within(table).getByRole('row', { name: new RegExp(FIELD_TITLE) });
+    expect(within(row).getByRole('rowheader')).toHaveAttribute('title', FIELD);
     expect(row).toHaveTextContent('my value');
     expect(row).toHaveTextContent('their value');
     expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('409-001'))).toBe(true);

@@ -57,7 +57,8 @@ vi.mock('../viewer/preload', () => ({
 const ALICE = { id: 'op-alice', name: 'Alice' };
 const result = extractionFixture('standard_field_types.json');
 const FIELD = 'field_simple_string';
-const MESSAGE = 'field_simple_string "field_simple_string-value" does not match ^INV-';
+// As the operator reads it: the field by its title, the value as it is.
+const MESSAGE = 'Field simple string "field_simple_string-value" does not match ^INV-';
 
 const document: ReviewDocument = {
   id: 'D1',
@@ -156,7 +157,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('business rules in the review', { timeout: 30_000 }, () => {
   it('marks the field of a failing rule and sums the rules up in one line that unfolds', async () => {
     renderRoute();
-    const marks = await screen.findByRole('list', { name: `Rules failing on ${FIELD}` });
+    const marks = await screen.findByRole('list', { name: 'Rules failing on Field simple string' });
+    expect(marks).toHaveAttribute('data-field-path', FIELD);
     expect(within(marks).getByText(`Rule fails: ${MESSAGE}`)).toBeInTheDocument();
     const panel = screen.getByRole('region', { name: 'Business rules' });
     const summary = within(panel).getByRole('button', { name: /1 rule fails/ });
@@ -218,7 +220,7 @@ describe('business rules in the review', { timeout: 30_000 }, () => {
     await userEvent.clear(editor);
     await userEvent.type(editor, 'INV-7');
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Business rules' })).toBeNull());
-    expect(screen.queryByRole('list', { name: `Rules failing on ${FIELD}` })).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Rules failing on Field simple string' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     const unchecked = await screen.findByRole('dialog', { name: /values? not checked$/ });
     await userEvent.click(within(unchecked).getByRole('button', { name: 'Confirm anyway' }));

@@ -1,5 +1,6 @@
 import { describeError } from '../../../components/describe-error';
 import { Button } from '../../../components/ui/button';
+import { useTitleOf } from '../field-titles';
 import { correctionLabel, describeValue } from './describe-correction';
 import type { Conflict } from './use-corrections-sync';
 
@@ -16,10 +17,12 @@ const cell = 'border border-red-200 px-2 py-1 break-words';
 /**
  * The document changed on the server since the review read it (another tab, an admin): a compact
  * banner above the values with the two ways on; what changed (both values side by side) and the
- * server's words unfold under it, so the values are never pushed out of view.
+ * server's words unfold under it, so the values are never pushed out of view. Fields by their
+ * titles, the API path on hover.
  */
 export function StaleAlert({ error, conflict, onKeepMine, onTakeTheirs }: Props) {
   const { differences } = conflict;
+  const titleOf = useTitleOf();
   const problem = describeError(error);
   const summary = `It changed since you read it (it is now version ${conflict.version}): ${
     differences.length === 0
@@ -70,11 +73,11 @@ export function StaleAlert({ error, conflict, onKeepMine, onTakeTheirs }: Props)
               <tbody>
                 {differences.map((d) => (
                   <tr key={d.path}>
-                    <th scope="row" className={`${cell} font-mono font-normal`}>
-                      {correctionLabel(d.path)}
+                    <th scope="row" title={d.path} data-field-path={d.path} className={`${cell} font-normal`}>
+                      {correctionLabel(d.path, titleOf)}
                     </th>
-                    <td className={cell}>{describeValue(d.mine, d.path)}</td>
-                    <td className={cell}>{describeValue(d.theirs, d.path)}</td>
+                    <td className={cell}>{describeValue(d.mine, d.path, titleOf)}</td>
+                    <td className={cell}>{describeValue(d.theirs, d.path, titleOf)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,14 +1,17 @@
 import { useId, useState } from 'react';
 import type { RuleFailure } from '@extraction-review/contract/review/model-settings';
+import { useTitleOf } from '../field-titles';
+import { ruleMessageInWords } from './rule-words';
 
 /**
  * The business rules of the document's model that fail with the values as they are now: one line
  * with the count, above the values, that unfolds into the list on click (each failing value is
- * also marked in the list). Confirming with one still failing asks for a reason.
+ * also marked in the list); the fields named by their titles, the rule by its id (as admins wrote it). Confirming with one still failing asks for a reason.
  */
 export function RuleFailures({ failures }: { failures: readonly RuleFailure[] }) {
   const [open, setOpen] = useState(false);
   const listId = useId();
+  const titleOf = useTitleOf();
   if (failures.length === 0) return null;
   const count = failures.length === 1 ? '1 rule fails' : `${String(failures.length)} rules fail`;
   return (
@@ -36,7 +39,8 @@ export function RuleFailures({ failures }: { failures: readonly RuleFailure[] })
         <ul id={listId} className="flex max-h-32 flex-col gap-1 overflow-y-auto px-3 pb-2">
           {failures.map((failure) => (
             <li key={failure.ruleId}>
-              <span className="font-mono text-xs">{failure.ruleId}</span>: {failure.message}
+              <span className="font-mono text-xs">{failure.ruleId}</span>:{' '}
+              {ruleMessageInWords(failure, titleOf)}
             </li>
           ))}
         </ul>

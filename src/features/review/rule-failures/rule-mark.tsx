@@ -1,12 +1,17 @@
+import { useTitleOf } from '../field-titles';
 import { useRuleMarks } from './rule-marks';
+import { ruleMessageInWords } from './rule-words';
 
 /**
  * Under a value: why a business rule fails on it, in words (a symbol and a border too, never colour
- * alone). Compact, in a table cell: the symbol, the messages for screen readers and as a tooltip.
+ * alone), the fields named by their titles. Compact, in a table cell: the symbol, the messages for
+ * screen readers and as a tooltip.
  */
 export function RuleMark({ path, compact = false }: { path: string; compact?: boolean }) {
-  const messages = useRuleMarks(path);
-  if (messages.length === 0) return null;
+  const failures = useRuleMarks(path);
+  const titleOf = useTitleOf();
+  if (failures.length === 0) return null;
+  const messages = failures.map((failure) => ruleMessageInWords(failure, titleOf));
   if (compact) {
     return (
       <span title={messages.join('\n')} className="font-semibold text-red-800">
@@ -17,7 +22,8 @@ export function RuleMark({ path, compact = false }: { path: string; compact?: bo
   }
   return (
     <ul
-      aria-label={`Rules failing on ${path}`}
+      aria-label={`Rules failing on ${titleOf(path)}`}
+      data-field-path={path}
       className="mt-1 flex flex-col gap-0.5 border-l-4 border-red-700 pl-2"
     >
       {messages.map((message) => (

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FieldLeaf } from '@extraction-review/review-domain/fields/flatten-fields';
 import { initialViewerState, type ViewerState } from '../viewer-state';
 import DocumentViewer from './document-viewer';
+import { FieldTitlesContext } from '../field-titles';
 
 // pdf.js cannot run in jsdom (TOOLCHAIN.md): react-pdf's pdf.js opens a document of `pages` letter
 // pages, or one that fails to open when the file says "broken".
@@ -118,17 +119,29 @@ describe('DocumentViewer', () => {
     );
   }, 20_000);
 
-  it('names each polygon by its field path, value and confidence', async () => {
+  it('names each polygon by its field title, value and confidence', async () => {
     renderViewer(pdf(3));
+    const polygon = await screen.findByRole('img', { name: 'Invoice number: INV-1 (medium confidence)' });
+    // The API path stays the polygon's key, as the value row's.
+    expect(polygon).toHaveAttribute('data-field-path', 'invoice_number');
+    expect(screen.getByRole('img', { name: 'Date: no value (medium confidence)' })).toBeInTheDocument();
+  });
+
+  it("names a polygon with the review's titles (the data schema's) when given", async () => {
+    const titleOf = (path: string) => (path === 'invoice_number' ? 'Invoice No.' : path);
+    render(
+      <FieldTitlesContext value={titleOf}>
+        <DocumentViewer file={pdf(3)} leaves={leaves} state={initialViewerState} dispatch={vi.fn()} />
+      </FieldTitlesContext>,
+    );
     expect(
-      await screen.findByRole('img', { name: 'invoice_number: INV-1, confidence Medium' }),
+      await screen.findByRole('img', { name: 'Invoice No.: INV-1 (medium confidence)' }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'date: no value, confidence Medium' })).toBeInTheDocument();
   });
 
   it('hovers and selects a field from its polygon, without scrolling to it', async () => {
     const { dispatch } = renderViewer(pdf(3));
-    const polygon = await screen.findByRole('img', { name: /^invoice_number:/ });
+    const polygon = await screen.findByRole('img', { name: /^Invoice number:/ });
     fireEvent.pointerOver(polygon);
     expect(dispatch).toHaveBeenCalledWith({ type: 'hover', path: 'invoice_number' });
     fireEvent.pointerOut(polygon, { relatedTarget: document.body });
@@ -139,7 +152,7 @@ describe('DocumentViewer', () => {
 
   it('highlights the hovered and selected fields’ polygons', async () => {
     const { rerender } = renderViewer(pdf(3));
-    const polygon = await screen.findByRole('img', { name: /^invoice_number:/ });
+    const polygon = await screen.findByRole('img', { name: /^Invoice number:/ });
     expect(polygon).not.toHaveAttribute('data-active');
     rerender({ hovered: 'invoice_number' });
     expect(polygon).toHaveAttribute('data-hovered', 'true');

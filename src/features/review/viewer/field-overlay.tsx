@@ -1,5 +1,6 @@
 import { memo, useId, useMemo, type PointerEvent, type MouseEvent } from 'react';
 import { boundingBox, growBox, toSvgPoints } from '@extraction-review/review-domain/viewer/geometry';
+import { useTitleOf } from '../field-titles';
 import { rowOf, rowRegion, type Region } from './field-regions';
 import { useHighlight, useHighlighted } from './highlight-store';
 
@@ -134,12 +135,14 @@ const ROW_MARGIN = 0.004;
 const FieldPolygon = memo(function FieldPolygon({ region }: { region: Region }) {
   const { leaf } = region;
   const highlight = useHighlight(leaf.path);
+  // Named as the value's row is (its title, not the API path, which stays in data-field-path).
+  const title = useTitleOf()(leaf.path);
   const value = leaf.value === null || leaf.value === '' ? 'no value' : String(leaf.value);
-  const confidence = leaf.confidence ? `, confidence ${leaf.confidence}` : '';
+  const confidence = leaf.confidence ? ` (${leaf.confidence.toLowerCase()} confidence)` : '';
   return (
     <polygon
       role="img"
-      aria-label={`${leaf.path}: ${value}${confidence}`}
+      aria-label={`${title}: ${value}${confidence}`}
       data-field-path={leaf.path}
       data-confidence={leaf.confidence ?? 'none'}
       data-hovered={highlight.includes('hovered') ? 'true' : undefined}

@@ -19,6 +19,7 @@ interface Props {
 /** The filters behind "More filters": each one set counts on its button, and opens it by itself. */
 export const MORE_FILTERS = [
   'operator',
+  'assigned',
   'from',
   'to',
   'minAmount',
@@ -114,18 +115,6 @@ export function QueueFiltersForm({ filters, onChange, operator }: Props) {
           Clear the filters
         </Button>
       </div>
-<<<<<<< HEAD
-      <OperatorSelect
-        value={filters.operator}
-        onChange={(value) => onChange({ operator: value })}
-        operator={operator}
-      />
-      <AssignedSelect
-        value={filters.assigned}
-        onChange={(value) => onChange({ assigned: value })}
-        operator={operator}
-      />
-=======
       {open && (
         <div
           id={moreId}
@@ -137,6 +126,11 @@ export function QueueFiltersForm({ filters, onChange, operator }: Props) {
           <OperatorSelect
             value={filters.operator}
             onChange={(value) => onChange({ operator: value })}
+            operator={operator}
+          />
+          <AssignedSelect
+            value={filters.assigned}
+            onChange={(value) => onChange({ assigned: value })}
             operator={operator}
           />
           <ReceivedDates filters={filters} onChange={onChange} />
@@ -155,7 +149,6 @@ function ReceivedDates({ filters, onChange }: Pick<Props, 'filters' | 'onChange'
   const toId = useId();
   return (
     <div className="col-span-2 grid grid-cols-2 gap-2">
->>>>>>> i21b-words
       <div className="flex flex-col gap-1">
         <label htmlFor={fromId} className="text-sm font-medium">
           Received from

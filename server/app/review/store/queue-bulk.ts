@@ -52,6 +52,26 @@ export async function operatorName(
   return row?.name ?? null;
 }
 
+/**
+ * Sets (or clears) a document's assignment, in a transaction that has already written the row (its
+ * conditions checked, its previous assignment read from that write's RETURNING). Never read first and
+ * written after: on SQLite a transaction that reads, then writes, fails at once (SQLITE_BUSY_SNAPSHOT)
+ * when another writer committed in between, whatever the busy timeout.
+ */
+export async function setAssignment(
+  trx: Transaction<ReviewDatabaseSchema>,
+  id: string,
+  to: string | null,
+  now: number,
+): Promise<DocumentRow> {
+  return trx
+    .updateTable('documents')
+    .set({ assigned_to: to, assigned_at: to === null ? null : now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 const held = (row: DocumentRow, by: string | null, now: number): boolean =>
   leaseLive(row, now) && row.holder_id !== by;
 
@@ -115,18 +135,16 @@ async function applyOne(
   switch (change.action) {
     case 'assign': {
       const to = change.toOperatorId;
-      const before = await find();
-      if (before === undefined) return { reason: 'not_found', current: before };
       // Its state and lease are left as they are: a waiting document stays waiting, for `to`.
-      const row = await trx
+      const before = await trx
         .updateTable('documents')
-        .set({ assigned_to: to, assigned_at: now, version: sql`version + 1`, updated_at: now })
+        .set({ version: sql`version + 1`, updated_at: now })
         .where('id', '=', id)
-        .where('version', '=', before.version)
         .where((eb) => freeOrHeldBy(eb, to, now))
         .returningAll()
         .executeTakeFirst();
-      if (row === undefined) return refused(to);
+      if (before === undefined) return refused(to);
+      const row = await setAssignment(trx, id, to, now);
       await recordEvent(trx, {
         documentId: id,
         kind: 'assigned',
@@ -143,18 +161,16 @@ async function applyOne(
       return { changed: row };
     }
     case 'unassign': {
-      const before = await find();
-      if (before === undefined) return { reason: 'not_found', current: before };
-      const row = await trx
+      const before = await trx
         .updateTable('documents')
-        .set({ assigned_to: null, assigned_at: null, version: sql`version + 1`, updated_at: now })
+        .set({ version: sql`version + 1`, updated_at: now })
         .where('id', '=', id)
-        .where('version', '=', before.version)
         .where('assigned_to', 'is not', null)
         .where((eb) => freeOrHeldBy(eb, adminId, now))
         .returningAll()
         .executeTakeFirst();
-      if (row === undefined) return refused(adminId);
+      if (before === undefined) return refused(adminId);
+      const row = await setAssignment(trx, id, null, now);
       await recordEvent(trx, {
         documentId: id,
         kind: 'unassigned',
@@ -187,14 +203,10 @@ async function applyOne(
       return { changed: row };
     }
     case 'reject': {
-      const assignedTo = (await find())?.assigned_to ?? null;
-      const row = await trx
+      const rejected = await trx
         .updateTable('documents')
         .set({
           state: 'rejected',
-          // A decision ends the assignment (queue-store.ts `decide`).
-          assigned_to: null,
-          assigned_at: null,
           postponed_until: null,
           holder_id: null,
           lease_expires_at: null,
@@ -208,7 +220,10 @@ async function applyOne(
         .where((eb) => freeOrHeldBy(eb, adminId, now))
         .returningAll()
         .executeTakeFirst();
-      if (row === undefined) return refused(adminId);
+      if (rejected === undefined) return refused(adminId);
+      // A decision ends the assignment (queue-store.ts `decide`); its event says whose it was.
+      const assignedTo = rejected.assigned_to;
+      const row = assignedTo === null ? rejected : await setAssignment(trx, id, null, now);
       await recordEvent(trx, {
         documentId: id,
         kind: 'rejected',

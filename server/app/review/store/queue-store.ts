@@ -19,7 +19,7 @@ import type { QueueSort, QueueSortKey } from '@extraction-review/contract/review
 import { adoptJobs } from '../background/job-table';
 import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
-import { applyBulk, operatorName, type BulkChange, type BulkOutcome } from './queue-bulk';
+import { applyBulk, operatorName, setAssignment, type BulkChange, type BulkOutcome } from './queue-bulk';
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
@@ -649,14 +649,9 @@ export class QueueStore {
     const ends = decision !== 'postponed';
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
-        const assignedTo = ends
-          ? ((await trx.selectFrom('documents').select('assigned_to').where('id', '=', id).executeTakeFirst())
-              ?.assigned_to ?? null)
-          : null;
-        const document = await trx
+        const decided = await trx
           .updateTable('documents')
           .set({
-            ...(ends ? { assigned_to: null, assigned_at: null } : {}),
             state: decision,
             postponed_until: decision === 'postponed' ? postponedUntil : null,
             holder_id: null,
@@ -672,10 +667,13 @@ export class QueueStore {
           .where(heldBy(operatorId, now))
           .returningAll()
           .executeTakeFirst();
-        if (!document) {
+        if (!decided) {
           const refusal = explainHolderRefusal(await this.find(id, trx), operatorId, baseVersion, now);
           return { ok: false, ...refusal };
         }
+        // Written after the decision (read from its RETURNING, never before: queue-bulk.ts `setAssignment`).
+        const assignedTo = ends ? decided.assigned_to : null;
+        const document = assignedTo === null ? decided : await setAssignment(trx, id, null, now);
         await recordEvent(trx, {
           documentId: id,
           kind: decision,
@@ -710,15 +708,17 @@ export class QueueStore {
   async reassign(id: string, adminId: string, toOperatorId: string, now: number): Promise<WriteResult> {
     return this.tell(
       await this.db.transaction().execute(async (trx) => {
-        const before = await this.find(id, trx);
-        const document = await trx
+        const before = await trx
           .updateTable('documents')
-          .set({ ...this.takenBy(toOperatorId, now), assigned_to: toOperatorId, assigned_at: now })
+          .set(this.takenBy(toOperatorId, now))
           .where('id', '=', id)
           .where('state', 'in', ['to_review', 'in_review', 'postponed'])
           .returningAll()
           .executeTakeFirst();
-        if (!document) return wrongState(before ?? (await this.find(id, trx)));
+        if (!before) return wrongState(await this.find(id, trx));
+        // Its previous assignment read from the take's RETURNING (queue-bulk.ts `setAssignment`).
+        const document =
+          before.assigned_to === toOperatorId ? before : await setAssignment(trx, id, toOperatorId, now);
         await recordEvent(trx, {
           documentId: id,
           kind: 'reassigned',
@@ -726,7 +726,7 @@ export class QueueStore {
           at: now,
           data: { from: document.previous_holder_id, to: toOperatorId },
         });
-        if (before?.assigned_to !== toOperatorId) {
+        if (before.assigned_to !== toOperatorId) {
           await recordEvent(trx, {
             documentId: id,
             kind: 'assigned',
@@ -735,8 +735,8 @@ export class QueueStore {
             data: {
               to: toOperatorId,
               toName: await operatorName(trx, toOperatorId),
-              from: before?.assigned_to ?? null,
-              fromName: await operatorName(trx, before?.assigned_to ?? null),
+              from: before.assigned_to,
+              fromName: await operatorName(trx, before.assigned_to),
             },
           });
         }

@@ -16,6 +16,27 @@ const entry = (
 });
 
 describe('describeEvent', () => {
+  it('tells an assignment: assigned to X by Y, unassigned, and a decision that ends it', () => {
+    expect(
+      describeEvent(entry('assigned', { to: 'op-alice', toName: 'Alice', from: null, bulk: true })),
+    ).toEqual({
+      who: 'Ada',
+      what: 'Assigned it to Alice',
+    });
+    expect(describeEvent(entry('assigned', { to: 'op-bob', toName: 'Bob', fromName: 'Alice' })).what).toBe(
+      'Assigned it to Bob (was Alice)',
+    );
+    expect(describeEvent(entry('unassigned', { from: 'op-bob', fromName: 'Bob' })).what).toBe(
+      'Unassigned it from Bob: back to the team',
+    );
+    expect(describeEvent(entry('unassigned', { fromName: 'Dan', why: 'operator_left' })).what).toBe(
+      'Unassigned it from Dan, who left the team: back to the team',
+    );
+    expect(describeEvent(entry('confirmed', { assignedTo: 'op-alice', assignedToName: 'Alice' })).what).toBe(
+      'Confirmed it (assigned to Alice: the assignment ends)',
+    );
+  });
+
   it('tells a correction as field: before → after, reverts and list edits included', () => {
     // The field by its title (the path made human outside a review), its path kept for the hover.
     expect(describeEvent(entry('corrected', { field: 'total', before: null, after: 12.5 }))).toEqual({

@@ -28,12 +28,19 @@ export interface MoveOnStore {
   get(): MoveOnState;
   set(patch: Partial<MoveOnState>): void;
   subscribe(listener: () => void): () => void;
+  /** The queued document whose page is open now, if any (not a state: nobody re-renders for it). */
+  showing(): string | null;
+  /** Said by that page when it opens (its id) and closes (null, if still its own). */
+  show(documentId: string | null): void;
 }
 
 export function createMoveOnStore(): MoveOnStore {
   let state = IDLE;
+  let showing: string | null = null;
   const listeners = new Set<() => void>();
   return {
+    showing: () => showing,
+    show: (documentId) => void (showing = documentId),
     get: () => state,
     set(patch) {
       state = { ...state, ...patch };

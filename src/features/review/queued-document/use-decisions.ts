@@ -134,23 +134,27 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
             await queryClient.cancelQueries({ queryKey: reviewKeys.document(next.id), exact: true });
             show(next);
           },
-          open: (id, { replace }) =>
+          open: (id, { replace }) => {
             navigate(reviewHref(id, filters), {
               replace,
               ...(replace ? {} : { state: { movedOnFrom: documentId } satisfies MovedOnState }),
-            }),
+            });
+            // Open from now on, though its page mounts a moment later.
+            moveOnStore.show(id);
+          },
           back: (id) => {
             // The entry pushed for the next document goes, so that Back leads where it did before.
             if ((window.history.state as Partial<MovedOnState> | null)?.movedOnFrom === id)
               window.history.back();
             else navigate(reviewHref(id, filters), { replace: true });
+            moveOnStore.show(id);
           },
           queueEmpty: () =>
             navigate(queueHref(filters), {
               replace: true,
               state: { notice: NOTHING_LEFT_AFTER[request.kind] },
             }),
-          showing: () => /^\/review\/([^/?#]+)/.exec(window.location.pathname)?.[1] ?? null,
+          showing: moveOnStore.showing,
           reread: async (id) => (await getReviewDocument(id)).document,
           nameOf: (id) =>
             queryClient.getQueryData<DocumentResponse>(reviewKeys.document(id))?.document.fileName ??

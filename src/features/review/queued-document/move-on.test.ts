@@ -78,19 +78,19 @@ describe('moving on to the next document shown ahead', () => {
     const { events, decision, take, store, steps } = setUp();
     const done = moveOnAhead(steps, store);
 
-    // At once: B's review is open, being taken; nothing has answered yet.
-    expect(events).toEqual(['open B', 'decide']);
+    // At once: the decision sent, B's review open, being taken; nothing has answered yet.
+    expect(events).toEqual(['decide', 'open B']);
     expect(store.get().taking).toBe('B');
 
     decision.resolve({ document: doc('A', { state: 'confirmed', holder: null }) });
     await settled();
-    expect(events).toEqual(['open B', 'decide', 'decided A confirmed', 'take']);
+    expect(events).toEqual(['decide', 'open B', 'decided A confirmed', 'take']);
     expect(store.get().taking).toBe('B');
 
     take.resolve(doc('B'));
     await done;
     // The same document: it stays, with no other entry; its review, holding it, lets `taking` go.
-    expect(events).toEqual(['open B', 'decide', 'decided A confirmed', 'take', 'taken B']);
+    expect(events).toEqual(['decide', 'open B', 'decided A confirmed', 'take', 'taken B']);
     expect(store.get()).toMatchObject({ taking: 'B', failed: null, notice: null, takeFailed: null });
   });
 
@@ -104,8 +104,8 @@ describe('moving on to the next document shown ahead', () => {
 
     // C is opened in B's place (no entry added: Back leads to A), and said so on it at once.
     expect(events).toEqual([
-      'open B',
       'decide',
+      'open B',
       'decided A rejected',
       'take',
       'taken C',
@@ -134,7 +134,7 @@ describe('moving on to the next document shown ahead', () => {
     await done;
 
     // Nothing taken; back to A (the entry pushed for B let go of), which shows the problem.
-    expect(events).toEqual(['open B', 'decide', 'back A']);
+    expect(events).toEqual(['decide', 'open B', 'back A']);
     expect(store.get()).toMatchObject({ taking: null, failed: { documentId: 'A', error: refused } });
   });
 
@@ -144,7 +144,7 @@ describe('moving on to the next document shown ahead', () => {
     decision.resolve({ document: doc('A', { state: 'postponed', holder: null }) });
     take.resolve(null);
     await done;
-    expect(events).toEqual(['open B', 'decide', 'decided A postponed', 'take', 'queue empty']);
+    expect(events).toEqual(['decide', 'open B', 'decided A postponed', 'take', 'queue empty']);
     expect(store.get().taking).toBeNull();
   });
 
@@ -154,7 +154,7 @@ describe('moving on to the next document shown ahead', () => {
     refusedRun.leave('A'); // Back, while the decision was on its way
     refusedRun.decision.reject(new Error('422'));
     await refused;
-    expect(refusedRun.events).toEqual(['open B', 'decide']);
+    expect(refusedRun.events).toEqual(['decide', 'open B']);
     expect(refusedRun.store.get().failed?.documentId).toBe('A');
 
     const otherRun = setUp();
@@ -174,7 +174,7 @@ describe('moving on to the next document shown ahead', () => {
     const offline = new Error('network');
     take.reject(offline);
     await done;
-    expect(events).toEqual(['open B', 'decide', 'decided A confirmed', 'take']);
+    expect(events).toEqual(['decide', 'open B', 'decided A confirmed', 'take']);
     expect(store.get()).toMatchObject({ taking: null, takeFailed: { documentId: 'B', error: offline } });
   });
 });

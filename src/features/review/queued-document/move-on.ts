@@ -97,10 +97,13 @@ export interface MoveOnSteps {
 export async function moveOnAhead(steps: MoveOnSteps, store: MoveOnStore = moveOnStore): Promise<void> {
   const { from, to } = steps;
   store.set({ taking: to, failed: null, notice: null, takeFailed: null });
+  // The decision is sent first: opening the next review renders it at once (the router's update is
+  // synchronous), and the request need not wait for that.
+  const decision = steps.decide();
   steps.open(to, { replace: false });
   let decided: { document: ReviewDocument };
   try {
-    decided = await steps.decide();
+    decided = await decision;
   } catch (error) {
     store.set({ taking: null, failed: { documentId: from, error } });
     if (steps.showing() === to) steps.back(from);

@@ -113,7 +113,9 @@ export function useDecisions({ documentId, draftKey, flush, onRefused, onNextFai
   return useMutation({
     mutationFn: async (request: DecisionRequest) => {
       // A new decision: what the last one shown ahead left here is over.
-      if (moveOnStore.get().failed?.documentId === documentId) moveOnStore.set({ failed: null });
+      const { failed, notice } = moveOnStore.get();
+      if (failed?.documentId === documentId || notice?.documentId === documentId)
+        moveOnStore.set({ failed: null, notice: null });
       const version = await flush().catch((error: unknown) => {
         throw new NotSavedError(error);
       });

@@ -213,6 +213,9 @@ test('the queue follows the operator: Start reviewing takes a document of the fi
   const second = reviewUrl.exec(carolPage.url())?.[1];
   expect([first, other?.id]).not.toContain(second);
   await expect(valueOf(carolPage, 'invoice_number')).toBeVisible({ timeout: 30_000 });
+  // Shown as soon as Reject was pressed (it was ready ahead), editable once the take gave it (issue 21).
+  await expect(valueOf(carolPage, 'invoice_number')).toBeEnabled({ timeout: 15_000 });
+  await expect(carolPage.getByText('Taking this document…')).toHaveCount(0);
   // The take gave the document prefetched: its review drew the file already in the page, not asked again.
   expect(second).toBe(following);
   expect(asked(second)).toBe(1);

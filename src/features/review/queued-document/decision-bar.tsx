@@ -26,6 +26,8 @@ interface Props {
   gate?: { guard: (proceed: (uncheckedConfirmed?: number) => void) => void; dialog: ReactNode } | undefined;
   /** The reasons the model offers for each decision (its settings), as choices beside the text. */
   reasons?: PresetReasons | undefined;
+  /** Said while `busy` instead of the decision under way (the document is still being taken). */
+  working?: string | undefined;
 }
 
 const WORKING: Record<DecisionRequest['kind'], string> = {
@@ -40,7 +42,16 @@ const WORKING: Record<DecisionRequest['kind'], string> = {
  * with a reason, or release it undecided. A refusal is shown as the server said it; the corrections
  * stay, in this browser and on the server as far as it took them.
  */
-export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlocked, gate, reasons }: Props) {
+export function DecisionBar({
+  onDecide,
+  busy,
+  error,
+  failures = [],
+  confirmBlocked,
+  gate,
+  reasons,
+  working,
+}: Props) {
   const [asking, setAsking] = useState<'reject' | 'postpone' | 'override' | null>(null);
   // Which confirmation the override reason is for: "and next" or not, and the unchecked values told of.
   const [confirmNext, setConfirmNext] = useState(true);
@@ -119,7 +130,7 @@ export function DecisionBar({ onDecide, busy, error, failures = [], confirmBlock
           {confirmBlocked}
         </p>
       )}
-      {busy && <Spinner label={WORKING[last]} />}
+      {busy && <Spinner label={working ?? WORKING[last]} />}
       {error != null && <DecisionProblem error={error} />}
       <ReasonDialog
         open={asking === 'reject'}

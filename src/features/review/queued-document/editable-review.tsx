@@ -1,4 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { reviewKeys } from '../../../api/keys';
 import { Button } from '../../../components/ui/button';
 import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
@@ -10,7 +12,8 @@ import { useUncheckedGate } from '../checks/use-unchecked-gate';
 import { DecisionBar } from './decision-bar';
 import type { HeldReviewProps } from './held-review';
 import { HistoryPanel } from './history-panel';
-import { isNotHolder, isStale } from './review-errors';
+import { useMoveOn } from './move-on';
+import { isNotHolder, isStale, isWrongState } from './review-errors';
 import { SaveStatus } from './save-status';
 import { StaleAlert } from './stale-alert';
 import { useCorrectionsSync } from './use-corrections-sync';
@@ -57,7 +60,7 @@ export function EditableReview(props: Props) {
   });
   useLease(document.id, onLostHold);
   // The document "Confirm and next", Reject and Postpone would move on to, made ready meanwhile.
-  useNextDocumentAhead({ current: document.id, enabled: true, ready: fileLoading !== true });
+  const ahead = useNextDocumentAhead({ current: document.id, enabled: true, ready: fileLoading !== true });
   const rules = useRuleFailures({
     apiVersion: document.apiVersion,
     model: document.model,
@@ -77,7 +80,22 @@ export function EditableReview(props: Props) {
     flush: sync.flush,
     onRefused: sync.refuse,
     onNextFailed,
+    ahead,
   });
+  // A decision refused after the review had moved on to the next document shown ahead: back here,
+  // it is handled as a refusal met here would have been (use-decisions.ts), and shown the same way.
+  const moveOn = useMoveOn();
+  const failed = moveOn.failed?.documentId === document.id ? moveOn.failed : null;
+  const queryClient = useQueryClient();
+  const handled = useRef<unknown>(null);
+  const refuse = sync.refuse;
+  useEffect(() => {
+    if (failed === null || handled.current === failed) return;
+    handled.current = failed;
+    if (isStale(failed.error) || isNotHolder(failed.error)) refuse(failed.error);
+    else if (isWrongState(failed.error))
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.document(document.id) });
+  }, [failed, refuse, queryClient, document.id]);
   const takeTheirs = () => {
     const merged = sync.takeTheirs();
     if (merged) setView((v) => ({ edits: merged, generation: v.generation + 1 }));
@@ -157,7 +175,7 @@ export function EditableReview(props: Props) {
         <DecisionBar
           onDecide={(request) => decisions.mutate(request)}
           busy={decisions.isPending}
-          error={decisions.error}
+          error={decisions.error ?? failed?.error}
           failures={rules.failures}
           gate={unchecked}
           reasons={presetReasons}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ReviewDocument } from '@extraction-review/contract/review/schemas';
 import type { ReviewTab } from '../panels/review-panels';
 import type { TabSpec } from '../panels/review-tabs';
@@ -25,6 +26,15 @@ export interface HeldReviewProps {
   adminTab?: TabSpec<ReviewTab> | undefined;
 }
 
+interface Props extends HeldReviewProps {
+  /**
+   * Opened ahead of its take (move-on.ts): not the operator's yet, so `aheadView` (the document drawn,
+   * read-only, "Taking…") is shown until it is, and then until the draft is read, in place of a spinner.
+   */
+  taking?: boolean | undefined;
+  aheadView?: ReactNode;
+}
+
 /** The draft key of a queued document in this browser's draft store. */
 export const queueDraftKey = (documentId: string): string => `review:${documentId}`;
 
@@ -32,9 +42,9 @@ export const queueDraftKey = (documentId: string): string => `review:${documentI
  * The document the operator holds: its review starts once the draft kept in this browser has been
  * read and laid over the server's corrections (use-draft-seed.ts).
  */
-export function HeldReview(props: HeldReviewProps) {
+export function HeldReview({ taking = false, aheadView, ...props }: Props) {
   const draftKey = queueDraftKey(props.document.id);
-  const seed = useDraftSeed(draftKey, props.document);
-  if (!seed) return <Spinner label="Reading your draft…" />;
+  const seed = useDraftSeed(draftKey, props.document, !taking);
+  if (taking || !seed) return aheadView ?? <Spinner label="Reading your draft…" />;
   return <EditableReview {...props} draftKey={draftKey} seed={seed} />;
 }

@@ -8,6 +8,7 @@ import { ProblemAlert } from '../../../components/problem-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { parseQueueFilters, queueHref } from '../../../lib/queue-filters';
 import { preloadDocumentViewer, useOpenDocumentAhead } from '../viewer/preload';
+import { moveOnStore } from './move-on';
 import { QueueReview } from './queue-review';
 import { useDocumentFile } from './use-document-file';
 
@@ -39,6 +40,13 @@ export function QueueDocumentPage({ documentId }: { documentId: string }) {
   // The viewer and pdf.js load, and the document's file is downloaded and opened, while the
   // document is fetched (its file's address is known from its id).
   useEffect(preloadDocumentViewer, []);
+  // Which document is open, for a move on under way (move-on.ts): one left is not moved under the operator.
+  useEffect(() => {
+    moveOnStore.show(documentId);
+    return () => {
+      if (moveOnStore.showing() === documentId) moveOnStore.show(null);
+    };
+  }, [documentId]);
   const file = useDocumentFile(documentId);
   useOpenDocumentAhead(file.data?.file, file.data?.mimeType);
 

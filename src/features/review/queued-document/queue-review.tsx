@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { reviewKeys } from '../../../api/keys';
 import type { OperatorView, ReviewDocument } from '@extraction-review/contract/review/schemas';
 import { ProblemAlert } from '../../../components/problem-alert';
@@ -11,7 +11,9 @@ import { draftFromServer } from '@extraction-review/review-domain/queue/correcti
 import { DocumentStatus } from './document-status';
 import { documentMissingText } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
+import { DecisionBar } from './decision-bar';
 import { HistoryDisclosure, HistoryPanel } from './history-panel';
+import { moveOnStore, useMoveOn } from './move-on';
 import { PriorityControl } from './priority-control';
 import { ReassignControl } from './reassign-control';
 import { useDocumentActions } from './use-document-actions';
@@ -27,6 +29,10 @@ interface Props {
  * A queued document by its state: the full review when the operator holds it; otherwise the values
  * read-only beside where the document stands (waiting, held by someone, decided), with what may be
  * done about it. A hold lost on the way leaves the local draft in place and the review read-only.
+ *
+ * Opened ahead of its take by a decision on the one before (move-on.ts): drawn at once, read-only,
+ * "Taking…" on the decision bar, until the take gives it (then editable) or another (then that one
+ * is opened instead, and said so on it).
  */
 export function QueueReview({ document, operator }: Props) {
   const queryClient = useQueryClient();
@@ -46,6 +52,16 @@ export function QueueReview({ document, operator }: Props) {
 
   const isAdmin = operator.role === 'admin';
   const editable = document.state === 'in_review' && document.holder?.id === operator.id && lost === null;
+  const moveOn = useMoveOn();
+  const taking = moveOn.taking === document.id && !editable;
+  // Opened ahead of its take: the same drawn review stays while the draft is read, once taken.
+  const [cameAhead] = useState(taking);
+  const takeFailed = !editable && moveOn.takeFailed?.documentId === document.id ? moveOn.takeFailed : null;
+  const notice = moveOn.notice?.documentId === document.id ? moveOn.notice.text : null;
+  useEffect(() => {
+    // Held now: the move on that opened it is over.
+    if (editable && moveOnStore.get().taking === document.id) moveOnStore.set({ taking: null });
+  }, [editable, document.id]);
   const stored = file.data && {
     file: file.data.file,
     filename: document.fileName,
@@ -73,10 +89,51 @@ export function QueueReview({ document, operator }: Props) {
       }
     : undefined;
 
+  const historyTab: TabSpec<ReviewTab> = {
+    id: 'history',
+    label: 'History',
+    content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
+  };
+  const readOnlyReview = (footer?: React.ReactNode) =>
+    result?.ok && (
+      <ReviewView
+        jobId={document.id}
+        draftKey={queueDraftKey(document.id)}
+        result={result.review.response}
+        pageTurns={result.review.pageTurns}
+        offline={document.apiVersion === 'v1'}
+        document={stored ?? null}
+        documentMissing={documentMissingText({ loading: file.isPending, failed: file.isError })}
+        documentLoading={file.isPending}
+        initialCorrections={shown}
+        readOnly
+        footer={footer}
+        tabs={[...(adminTab ? [adminTab] : []), historyTab]}
+      />
+    );
+  // No edit without the lease: the decisions wait, quietly, for the take.
+  const aheadView = readOnlyReview(
+    <DecisionBar onDecide={() => undefined} busy error={null} working="Taking this document…" />,
+  );
+
   return (
     <>
-      {!editable && (
+      {!editable && !taking && (
         <DocumentStatus document={document} me={operator.id} isAdmin={isAdmin} take={take} reopen={reopen} />
+      )}
+      {notice && (
+        <p
+          role="status"
+          className="rounded border border-blue-300 bg-blue-50 px-3 py-1.5 text-sm text-slate-900"
+        >
+          {notice}
+        </p>
+      )}
+      {takeFailed && (
+        <ProblemAlert
+          error={takeFailed.error}
+          action="The document before is decided, but this one could not be taken for you: take it here, or start again from the queue."
+        />
       )}
       {adminControls && !result?.ok && (
         <section
@@ -113,7 +170,7 @@ export function QueueReview({ document, operator }: Props) {
       )}
       {/* The values are drawn while the file downloads: only the page waits for it. */}
       {result?.ok &&
-        (editable ? (
+        (editable || taking ? (
           <HeldReview
             document={document}
             review={result.review}
@@ -125,28 +182,11 @@ export function QueueReview({ document, operator }: Props) {
             onLostHold={onLostHold}
             onNextFailed={(error) => setNextFailed({ error })}
             adminTab={adminTab}
+            taking={taking}
+            aheadView={taking || cameAhead ? aheadView : undefined}
           />
         ) : (
-          <ReviewView
-            jobId={document.id}
-            draftKey={queueDraftKey(document.id)}
-            result={result.review.response}
-            pageTurns={result.review.pageTurns}
-            offline={document.apiVersion === 'v1'}
-            document={stored ?? null}
-            documentMissing={documentMissingText({ loading: file.isPending, failed: file.isError })}
-            documentLoading={file.isPending}
-            initialCorrections={shown}
-            readOnly
-            tabs={[
-              ...(adminTab ? [adminTab] : []),
-              {
-                id: 'history',
-                label: 'History',
-                content: <HistoryPanel documentId={document.id} isAdmin={isAdmin} />,
-              },
-            ]}
-          />
+          readOnlyReview()
         ))}
       {!result && document.result !== null && <Spinner label="Loading the review settings…" />}
       {!result && (document.state === 'processing' || document.state === 'failed') && (

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
+import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { ProblemDetailsError } from '../../../api/errors';
 import { reviewKeys } from '../../../api/keys';
@@ -10,6 +10,7 @@ import type * as Endpoints from '../../../api/review/endpoints';
 import {
   confirmDocument,
   getReviewDocument,
+  peekNext,
   rejectDocument,
   renewLease,
   saveCorrections,
@@ -25,6 +26,7 @@ import { ReviewDocumentRoute } from '../../../app/review-document-route';
 import type * as DraftStore from '../../../lib/draft-store';
 import { deleteDraft, loadDraft } from '../../../lib/draft-store';
 import { extractionFixture } from '@extraction-review/test-kit/recorded-results';
+import { moveOnStore } from './move-on';
 
 vi.mock('../../../api/review/endpoints', async (importOriginal) => ({
   ...(await importOriginal<typeof Endpoints>()),
@@ -164,7 +166,10 @@ beforeEach(() => {
   );
   vi.mocked(renewLease).mockImplementation(async () => ({ document: reviewDocument() }));
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  moveOnStore.set({ taking: null, failed: null, notice: null, takeFailed: null });
+});
 
 describe('ReviewDocumentRoute', () => {
   it('held by me: editable, each correction saved on the version read', async () => {
@@ -348,5 +353,166 @@ describe('ReviewDocumentRoute', () => {
   it('a result that does not parse is explained, not a crash', async () => {
     renderRoute(reviewDocument({ result: { inference: { id: 42 } } }));
     expect(await screen.findByText(/The stored result is not a v2 extraction result/)).toBeInTheDocument();
+  });
+});
+
+/** The review route by the address, as the app has it: a move on opens another document's page. */
+function renderRoutes(documents: ReviewDocument[]) {
+  vi.mocked(getReviewDocument).mockImplementation(async (id) => {
+    const document = documents.find((d) => d.id === id);
+    if (!document) throw problem(404, '404-010', 'No such document.');
+    return { document };
+  });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  client.setQueryData(reviewKeys.session(), signedIn());
+  const location = memoryLocation({ path: `/review/${documents[0]?.id ?? ''}`, record: true });
+  render(
+    <QueryClientProvider client={client}>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Route path="/review/:id">{(params) => <ReviewDocumentRoute documentId={params.id} />}</Route>
+      </Router>
+    </QueryClientProvider>,
+  );
+  return { client, history: () => [...location.history] };
+}
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (error: unknown) => void = () => undefined;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** D2, waiting, next in the queue: its value tells its review from D1's. */
+const waitingNext = (overrides: Partial<ReviewDocument> = {}) =>
+  reviewDocument({
+    id: 'D2',
+    fileName: 'invoice-2.pdf',
+    state: 'to_review',
+    holder: null,
+    leaseExpiresAt: null,
+    corrections: { [FIELD]: 'second' },
+    ...overrides,
+  });
+
+/** Until the review of D1 has made D2 ready ahead: its record and (no) file in the cache. */
+async function readyAhead(client: QueryClient) {
+  await waitFor(
+    () => {
+      expect(client.getQueryData(reviewKeys.document('D2'))).toBeDefined();
+      expect(client.getQueryData(reviewKeys.file('D2'))).toBeDefined();
+    },
+    { timeout: 3000 },
+  );
+}
+
+// Several round trips through the whole review each: more than the default 5 s on a loaded machine.
+describe('moving on to the next document ready ahead (issue 21)', { timeout: 30_000 }, () => {
+  it('Reject opens it before the decision and the take answer, read-only and "Taking…", then editable', async () => {
+    vi.mocked(peekNext).mockResolvedValue('D2');
+    const rejected = deferred<{ document: ReviewDocument }>();
+    const taken = deferred<ReviewDocument | undefined>();
+    vi.mocked(rejectDocument).mockReturnValue(rejected.promise);
+    vi.mocked(takeNext).mockReturnValue(taken.promise);
+    const { client, history } = renderRoutes([reviewDocument(), waitingNext()]);
+    expect(await screen.findByLabelText(FIELD_TITLE)).toBeEnabled();
+    await readyAhead(client);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Reject…' }));
+    await userEvent.type(screen.getByLabelText(/Why is it rejected/), 'Blurred');
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+
+    // D2 is shown at once, its values read-only: neither the rejection nor the take has answered.
+    await waitFor(() => expect(history()).toEqual(['/review/D1', '/review/D2']));
+    expect(await screen.findByText('Taking this document…')).toBeInTheDocument();
+    expect(screen.getByLabelText(FIELD_TITLE)).toHaveValue('second');
+    expect(screen.getByLabelText(FIELD_TITLE)).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Release' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Review this document' })).toBeNull();
+    expect(rejectDocument).toHaveBeenCalledWith('D1', 5, 'Blurred');
+    expect(takeNext).not.toHaveBeenCalled();
+
+    // Rejected, then taken: D2 is the operator's, editable.
+    rejected.resolve({ document: reviewDocument({ state: 'rejected', holder: null, reason: 'Blurred' }) });
+    await waitFor(() => expect(takeNext).toHaveBeenCalledTimes(1));
+    expect(screen.getByText('Taking this document…')).toBeInTheDocument();
+    taken.resolve(waitingNext({ state: 'in_review', holder: ALICE, version: 6 }));
+    await waitFor(() => expect(screen.getByLabelText(FIELD_TITLE)).toBeEnabled());
+    expect(screen.getByLabelText(FIELD_TITLE)).toHaveValue('second');
+    expect(screen.queryByText('Taking this document…')).toBeNull();
+    expect(history()).toEqual(['/review/D1', '/review/D2']);
+    expect(client.getQueryData(reviewKeys.document('D1'))).toMatchObject({ document: { state: 'rejected' } });
+  });
+
+  it('a refused decision goes back to the document decided, the correction kept, the problem shown', async () => {
+    vi.mocked(peekNext).mockResolvedValue('D2');
+    const confirmed = deferred<{ document: ReviewDocument }>();
+    vi.mocked(confirmDocument).mockReturnValue(confirmed.promise);
+    const { client, history } = renderRoutes([reviewDocument(), waitingNext()]);
+    await replaceValue(await screen.findByLabelText(FIELD_TITLE), 'mine');
+    await waitFor(() => expect(screen.getByText('All changes saved')).toBeInTheDocument(), { timeout: 3000 });
+    await readyAhead(client);
+
+    await userEvent.click(screen.getByRole('button', { name: /Confirm and next/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
+    await waitFor(() => expect(history().at(-1)).toBe('/review/D2'));
+    expect(await screen.findByText('Taking this document…')).toBeInTheDocument();
+    // Saved first, as always, then decided on the version the save gave.
+    expect(confirmDocument).toHaveBeenCalledWith('D1', 6, { uncheckedConfirmed: expect.any(Number) });
+
+    confirmed.reject(problem(422, '422-009', 'The rule total_matches fails.'));
+    await waitFor(() => expect(history().at(-1)).toBe('/review/D1'));
+    expect(await screen.findByText(/The rule total_matches fails\./)).toBeInTheDocument();
+    expect(screen.getByText(/Nothing was decided/)).toBeInTheDocument();
+    expect(await screen.findByLabelText(FIELD_TITLE)).toBeEnabled();
+    expect(screen.getByLabelText(FIELD_TITLE)).toHaveValue('mine');
+    expect(takeNext).not.toHaveBeenCalled();
+  });
+
+  it('another document given by the take replaces the one shown, and says who took it', async () => {
+    vi.mocked(peekNext).mockResolvedValue('D2');
+    vi.mocked(confirmDocument).mockResolvedValue({
+      document: reviewDocument({ state: 'confirmed', holder: null, decidedBy: ALICE, version: 6 }),
+    });
+    const other = reviewDocument({ id: 'D3', fileName: 'invoice-3.pdf', corrections: { [FIELD]: 'third' } });
+    const documents = [reviewDocument(), waitingNext(), other];
+    vi.mocked(takeNext).mockImplementation(async () => {
+      // Bob took D2 a moment before.
+      documents[1] = waitingNext({ state: 'in_review', holder: BOB });
+      return other;
+    });
+    const { client, history } = renderRoutes(documents);
+    await screen.findByLabelText(FIELD_TITLE);
+    await readyAhead(client);
+
+    await userEvent.click(screen.getByRole('button', { name: /Confirm and next/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm anyway' }));
+    // D3 in D2's place: Back leads to D1.
+    await waitFor(() => expect(history()).toEqual(['/review/D1', '/review/D3']));
+    expect(
+      await screen.findByText('Bob took invoice-2.pdf meanwhile; here is the next one.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText(FIELD_TITLE)).toBeEnabled());
+    expect(screen.getByLabelText(FIELD_TITLE)).toHaveValue('third');
+  });
+
+  it('nothing left to take: to the queue, as without a document ahead', async () => {
+    vi.mocked(peekNext).mockResolvedValue('D2');
+    vi.mocked(rejectDocument).mockResolvedValue({
+      document: reviewDocument({ state: 'rejected', holder: null, reason: 'Blurred' }),
+    });
+    vi.mocked(takeNext).mockResolvedValue(undefined);
+    const { client, history } = renderRoutes([reviewDocument(), waitingNext()]);
+    await screen.findByLabelText(FIELD_TITLE);
+    await readyAhead(client);
+    await userEvent.click(screen.getByRole('button', { name: 'Reject…' }));
+    await userEvent.type(screen.getByLabelText(/Why is it rejected/), 'Blurred');
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(history()).toEqual(['/review/D1', '/queue']));
   });
 });

@@ -20,18 +20,21 @@ export interface DraftSeed {
 /**
  * Where an editable review starts: the server's corrections are the base, the draft kept in this
  * browser wins where it differs from what it was last known to match (its base), and whatever then
- * differs from the server is sent by the saver. Read once per mount, from the document as given then.
+ * differs from the server is sent by the saver. Read once per mount, from the document as given then
+ * (or when `enabled` first becomes true).
  */
 export function useDraftSeed(
   draftKey: string,
   document: { version: number; corrections: Record<string, unknown> },
+  /** False while the document is not the operator's yet (being taken): read once it is, from it then. */
+  enabled = true,
 ): DraftSeed | null {
   const [seed, setSeed] = useState<DraftSeed | null>(null);
-  const [start] = useState(() => ({
-    version: document.version,
-    server: draftFromServer(document.corrections),
-  }));
+  const startFrom = () => ({ version: document.version, server: draftFromServer(document.corrections) });
+  const [start, setStart] = useState(() => (enabled ? startFrom() : null));
+  if (enabled && start === null) setStart(startFrom());
   useEffect(() => {
+    if (start === null) return;
     let live = true;
     void readSeed(draftKey, start.version, start.server).then((read) => {
       if (live) setSeed(read);

@@ -13,7 +13,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { reviewKeys } from '../../../api/keys';
 import type * as Endpoints from '../../../api/review/endpoints';
-import { peekNext } from '../../../api/review/endpoints';
+import { getReviewDocument, peekNext } from '../../../api/review/endpoints';
 import type { SessionResponse } from '@extraction-review/contract/review/schemas';
 import { drawDocumentAhead } from '../viewer/preload';
 import { useDocumentFile } from './use-document-file';
@@ -22,6 +22,10 @@ import { useNextDocumentAhead } from './use-next-ahead';
 vi.mock('../../../api/review/endpoints', async (importOriginal) => ({
   ...(await importOriginal<typeof Endpoints>()),
   peekNext: vi.fn(),
+  // Its record, as far as the look ahead reads it (a v1 one: no model schema to read ahead).
+  getReviewDocument: vi.fn(async (id: string) => ({
+    document: { id, apiVersion: 'v1', model: 'mindee/invoices/v4', result: {} },
+  })),
 }));
 const released: string[] = [];
 vi.mock('../viewer/preload', () => ({
@@ -50,6 +54,7 @@ beforeEach(() => {
   hold = null;
   vi.mocked(peekNext).mockReset();
   vi.mocked(drawDocumentAhead).mockClear();
+  vi.mocked(getReviewDocument).mockClear();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -100,6 +105,9 @@ describe('the next document, ahead', () => {
     const kept = client.getQueryData<{ file: Blob; mimeType: string }>(reviewKeys.file('B'));
     expect(kept?.mimeType).toBe('application/pdf');
     expect(vi.mocked(drawDocumentAhead).mock.calls[0]).toEqual([kept?.file, 'application/pdf']);
+    // Its record too (its result with it): with the file, all its review needs to draw the page.
+    await waitFor(() => expect(client.getQueryData(reviewKeys.document('B'))).toBeDefined());
+    expect(vi.mocked(getReviewDocument).mock.calls.map((call) => call[0])).toEqual(['B']);
   });
 
   it('asks nothing for a document the operator does not hold', async () => {
@@ -137,6 +145,7 @@ describe('the next document, ahead', () => {
     await waitFor(() => expect(result.current).toBe('C'));
     await waitFor(() => expect(client.getQueryData(reviewKeys.file('C'))).toBeDefined());
     expect(client.getQueryData(reviewKeys.file('B'))).toBeUndefined();
+    expect(client.getQueryData(reviewKeys.document('B'))).toBeUndefined();
     await waitFor(() => expect(released).toEqual(['file of B']));
     expect(fileRequests()).toEqual([filePath('B'), filePath('C')]);
   });

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { reviewKeys } from '../../../api/keys';
 import { peekNext } from '../../../api/review/endpoints';
+import { reviewDocumentQueryOptions } from '../../../api/review/queries';
+import { modelSchemaQueryOptions } from '../../../api/v2/model-schema';
 import type { SessionResponse } from '@extraction-review/contract/review/schemas';
 import { parseQueueFilters, toNextQuery } from '../../../lib/queue-filters';
 import { drawDocumentAhead } from '../viewer/preload';
@@ -24,9 +26,13 @@ export const AHEAD_GC_MS = 10_000;
  * the file in the cache and pdf.js ready, and paints at once; when it answers with another (taken
  * meanwhile by a colleague, a new urgent one), that one loads as usual.
  *
- * One document ahead at most: the file of one no longer next is dropped from the cache; leaving the
- * review cancels a download under way, and an unused file goes a few seconds later. Only while the
- * operator holds the current document (`enabled`), and once its own file is in (`ready`).
+ * Its record (with its result) is read too, and its model's schema: with the file, all the next
+ * review needs to draw its page and polygons, so that a decision can open it at once, before the take
+ * answers (move-on.ts).
+ *
+ * One document ahead at most: the file and record of one no longer next are dropped from the cache;
+ * leaving the review cancels a download under way, and an unused file goes a few seconds later. Only
+ * while the operator holds the current document (`enabled`), and once its own file is in (`ready`).
  */
 export function useNextDocumentAhead({
   current,
@@ -64,14 +70,27 @@ export function useNextDocumentAhead({
     gcTime: AHEAD_GC_MS,
     retry: false,
   });
+  const record = useQuery({
+    ...reviewDocumentQueryOptions(next ?? ''),
+    enabled: next !== null,
+    gcTime: AHEAD_GC_MS,
+    retry: false,
+  });
+  const v2Model = record.data?.document.apiVersion === 'v2' ? record.data.document.model : null;
+  useEffect(() => {
+    // Usually the current document's model, read already (prefetchQuery then asks nothing).
+    if (v2Model !== null) void queryClient.prefetchQuery(modelSchemaQueryOptions(v2Model));
+  }, [v2Model, queryClient]);
 
-  // One ahead: the file of a document no longer next, and shown by nobody, goes now.
+  // One ahead: the file and record of a document no longer next, and shown by nobody, go now.
   const previous = useRef<string | null>(null);
   useEffect(() => {
     const before = previous.current;
     previous.current = next;
-    if (before !== null && before !== next && before !== current)
+    if (before !== null && before !== next && before !== current) {
       queryClient.removeQueries({ queryKey: reviewKeys.file(before), exact: true, type: 'inactive' });
+      queryClient.removeQueries({ queryKey: reviewKeys.document(before), exact: true, type: 'inactive' });
+    }
   }, [next, current, queryClient]);
 
   const blob = next === null ? undefined : file.data?.file;

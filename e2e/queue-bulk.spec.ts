@@ -61,6 +61,7 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   await expect(page.getByRole('status').filter({ hasText: 'Assigned 1 document.' })).toBeVisible();
   await expect(rowOf(page, names[2] ?? '')).toContainText(`Assigned to ${operator}`);
   await expect(rowOf(page, names[2] ?? '')).toContainText(/to review/i);
+  await rowOf(page, names[2] ?? '').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/queue-assigned-row-1280.png` });
 
   // The operator, in their own browser, finds it with the filter "Assigned: to me".
@@ -81,7 +82,8 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   await page.getByRole('checkbox', { name: `Select ${names[1]}` }).check();
   const bar = page.getByRole('region', { name: 'Bulk actions' });
   await expect(bar.getByText('2 documents selected')).toBeVisible();
-  await page.screenshot({ path: '/tmp/bulk/queue-bulk-1280.png' });
+  await bar.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/queue-bulk-bar-1280.png` });
 
   // Their priority, at once.
   await bar.getByLabel('Priority (higher first)').fill('7');

@@ -1,12 +1,13 @@
 /**
- * An admin works the queue in bulk (issue 21): ticks two documents of their own batch, sets their
+ * An admin works the queue in bulk (issue 21): assigns a document of their own batch to an operator,
+ * who finds it with the queue's "Assigned: to me" filter in their own browser; ticks two documents, sets their
  * priority, rejects one with a reason, deletes the other after the confirmation, and sorts the list
  * by a column (the order kept in the address, `aria-sort` on the header). Other journeys share the
  * server: everything here is filtered to this journey's batch. At 1280×720.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { expectAccessible } from './support/artifacts';
-import { enqueuePdf, uniqueName } from './support/team';
+import { addOperator, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
 
@@ -19,12 +20,24 @@ async function listBatch(request: APIRequestContext, batch: string) {
 const rowOf = (page: Page, fileName: string) =>
   page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: fileName }) });
 
+const SHOTS = '/work/notes/shots-assign';
+
+async function operatorPage(browser: Browser, name: string): Promise<Page> {
+  const context = await browser.newContext({ storageState: NOBODY, viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await signIn(page, name);
+  return page;
+}
+
 const fileNames = async (page: Page) => page.getByRole('table').getByRole('rowheader').allTextContents();
 
-test('an admin sets priorities, rejects and deletes documents in bulk, and sorts the queue', async ({
+test('an admin assigns, sets priorities, rejects and deletes documents in bulk, and sorts the queue', async ({
   page,
+  browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
+  const operator = uniqueName('Olga');
+  await addOperator(operator, 'operator');
   await page.setViewportSize({ width: 1280, height: 720 });
   const batch = uniqueName('bulk');
   const names = [1, 2, 3].map((n) => `${batch}-${n}.pdf`);
@@ -40,12 +53,37 @@ test('an admin sets priorities, rejects and deletes documents in bulk, and sorts
   await page.goto(`/queue?q=${encodeURIComponent(batch)}`);
   await expect(rowOf(page, names[0] ?? '')).toBeVisible({ timeout: 20_000 });
 
+  // One assigned to the operator: it stays waiting, and says whose it is.
+  await page.getByRole('checkbox', { name: `Select ${names[2]}` }).check();
+  const assignBar = page.getByRole('region', { name: 'Bulk actions' });
+  await assignBar.getByLabel('Assign to').selectOption({ label: operator });
+  await assignBar.getByRole('button', { name: 'Assign', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Assigned 1 document.' })).toBeVisible();
+  await expect(rowOf(page, names[2] ?? '')).toContainText(`Assigned to ${operator}`);
+  await expect(rowOf(page, names[2] ?? '')).toContainText(/to review/i);
+  await rowOf(page, names[2] ?? '').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/queue-assigned-row-1280.png` });
+
+  // The operator, in their own browser, finds it with the filter "Assigned: to me".
+  const olga = await operatorPage(browser, operator);
+  await olga.goto(`/queue?q=${encodeURIComponent(batch)}`);
+  await expect(rowOf(olga, names[0] ?? '')).toBeVisible({ timeout: 20_000 });
+  await olga.getByLabel('Assigned').selectOption({ label: 'To me' });
+  await expect(olga).toHaveURL(/[?&]assigned=me(&|$)/);
+  await expect.poll(() => fileNames(olga)).toEqual([names[2]]);
+  await expect(rowOf(olga, names[2] ?? '')).toContainText('Assigned to you');
+  await olga.screenshot({ path: `${SHOTS}/queue-filter-to-me-1280.png` });
+  await olga.setViewportSize({ width: 1440, height: 900 });
+  await olga.screenshot({ path: `${SHOTS}/queue-filter-to-me-1440.png` });
+  await olga.context().close();
+
   // Two ticked: the bar says how many.
   await page.getByRole('checkbox', { name: `Select ${names[0]}` }).check();
   await page.getByRole('checkbox', { name: `Select ${names[1]}` }).check();
   const bar = page.getByRole('region', { name: 'Bulk actions' });
   await expect(bar.getByText('2 documents selected')).toBeVisible();
-  await page.screenshot({ path: '/tmp/bulk/queue-bulk-1280.png' });
+  await bar.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/queue-bulk-bar-1280.png` });
 
   // Their priority, at once.
   await bar.getByLabel('Priority (higher first)').fill('7');

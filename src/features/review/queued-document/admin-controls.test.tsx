@@ -79,6 +79,6 @@ describe('admin controls', () => {
     await userEvent.selectOptions(screen.getByLabelText('Hand to'), 'op-a');
     await userEvent.click(screen.getByRole('button', { name: 'Reassign' }));
     await waitFor(() => expect(reassignDocument).toHaveBeenCalledWith('D1', 'op-a'));
-    expect(await screen.findByRole('status')).toHaveTextContent('Now held by Alice.');
+    expect(await screen.findByRole('status')).toHaveTextContent('Now assigned to and held by Alice.');
   });
 });

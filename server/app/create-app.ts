@@ -110,8 +110,8 @@ export interface AppOptions {
    */
   readiness?: Readiness;
   /**
-   * Where the access lines and request errors go (packages/server-kit/src/logger.ts). Default: the
-   * process's root logger, under `component: http`.
+   * Where the access lines and request errors go (packages/server-kit/src/logger.ts), under
+   * `component: http`. Default: the process's root logger.
    */
   logger?: Logger;
 }
@@ -256,7 +256,7 @@ export function createApp(options: AppOptions): Hono {
   app.use(
     '*',
     requestLog({
-      logger: options.logger ?? rootLogger().child({ component: 'http' }),
+      logger: (options.logger ?? rootLogger()).child({ component: 'http' }),
       trustProxy: trustedPeers(options.hosts?.trustProxy ?? []),
       actor: whoAsked,
       quiet: routineRequest,
@@ -339,7 +339,11 @@ function whoAsked(c: Context): Record<string, string> | undefined {
 function routineRequest(c: Context): boolean {
   const path = c.req.path;
   if (path === '/api/health' || path.startsWith('/api/health/')) return true;
-  return (c.req.method === 'GET' || c.req.method === 'HEAD') && !/^\/(api|v1|v2|hooks)(\/|$)/.test(path) && c.res.ok;
+  return (
+    (c.req.method === 'GET' || c.req.method === 'HEAD') &&
+    !/^\/(api|v1|v2|hooks)(\/|$)/.test(path) &&
+    c.res.ok
+  );
 }
 
 /** Neither a page of the app nor a route of its API: `404-015`. */

@@ -14,7 +14,7 @@
  * the lines go without any module reading the environment.
  */
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -73,16 +73,8 @@ export function choosesJson(format: LogFormat, isTty: boolean): boolean {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const isTty = options.isTty ?? process.stdout.isTTY === true;
   const json = choosesJson(options.format ?? 'auto', isTty);
-  const target: DestinationStream = json
-    ? (options.destination ?? pino.destination({ dest: 1, sync: true }))
-    : pretty({
-        colorize: isTty && options.destination === undefined,
-        destination: options.destination ?? 1,
-        sync: true,
-        singleLine: true,
-        translateTime: 'SYS:HH:MM:ss.l',
-        ignore: 'pid,hostname',
-      });
+  const out = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const target: DestinationStream = json ? out : readable(out, isTty && options.destination === undefined);
   return pino(
     {
       level: options.level ?? 'info',
@@ -95,6 +87,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     scrubbing(target),
   );
+}
+
+/** Readable lines (pino-pretty's formatter, synchronously: a line is out before an exit). */
+function readable(out: DestinationStream, colorize: boolean): DestinationStream {
+  const format = PinoPretty.prettyFactory({
+    colorize,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,component',
+    messageFormat: '{if component}{component}: {end}{msg}',
+  });
+  return { write: (line: string) => out.write(format(line)) };
 }
 
 let root: Logger | undefined;
@@ -144,7 +148,10 @@ export function componentLogger(component: string): ComponentLogger {
 }
 
 /** A destination that keeps the lines in memory, parsed (tests). */
-export function memoryDestination(): DestinationStream & { lines: string[]; records(): Record<string, unknown>[] } {
+export function memoryDestination(): DestinationStream & {
+  lines: string[];
+  records(): Record<string, unknown>[];
+} {
   const lines: string[] = [];
   return {
     lines,

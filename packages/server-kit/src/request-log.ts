@@ -69,9 +69,10 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
       ...(length !== null ? { bytes: Number(length) } : {}),
       ...options.actor?.(c),
     };
-    const quiet = options.quiet?.(c) === true;
-    if (quiet) options.logger.debug(line, 'request');
-    else options.logger.info(line, 'request');
+    // The message says it in brief for readable lines; the fields are what a search reads.
+    const message = `${line.method} ${line.route} ${line.status}`;
+    if (options.quiet?.(c) === true) options.logger.debug(line, message);
+    else options.logger.info(line, message);
   };
 }
 

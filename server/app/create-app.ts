@@ -335,14 +335,14 @@ function whoAsked(c: Context): Record<string, string> | undefined {
   return integration !== undefined ? { integration_id: integration.id } : undefined;
 }
 
-/** Health checks and the app's static files: at `debug`, so that they do not drown the rest. */
+/** Health checks and the app's static files served: at `debug`, so that they do not drown the rest. */
 function routineRequest(c: Context): boolean {
   const path = c.req.path;
   if (path === '/api/health' || path.startsWith('/api/health/')) return true;
   return (
     (c.req.method === 'GET' || c.req.method === 'HEAD') &&
     !/^\/(api|v1|v2|hooks)(\/|$)/.test(path) &&
-    c.res.ok
+    c.res.status < 400 // 200, or 304 for a file the browser has; a missing one stays at info
   );
 }
 

@@ -5,7 +5,13 @@
  * password, a session cookie or a CSRF token. The lines are captured through the logger's destination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, memoryDestination } from '@extraction-review/server-kit/logger';
+import {
+  createLogger,
+  memoryDestination,
+  rootLogger,
+  useRootLogger,
+  type Logger,
+} from '@extraction-review/server-kit/logger';
 import { openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import {
   addOperators,
@@ -23,6 +29,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const T0 = Date.UTC(2026, 0, 5, 9);
 
 const lines = memoryDestination();
+/** Every module's lines and the access lines, into `lines`. */
+const logger = createLogger({ format: 'json', level: 'debug', destination: lines });
+let before: Logger;
 let store: TestStore;
 let review: OpenedReview;
 /** Behind a proxy on loopback (TRUST_PROXY=loopback), and with no proxy trusted. */
@@ -33,8 +42,9 @@ let adaId: string;
 
 beforeAll(async () => {
   store = await openTestStore('sqlite');
+  before = rootLogger();
+  useRootLogger(logger);
   review = await openReview({ ...store.settings, clock: { now: () => T0 } });
-  const logger = createLogger({ format: 'json', level: 'debug', destination: lines });
   const app = (trustProxy: string[]) =>
     createApp({ upstream: {}, staticDir: null, review: mountReview(review), logger, hosts: { trustProxy } });
   proxied = await listen(app(['loopback']), { host: '127.0.0.1', port: 0 });
@@ -48,6 +58,7 @@ afterAll(async () => {
   await direct.close();
   await review.close();
   await store.cleanup();
+  useRootLogger(before);
 });
 
 /** The access line of the request with this id. */
@@ -100,7 +111,6 @@ describe('the request id', () => {
 
 describe('an upstream configured with user-info in its URL', () => {
   it('never has it, nor its key, in a line, even when the call fails on it', async () => {
-    const logger = createLogger({ format: 'json', level: 'debug', destination: lines });
     const upstream = { url: 'http://mindee-user:s3cr3t-pass@127.0.0.1:9', apiKey: 'upstream-key-8812' };
     const server = await listen(createApp({ upstream: { v2: upstream }, staticDir: null, logger }), {
       host: '127.0.0.1',
@@ -109,7 +119,12 @@ describe('an upstream configured with user-info in its URL', () => {
     try {
       const response = await fetch(`${server.url}/api/v2/models`);
       expect(response.status).toBeGreaterThanOrEqual(500);
-      expect(accessLine(response.headers.get('x-request-id'))).toMatchObject({ route: '/api/v2/*' });
+      const id = response.headers.get('x-request-id');
+      expect(accessLine(id)).toMatchObject({ route: '/api/v2/*' });
+      // What the proxy said of it carries the request's id too (withLogFields).
+      expect(lines.records()).toContainEqual(
+        expect.objectContaining({ level: 'warn', component: 'proxy', request_id: id }),
+      );
     } finally {
       await server.close();
     }

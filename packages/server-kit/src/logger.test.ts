@@ -9,6 +9,7 @@ import {
   rootLogger,
   scrubSecrets,
   useRootLogger,
+  withLogFields,
 } from './logger';
 import { LogSettings, parseSettings } from './settings-schema';
 
@@ -127,6 +128,22 @@ describe('redaction', () => {
     const out = memoryDestination();
     createLogger({ format: 'pretty', destination: out }).warn(`cannot reach ${upstream}`);
     expect(out.lines.join('\n')).not.toContain('s3cr3t-pass');
+  });
+});
+
+describe('withLogFields', () => {
+  it('puts its fields on every line written while its work runs, across awaits, and on none after', async () => {
+    const out = memoryDestination();
+    const logger = createLogger({ format: 'json', destination: out });
+    await withLogFields({ request_id: 'r-1' }, async () => {
+      logger.info('before');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.child({ component: 'proxy' }).warn({ request_id: 'r-1' }, 'after an await');
+    });
+    logger.info('outside');
+    expect(out.records().map((line) => line.request_id)).toEqual(['r-1', 'r-1', undefined]);
+    // One key, never twice, when the line names it too.
+    expect(out.lines[1]?.match(/"request_id"/g)).toHaveLength(1);
   });
 });
 

@@ -11,8 +11,10 @@
  *
  * Modules that are not handed a logger ask `componentLogger('their name')`: the process's root logger,
  * set once at start-up by the entry point (`useRootLogger`), so tests and entry points choose where
- * the lines go without any module reading the environment.
+ * the lines go without any module reading the environment. Lines written while a request is served
+ * carry its `request_id` (`withLogFields`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
 
@@ -81,6 +83,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { pid: process.pid, ...options.base },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // The fields of the work under way (a request's id): on every line logged while it runs.
+      mixin: () => logFields.getStore() ?? {},
       redact: { paths: [...REDACTED_PATHS], censor: CENSORED },
       // An error is one field, its stack a string in it: one line, never several.
       serializers: { err: stdSerializers.err, error: stdSerializers.err },
@@ -99,6 +103,16 @@ function readable(out: DestinationStream, colorize: boolean): DestinationStream 
     messageFormat: '{if component}{component}: {end}{msg}',
   });
   return { write: (line: string) => out.write(format(line)) };
+}
+
+const logFields = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Runs `work` with `fields` on every line any logger writes meanwhile, across its awaits (the request
+ * log middleware: `request_id` on the lines of the modules a request reaches).
+ */
+export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
+  return logFields.run({ ...logFields.getStore(), ...fields }, work);
 }
 
 let root: Logger | undefined;

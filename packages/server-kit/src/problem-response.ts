@@ -2,7 +2,6 @@
 import type { Context } from 'hono';
 import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
 import { componentLogger } from './logger';
-import { requestLogger } from './request-log';
 
 const log = componentLogger('http');
 
@@ -12,8 +11,8 @@ const log = componentLogger('http');
  */
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ProblemError) return problemResponse(err);
-  // The request's own logger (its lines carry request_id) when the request log middleware runs.
-  requestLogger(c, log).error({ err, method: c.req.method, route: c.req.routePath }, 'a request failed');
+  // With the request's id (request-log.ts), as every line logged while it is served.
+  log.error({ err, method: c.req.method, route: c.req.routePath }, 'a request failed');
   return problemResponse(new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
 }
 

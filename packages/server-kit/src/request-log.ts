@@ -4,20 +4,19 @@
  * - the request id: `X-Request-Id` as a trusted proxy sent it (TRUST_PROXY; ≤ 128 characters of
  *   `[A-Za-z0-9._:-]`), else a new UUID; answered in `X-Request-Id`, in every problem body as
  *   `request_id` (added here, the one place every problem passes, thrown or returned), and on every
- *   line logged for the request (`requestLogger(c)`);
+ *   line logged while the request is served (logger.ts `withLogFields`);
  * - one access line when the answer is ready: method, route pattern (never the path's ids nor its
  *   query), status, duration, bytes when known, who (operator or integration id), never a body. At
  *   `info`, at `debug` for what would drown the rest (health checks, the app's static files).
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ComponentLogger, Logger } from './logger';
+import { withLogFields, type Logger } from './logger';
 import { requestConnection } from './request-connection';
 import type { PeerCheck } from './trusted-proxy';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const REQUEST_ID = 'requestId';
-const REQUEST_LOGGER = 'requestLogger';
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Problem bodies larger than this are passed as they are (no problem is; an upstream's might be). */
 const MAX_PROBLEM_BYTES = 64 * 1024;
@@ -37,11 +36,6 @@ export function requestId(c: Context): string | undefined {
   return c.get(REQUEST_ID as never) as string | undefined;
 }
 
-/** The logger of a request (its lines carry `request_id`); `fallback` outside the middleware. */
-export function requestLogger(c: Context, fallback: ComponentLogger): ComponentLogger {
-  return (c.get(REQUEST_LOGGER as never) as Logger | undefined) ?? fallback;
-}
-
 /** The id a peer sent, when the peer is trusted and the id is well formed; else a new one. */
 export function chooseRequestId(sent: string | null, trusted: boolean): string {
   return trusted && sent !== null && VALID_ID.test(sent) ? sent : randomUUID();
@@ -56,8 +50,8 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
       trusted(requestConnection(c)?.remoteAddress),
     );
     c.set(REQUEST_ID as never, id as never);
-    c.set(REQUEST_LOGGER as never, options.logger.child({ request_id: id }) as never);
-    await next();
+    // Every line logged while the request is served carries its id, whichever module writes it.
+    await withLogFields({ request_id: id }, next);
     await withRequestId(c, id);
     const length = c.res.headers.get('content-length');
     const line = {

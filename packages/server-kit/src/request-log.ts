@@ -17,6 +17,7 @@ import type { PeerCheck } from './trusted-proxy';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const REQUEST_ID = 'requestId';
+const RELAYED = 'relayedAnswer';
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Problem bodies larger than this are passed as they are (no problem is; an upstream's might be). */
 const MAX_PROBLEM_BYTES = 64 * 1024;
@@ -34,6 +35,14 @@ export interface RequestLogOptions {
 /** The request's id, as this middleware set it (undefined outside it). */
 export function requestId(c: Context): string | undefined {
   return c.get(REQUEST_ID as never) as string | undefined;
+}
+
+/**
+ * Says that this request's answer is an upstream's, relayed (the proxy): its body stays the upstream's
+ * own, problem or not (docs/errors.md); only the `X-Request-Id` header is added.
+ */
+export function relayedAsIs(c: Context): void {
+  c.set(RELAYED as never, true as never);
 }
 
 /** The id a peer sent, when the peer is trusted and the id is well formed; else a new one. */
@@ -75,7 +84,7 @@ async function withRequestId(c: Context, id: string): Promise<void> {
   const response = c.res;
   let headers = response.headers;
   let body: BodyInit | null | undefined;
-  if (isProblem(response)) {
+  if (isProblem(response) && c.get(RELAYED as never) !== true) {
     const text = await response.clone().text();
     const problem = parseObject(text);
     if (problem !== undefined) {

@@ -227,9 +227,7 @@ async function main(): Promise<void> {
       `extraction-review API for development at ${browserUrl(server.url)}/api (upstream: ${describe(upstream)})`,
     );
   } else {
-    log.info(
-      `extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`,
-    );
+    log.info(`extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`);
   }
   const setupLink = await firstStartSetupLink(review, browserUrl(server.url));
   if (setupLink !== undefined) {

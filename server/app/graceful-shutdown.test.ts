@@ -272,7 +272,10 @@ describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () =
     expect(served.status).toBe(200);
 
     // Past the drain: no new connection; the idle one and the event stream are closed.
-    await printed(main, /"component":"shutdown","msg":"drain over: no new connections; 2 request\(s\) in flight/);
+    await printed(
+      main,
+      /"component":"shutdown","msg":"drain over: no new connections; 2 request\(s\) in flight/,
+    );
     await idle.closed;
     await stream.ended;
     // No new request is served: refused, or reset when the kernel had queued it as the listening

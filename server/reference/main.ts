@@ -49,7 +49,9 @@ function readSettingsOrExit(): ReferenceSettings {
     useRootLogger(createLogger({ format: logs.LOG_FORMAT, level: logs.LOG_LEVEL }));
     return readReferenceSettings(process.env);
   } catch (error) {
-    log.fatal(`The reference service cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    log.fatal(
+      `The reference service cannot start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   }
 }

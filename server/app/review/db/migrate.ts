@@ -157,7 +157,9 @@ export async function prepareSchema(
   }
   if (!isServable(outcome.status)) throw new SchemaRefusal(outcome.status);
   if (outcome.status.state === 'newer')
-    (options.report ?? ((line: string) => logger.warn(line)))(`[review store] ${describeSchema(outcome.status, code)}`);
+    (options.report ?? ((line: string) => logger.warn(line)))(
+      `[review store] ${describeSchema(outcome.status, code)}`,
+    );
   outcomes.set(database, outcome);
   return outcome;
 }

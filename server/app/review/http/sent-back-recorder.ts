@@ -107,9 +107,7 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
                 ...(integration === undefined ? {} : { integration: integration.name }),
               },
             });
-          })().catch((error: unknown) =>
-            logger.error({ err: error }, 'a send-back could not be recorded'),
-          );
+          })().catch((error: unknown) => logger.error({ err: error }, 'a send-back could not be recorded'));
         },
         failed: () => sink.destroy(),
       };

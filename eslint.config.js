@@ -61,6 +61,16 @@ export default tseslint.config(
     },
   },
   {
+    // Servers log through the one logger (packages/server-kit/src/logger.ts: JSON lines, levels,
+    // request ids, secrets redacted), never bare console. The CLIs' own answers are their output, and
+    // tests and their helper processes print what the tests read.
+    files: ['server/**/*.ts', 'packages/**/*.ts'],
+    ignores: ['server/app/review/cli/**', '**/*.test.ts', 'packages/test-kit/**'],
+    rules: {
+      'no-console': ['error'],
+    },
+  },
+  {
     // The contract is data both sides agree on: zod (and re2js for rule patterns) only.
     files: ['packages/contract/src/**/*.ts'],
     ignores: ['**/*.test.ts'],

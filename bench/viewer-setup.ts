@@ -142,7 +142,7 @@ export async function startAppServer(dist: string): Promise<BenchSite> {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app server did not start:\n${output}`)), 120_000);
     child.stdout?.on('data', () => {
-      const match = /is running at (\S+)/.exec(output);
+      const match = /is running at ([^\s"]+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger, createLogger, useRootLogger } from '@extraction-review/server-kit/logger';
 import { createApp, type AppOptions, type UpstreamTarget } from '@extraction-review/app-server/create-app';
 import { AppEventHub } from '@extraction-review/app-server/events/app-event-hub';
 import { Readiness } from '@extraction-review/app-server/health/readiness';
@@ -62,10 +63,15 @@ class StartupError extends Error {}
 const EMBEDDED_WEBHOOK_ID = '5f0c2a7e-8d41-4b6a-9e3c-7a1d2b4c6e80';
 const EMBEDDED_WEBHOOK_NAME = 'extraction-review';
 
+/** The start-up's lines: where it listens, which store, what is off (docs/operations.md, "Logs"). */
+const log = componentLogger('main');
+
 async function main(): Promise<void> {
   // First: what escapes every handler and loop is logged, and the copy stays up when that is safe.
   installProcessGuards();
   const env = readEnvOrExplain();
+  // The one logger of the process (LOG_FORMAT, LOG_LEVEL): every module's lines go through it.
+  useRootLogger(createLogger({ format: env.LOG_FORMAT, level: env.LOG_LEVEL }));
   const upstreamTimeoutMs = env.UPSTREAM_TIMEOUT_MS;
   checkUpstreamPairs(env);
   checkOneUpstream(env);
@@ -79,7 +85,7 @@ async function main(): Promise<void> {
   const referenceSettings = needsReference ? readReferenceSettingsOrExplain() : undefined;
   const embeddedV2 = env.UPSTREAM_V2_URL === undefined;
   if (embeddedV2 && (env.WEBHOOK_V2_SECRET !== undefined || env.WEBHOOK_V2_IDS.length > 0)) {
-    console.warn(
+    log.warn(
       'WEBHOOK_V2_SECRET and WEBHOOK_V2_IDS are ignored: they describe a webhook of a configured v2 ' +
         'upstream (UPSTREAM_V2_URL); the embedded reference service gets a webhook of its own.',
     );
@@ -175,7 +181,7 @@ async function main(): Promise<void> {
   });
   warnAboutHosts(env, !embeddedV2 && hookV2 !== undefined);
   if (referenceSettings?.REFERENCE_ALLOWED_HOSTS.includes('*')) {
-    console.warn("REFERENCE_ALLOWED_HOSTS contains *: the reference service's Host check is off.");
+    log.warn("REFERENCE_ALLOWED_HOSTS contains *: the reference service's Host check is off.");
   }
 
   let server: RunningServer;
@@ -217,22 +223,20 @@ async function main(): Promise<void> {
 
   if (env.DEV) {
     // Vite serves the app in development and prints its own URL; this server answers /api only.
-    console.log(
+    log.info(
       `extraction-review API for development at ${browserUrl(server.url)}/api (upstream: ${describe(upstream)})`,
     );
   } else {
-    console.log(
-      `extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`,
-    );
+    log.info(`extraction-review is running at ${browserUrl(server.url)} (upstream: ${describe(upstream)})`);
   }
   const setupLink = await firstStartSetupLink(review, browserUrl(server.url));
   if (setupLink !== undefined) {
-    console.log(
+    log.info(
       `No admin yet: open this one-time link within an hour to create the first admin:\n  ${setupLink}\n` +
         '(or: npm run operators -- add NAME --role admin)',
     );
   }
-  console.log(
+  log.info(
     hookV2 === undefined
       ? "Job events: off (set WEBHOOK_V2_SECRET and WEBHOOK_V2_IDS to receive the v2 upstream's webhooks)"
       : `Job events: on (webhooks received at /hooks/v2; webhook id${hookV2.ids.length === 1 ? '' : 's'} ` +
@@ -265,7 +269,7 @@ async function openReviewStore(
   }
   const operators = await review.operators.count();
   const integrations = (await review.integrations.list()).filter((i) => i.revokedAt === null).length;
-  console.log(
+  log.info(
     `Review store: ${review.database.engine === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${env.APP_DATA_DIR}`}; ` +
       `files: ${describeFileStorage(review.fileStorageKind, env)}; ` +
       `${operators} operator${operators === 1 ? '' : 's'}; ` +
@@ -273,7 +277,7 @@ async function openReviewStore(
       '(npm run integrations -- add NAME)',
   );
   if (env.DATABASE_URL !== undefined && review.fileStorageKind === 'disk') {
-    console.warn(
+    log.warn(
       "FILE_STORAGE=disk with DATABASE_URL: documents' files stay on this machine's disk, and a copy on " +
         'another machine cannot show them (500-005). Use FILE_STORAGE=database or s3 for several copies.',
     );
@@ -317,13 +321,13 @@ function readReferenceSettingsOrExplain(): ReferenceSettings {
 
 function warnAboutHosts(env: Env, upstreamWebhook: boolean): void {
   if (env.ALLOWED_HOSTS.includes('*')) {
-    console.warn(
+    log.warn(
       'ALLOWED_HOSTS contains *: the Host check is off, so a web page can reach this server through DNS ' +
         'rebinding and read its answers. List the names the server is reached at instead.',
     );
   }
   if (upstreamWebhook && env.PUBLIC_URL === undefined && env.ALLOWED_HOSTS.length === 0) {
-    console.warn(
+    log.warn(
       "The v2 upstream's webhook (WEBHOOK_V2_SECRET) calls this server under a public name: set PUBLIC_URL " +
         '(or ALLOWED_HOSTS) to it, or its calls are refused (421) by the Host check.',
     );
@@ -362,7 +366,7 @@ function checkOneUpstream(env: Env): void {
     `DATABASE_URL is set but ${missing.map((v) => `UPSTREAM_${v}_URL`).join(' and ')} ` +
     `${missing.length === 1 ? 'is' : 'are'} not, so this copy would start an embedded reference service of its own`;
   if (env.EMBEDDED_REFERENCE_WITH_DATABASE) {
-    console.warn(
+    log.warn(
       `${what} (EMBEDDED_REFERENCE_WITH_DATABASE=true). Run only this one copy on this database: another ` +
         "copy would not find this service's jobs and would mark their documents failed.",
     );
@@ -486,9 +490,9 @@ function describe(upstream: { v2?: UpstreamTarget; v1?: UpstreamTarget }): strin
 
 main().catch((error: unknown) => {
   if (error instanceof StartupError) {
-    console.error(`extraction-review cannot start: ${error.message}`);
+    log.fatal(`extraction-review cannot start: ${error.message}`);
   } else {
-    console.error('extraction-review cannot start:', error);
+    log.fatal({ err: error }, 'extraction-review cannot start');
   }
   process.exit(1);
 });

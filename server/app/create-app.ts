@@ -46,6 +46,10 @@ import { createUrlRewriter, type RewriteRule } from './proxy/rewrite-urls';
 import { hostGuard } from '@extraction-review/server-kit/host-guard';
 import { hostPolicy } from '@extraction-review/server-kit/host-policy';
 import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
+import { rootLogger, type Logger } from '@extraction-review/server-kit/logger';
+import { requestLog } from '@extraction-review/server-kit/request-log';
+import { integrationOf } from './review/gateway/integration-auth';
+import type { ActiveSession } from './review/store/session-store';
 import { crossSiteGuard } from './cross-site-guard';
 import type { ReviewMount } from './review/http/mount-review';
 import { securityHeaders } from '@extraction-review/server-kit/security-headers';
@@ -105,6 +109,11 @@ export interface AppOptions {
    * the copy drains. Default: no check but the drain's.
    */
   readiness?: Readiness;
+  /**
+   * Where the access lines and request errors go (packages/server-kit/src/logger.ts), under
+   * `component: http`. Default: the process's root logger.
+   */
+  logger?: Logger;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -243,6 +252,16 @@ export function createApp(options: AppOptions): Hono {
   api.all('*', noRoute);
 
   const app = new Hono();
+  // First: the request id and the access line see every answer, refusals of the guards below included.
+  app.use(
+    '*',
+    requestLog({
+      logger: (options.logger ?? rootLogger()).child({ component: 'http' }),
+      trustProxy: trustedPeers(options.hosts?.trustProxy ?? []),
+      actor: whoAsked,
+      quiet: routineRequest,
+    }),
+  );
   app.use('*', securityHeaders());
   app.use('*', hostGuard(policy, ''));
   app.use('*', limitBodies(bodyLimitFor(options.webhooks?.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES)));
@@ -306,6 +325,25 @@ export function createApp(options: AppOptions): Hono {
   app.notFound(noRoute);
   app.onError(renderError);
   return app;
+}
+
+/** Who made a request, for its access line: the signed-in operator, or the gateway's integration. */
+function whoAsked(c: Context): Record<string, string> | undefined {
+  const session = c.get('session' as never) as ActiveSession | undefined;
+  if (session !== undefined) return { operator_id: session.operator.id };
+  const integration = integrationOf(c);
+  return integration !== undefined ? { integration_id: integration.id } : undefined;
+}
+
+/** Health checks and the app's static files served: at `debug`, so that they do not drown the rest. */
+function routineRequest(c: Context): boolean {
+  const path = c.req.path;
+  if (path === '/api/health' || path.startsWith('/api/health/')) return true;
+  return (
+    (c.req.method === 'GET' || c.req.method === 'HEAD') &&
+    !/^\/(api|v1|v2|hooks)(\/|$)/.test(path) &&
+    c.res.status < 400 // 200, or 304 for a file the browser has; a missing one stays at info
+  );
 }
 
 /** Neither a page of the app nor a route of its API: `404-015`. */

@@ -9,7 +9,7 @@
  *   accepting connections, reaches the upstream whole (byte count and SHA-256) and its client gets the
  *   `202`; meanwhile an idle keep-alive connection is closed, the event stream is ended, and a new
  *   request gets no answer;
- * - the process then stops its workers, closes the store and exits 0, each step logged `[shutdown]`;
+ * - the process then stops its workers, closes the store and exits 0, each step logged (`component: shutdown`);
  * - with DATABASE_URL and no upstream, main refuses to start and says to point every copy at one
  *   upstream; EMBEDDED_REFERENCE_WITH_DATABASE=true starts it with a warning; a second signal exits
  *   at once.
@@ -36,6 +36,16 @@ import {
 const MiB = 1024 * 1024;
 const UPLOAD_BYTES = 40 * MiB;
 const BOUNDARY = 'shutdown-boundary-19';
+
+/** The messages of the process's `shutdown` lines, in order. */
+function shutdownMessages(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { component?: string; msg?: string })
+    .filter((line) => line.component === 'shutdown')
+    .map((line) => line.msg ?? '');
+}
 
 /** Resolves once the process has printed a line matching `pattern`. */
 function printed(main: MainProcess, pattern: RegExp): Promise<string> {
@@ -247,7 +257,7 @@ describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () =
 
     const exited = once(main.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     main.child.kill('SIGTERM');
-    await printed(main, /\[shutdown\] SIGTERM: readiness is 503/);
+    await printed(main, /"component":"shutdown","msg":"SIGTERM: readiness is 503/);
 
     // The drain: not ready, still serving, each answer closing its connection.
     const draining = await rawRequest(`${main.url}/api/health/ready`);
@@ -262,7 +272,10 @@ describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () =
     expect(served.status).toBe(200);
 
     // Past the drain: no new connection; the idle one and the event stream are closed.
-    await printed(main, /\[shutdown\] drain over: no new connections; 2 request\(s\) in flight/);
+    await printed(
+      main,
+      /"component":"shutdown","msg":"drain over: no new connections; 2 request\(s\) in flight/,
+    );
     await idle.closed;
     await stream.ended;
     // No new request is served: refused, or reset when the kernel had queued it as the listening
@@ -283,13 +296,17 @@ describe('SIGTERM: drain, then let requests in flight finish, then exit 0', () =
 
     const [code] = await exited;
     expect(code).toBe(0);
-    const log = main.output();
-    expect(log).toContain('[shutdown] event streams ended');
-    expect(log).toMatch(/\[shutdown\] every connection closed: \d+ request\(s\) in flight finished\n/);
-    expect(log).toContain('[shutdown] the job follower stopped');
-    expect(log).toContain('[shutdown] the delivery worker stopped');
-    expect(log).toContain('[shutdown] the review store closed');
-    expect(log).toContain('[shutdown] done; exiting with 0');
+    // Each step one JSON line of component `shutdown` (stdout is a pipe).
+    const said = shutdownMessages(main.output());
+    expect(said).toContain('event streams ended (browsers reconnect elsewhere)');
+    expect(said).toContainEqual(
+      expect.stringMatching(/^every connection closed: \d+ request\(s\) in flight finished$/),
+    );
+    expect(said).toContain('the job follower stopped');
+    expect(said).toContain('the delivery worker stopped');
+    expect(said).toContain('the review store closed');
+    expect(said).toContain('done; exiting with 0');
+    const log = said.join('\n');
     // In that order.
     const order = [
       'SIGTERM: readiness',
@@ -348,11 +365,11 @@ describe('one upstream for every copy on a database', () => {
 
       const exited = once(main.child, 'exit') as Promise<[number | null]>;
       main.child.kill('SIGTERM');
-      await printed(main, /\[shutdown\] SIGTERM: readiness is 503/);
+      await printed(main, /"component":"shutdown","msg":"SIGTERM: readiness is 503/);
       main.child.kill('SIGTERM');
       const [code] = await exited;
       expect(code).toBe(1);
-      expect(main.output()).toContain('[shutdown] SIGTERM again: exiting now');
+      expect(shutdownMessages(main.output())).toContain('SIGTERM again: exiting now');
       expect(main.output()).not.toContain('drain over');
     } finally {
       await main?.stop('SIGKILL');

@@ -1,7 +1,7 @@
 /**
  * The process guards over a real child process: an unhandled rejection and a connection's error
  * thrown out of a callback are logged and the process goes on; any other uncaught exception is
- * logged and ends it with 1.
+ * logged and ends it with 1. Each is one JSON line (stdout is not a terminal), its stack a field.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -49,6 +49,14 @@ async function startGuarded(): Promise<Guarded> {
   };
 }
 
+/** Every line the process wrote, each one JSON (stdout is a pipe): a stack never spans lines. */
+function logLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 describe('installProcessGuards', () => {
   let running: Guarded | undefined;
   afterEach(() => {
@@ -61,17 +69,38 @@ describe('installProcessGuards', () => {
     expect(await running.ask('reject')).toBe('alive');
     expect(await running.ask('connection')).toBe('alive');
     expect(await running.ask('nothing')).toBe('alive');
-    expect(running.output()).toContain('[process] unhandled promise rejection (the copy goes on)');
-    expect(running.output()).toContain('nobody awaited this');
-    expect(running.output()).toContain('[process] uncaught uncaughtException: a connection went away');
-    expect(running.output()).toContain('ECONNRESET');
+    const lines = logLines(running.output());
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        component: 'process',
+        msg: 'unhandled promise rejection (the copy goes on)',
+        err: expect.objectContaining({ message: 'nobody awaited this', stack: expect.any(String) }),
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: 'uncaught uncaughtException: a connection went away (the copy goes on)',
+        err: expect.objectContaining({ code: 'ECONNRESET' }),
+      }),
+    );
   });
 
   it('logs any other uncaught exception and exits with 1', async () => {
     running = await startGuarded();
     expect(await running.ask('bug')).toEqual({ exitCode: 1 });
-    expect(running.output()).toContain("[process] uncaught uncaughtException: the copy's state is unknown");
-    expect(running.output()).toContain('undefined is not a function');
+    expect(logLines(running.output())).toContainEqual(
+      expect.objectContaining({
+        level: 'fatal',
+        msg: "uncaught uncaughtException: the copy's state is unknown, exiting with 1",
+        err: expect.objectContaining({
+          type: 'TypeError',
+          message: 'undefined is not a function',
+          stack: expect.stringContaining('TypeError: undefined is not a function\n    at '),
+        }),
+      }),
+    );
   });
 
   it('calls survivable only what a lost connection or a busy store throws', () => {

@@ -14,15 +14,17 @@
  *   socket's or driver's `error` event, which leaves only that connection broken, and the pool or the
  *   bus opens a new one. Those are logged and the copy stays up.
  *
- * Neither ever logs more than the error (no request, no settings).
+ * Neither ever logs more than the error (no request, no settings): one line at `error` (`fatal` when
+ * the copy exits), the error a field with its stack in it, never a multi-line trace.
  */
+import { componentLogger, type ComponentLogger } from '@extraction-review/server-kit/logger';
 import { isStoreUnavailable } from './review/db/store-unavailable';
 
 export interface ProcessGuardOptions {
   /** Ends the process (tests pass their own). Default `process.exit`. */
   exit?: (code: number) => void;
-  /** Where the lines go. Default `console.error`. */
-  log?: (line: string, error: unknown) => void;
+  /** Where the lines go. Default the process's logger, as component `process`. */
+  log?: ComponentLogger;
 }
 
 /** Whether the copy may go on after this uncaught exception (see above). */
@@ -33,17 +35,17 @@ export function survivable(error: unknown): boolean {
 /** Installs both handlers; returns what removes them (for tests). */
 export function installProcessGuards(options: ProcessGuardOptions = {}): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const log = options.log ?? ((line: string, error: unknown) => console.error(line, error));
+  const log = options.log ?? componentLogger('process');
 
   const onRejection = (reason: unknown): void => {
-    log('[process] unhandled promise rejection (the copy goes on):', reason);
+    log.error({ err: reason }, 'unhandled promise rejection (the copy goes on)');
   };
   const onException = (error: Error, origin: NodeJS.UncaughtExceptionOrigin): void => {
     if (survivable(error)) {
-      log(`[process] uncaught ${origin}: a connection went away (the copy goes on):`, error);
+      log.error({ err: error, origin }, `uncaught ${origin}: a connection went away (the copy goes on)`);
       return;
     }
-    log(`[process] uncaught ${origin}: the copy's state is unknown, exiting with 1:`, error);
+    log.fatal({ err: error, origin }, `uncaught ${origin}: the copy's state is unknown, exiting with 1`);
     exit(1);
   };
   process.on('unhandledRejection', onRejection);

@@ -17,6 +17,9 @@
  */
 import type { RunningServer } from './listen';
 import type { Readiness } from './health/readiness';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('shutdown');
 
 export interface ShutdownPlan {
   readiness: Readiness;
@@ -34,7 +37,7 @@ export interface ShutdownPlan {
   log?: (line: string) => void;
 }
 
-const defaultLog = (line: string): void => console.info(`[shutdown] ${line}`);
+const defaultLog = (line: string): void => logger.info(line);
 
 /** Runs the shutdown; resolves with the exit code (0 when every step succeeded). */
 export async function shutDown(signal: NodeJS.Signals, plan: ShutdownPlan): Promise<number> {
@@ -46,7 +49,7 @@ export async function shutDown(signal: NodeJS.Signals, plan: ShutdownPlan): Prom
       await run();
     } catch (error) {
       failed = true;
-      console.error(`[shutdown] ${what} failed:`, error);
+      logger.error({ err: error }, `${what} failed`);
     }
   };
 
@@ -105,12 +108,12 @@ export function onShutdownSignals(
   let running = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (running) {
-      console.info(`[shutdown] ${signal} again: exiting now`);
+      logger.info(`${signal} again: exiting now`);
       exit(1);
     }
     running = true;
     run(signal).then(exit, (error: unknown) => {
-      console.error('[shutdown] failed:', error);
+      logger.error({ err: error }, 'the shutdown failed');
       exit(1);
     });
   };

@@ -60,6 +60,9 @@ import { V1Store } from './v1/v1-store';
 import { announceV1Job } from './v1/v1-webhooks';
 import { openWebhooks, type WebhooksExtensionOptions } from './webhooks/webhooks-extension';
 import { DEFAULT_MODELS_FILE, type ReferenceSettings } from './reference-settings';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference');
 
 export { createReferenceApp, type ReferenceAppDeps } from './routes/create-reference-app';
 
@@ -211,9 +214,9 @@ export async function openReferenceService(
     documentLimits(options.documentLimits),
   );
   // In the background: the service answers at once, and the first job rarely waits for it.
-  extractor.warmUp().catch((error: unknown) => console.error('[reference] extractor warm-up failed:', error));
+  extractor.warmUp().catch((error: unknown) => logger.error({ err: error }, 'extractor warm-up failed'));
   warmUpDocumentInspection().catch((error: unknown) =>
-    console.error('[reference] document inspection warm-up failed:', error),
+    logger.error({ err: error }, 'document inspection warm-up failed'),
   );
   const jobs = new JobService({
     store,
@@ -277,11 +280,11 @@ export async function openReferenceService(
   });
   const { resumed, failed } = jobs.resumeInterrupted();
   if (resumed + failed > 0) {
-    console.log(`[reference] interrupted jobs from the previous run: ${resumed} resumed, ${failed} failed`);
+    logger.info(`interrupted jobs from the previous run: ${resumed} resumed, ${failed} failed`);
   }
   const v1 = v1Jobs.resumeInterrupted();
   if (v1.resumed + v1.failed > 0) {
-    console.log(`[reference] interrupted v1 jobs: ${v1.resumed} resumed, ${v1.failed} failed`);
+    logger.info(`interrupted v1 jobs: ${v1.resumed} resumed, ${v1.failed} failed`);
   }
   return {
     app,

@@ -105,6 +105,11 @@ export interface ProblemBody {
   detail: string;
   code: ProblemCode;
   errors: ProblemItem[];
+  /**
+   * The request's id (its `X-Request-Id` answer header), added by the app server's request log
+   * (packages/server-kit/src/request-log.ts) to every problem it answers: the key to its log lines.
+   */
+  request_id?: string;
 }
 
 export class ProblemError extends Error {

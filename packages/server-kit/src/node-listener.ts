@@ -18,6 +18,9 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ProblemError, problemResponse } from '@extraction-review/contract/problem';
+import { componentLogger } from './logger';
+
+const logger = componentLogger('http');
 
 export function requestListener(app: Hono): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return getRequestListener(app.fetch, {
@@ -27,7 +30,7 @@ export function requestListener(app: Hono): (req: IncomingMessage, res: ServerRe
           new ProblemError('400-001', `The request cannot be read: ${error.message.toLowerCase()}.`),
         );
       }
-      console.error('[request]', error);
+      logger.error({ err: error }, 'a request failed before any route');
       return problemResponse(
         new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'),
       );

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseHostPattern } from './host-policy';
+import { LOG_FORMATS, LOG_LEVELS } from './logger';
 
 export const port = z.coerce.number().int().min(0).max(65535);
 
@@ -104,3 +105,23 @@ export function parseSettings<S extends z.ZodType>(
   }
   return parsed.data;
 }
+
+/** One of `values` (any case), or unset/empty for `fallback`. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(z.enum(values, { error: `expected one of ${values.join(', ')}` }).optional())
+    .optional()
+    .transform((v): T[number] => v ?? fallback);
+
+/**
+ * The logs of both servers (logger.ts, docs/operations.md "Logs"): JSON lines, readable lines, or
+ * `auto` (readable on a terminal, else JSON); the least severe level written.
+ */
+export const LogSettings = {
+  LOG_FORMAT: oneOf(LOG_FORMATS, 'auto'),
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+};

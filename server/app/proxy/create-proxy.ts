@@ -33,6 +33,10 @@ import { errorCode } from '../upstream/exchange';
 import { sendUpstream } from '../upstream/send-upstream';
 import type { ApiVersion } from '@extraction-review/contract/review/schemas';
 import { UpstreamClient, type Upstream } from '../upstream/upstream-client';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+import { relayedAsIs } from '@extraction-review/server-kit/request-log';
+
+const logger = componentLogger('proxy');
 
 const MiB = 1024 * 1024;
 
@@ -425,6 +429,8 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
       body.destroy(new UpstreamTimeout(`silent for ${idleTimeoutMs / 1000} s while sending its body`));
     });
 
+    // The upstream's answer, its body its own (no request_id added to its problems).
+    relayedAsIs(c);
     const headers = clientResponseHeaders(response.headers);
     const rewriter = rewriterFor(c);
     const location = headers.get('location');
@@ -474,7 +480,10 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
         source.destroy();
         throw error;
       });
-      console.warn(`[proxy] ${version} JSON answer over ${maxJsonRewriteBytes} bytes passed on unrewritten`);
+      logger.warn(
+        { api_version: version, max_bytes: maxJsonRewriteBytes },
+        'a JSON answer too large to rewrite passed on unrewritten',
+      );
       headers.delete('content-length');
       return new Response(toWeb(Readable.from(replay(buffered.chunks, buffered.rest))), init);
     }
@@ -552,7 +561,7 @@ function toProblem(
     phase === 'request'
       ? `Could not reach the ${version} upstream at ${origin}${code ? ` (${code})` : ''}.`
       : `The ${version} upstream at ${origin} broke off its answer${code ? ` (${code})` : ''}.`;
-  console.warn(`[proxy] ${detail}`);
+  logger.warn({ err: error, api_version: version }, detail);
   return new ProblemError('502-001', detail, { cause: error, headers });
 }
 

@@ -23,6 +23,9 @@ import { OperatorStore } from './store/operator-store';
 import { QueueStore } from './store/queue-store';
 import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
 import { deliveriesOnConfirm, type DeliveryOptions } from './deliveries/deliveries-on-confirm';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review files');
 
 /** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS (db/open-database.ts). */
 export interface ReviewSettings extends Pick<
@@ -137,11 +140,11 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
   }).then(
     (result) => {
       const line = describeSweep(result);
-      if (line !== undefined) console.info(line);
+      if (line !== undefined) logger.info(line);
       return result;
     },
     (error: unknown) => {
-      console.error('[review files] the sweep of orphaned files failed:', error);
+      logger.error({ err: error }, 'the sweep of orphaned files failed');
       return undefined;
     },
   );

@@ -10,6 +10,7 @@ import {
   allowedHostList,
   flag,
   list,
+  LogSettings,
   optionalInt,
   optionalString,
   optionalUrl,
@@ -138,6 +139,11 @@ export const EnvSchema = z.object({
   /** The proxies allowed to set SSO_HEADER: `loopback`, addresses, CIDR ranges. */
   SSO_TRUSTED_PROXIES: trustProxyList,
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
+  /**
+   * LOG_FORMAT (`json`, `pretty`, `auto`: readable on a terminal, else JSON lines) and LOG_LEVEL
+   * (`fatal` … `trace`, `silent`; default `info`): docs/operations.md, "Logs".
+   */
+  ...LogSettings,
   /** Open connections one app-server copy holds at most; more are closed at once (file descriptors). */
   MAX_CONNECTIONS: optionalInt(1),
   /**

@@ -8,6 +8,9 @@
 import type { Clock } from '@extraction-review/server-kit/clock';
 import type { ModelSchemaField } from '@extraction-review/contract/v2/model-schema';
 import type { V2Upstream } from './v2-upstream';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('model schemas');
 
 /** A model's schema fields, or null when it has none known. */
 export type ModelSchemaReader = (modelId: string) => Promise<readonly ModelSchemaField[] | null>;
@@ -35,9 +38,7 @@ export function cachedModelSchemas(
     try {
       fields = (await v2.getModelSchema(modelId, { timeoutMs }))?.data_schema.fields ?? null;
     } catch (error) {
-      console.warn(
-        `[model schemas] ${modelId}: read without its data schema (${error instanceof Error ? error.message : String(error)})`,
-      );
+      logger.warn({ err: error, model_id: modelId }, 'a model read without its data schema');
       return hit?.fields ?? null;
     }
     kept.delete(modelId);

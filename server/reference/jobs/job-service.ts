@@ -27,6 +27,9 @@ import type { InferenceRecord, JobOptions, JobRecord, JobStore } from '../store/
 import { activeOptionsOf, dataSchemaOf, resolveJobOptions } from './job-options';
 import { isFinal, newJob, transition, type JobEvent } from './job-state';
 import { WorkQueue } from './work-queue';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference');
 
 /** The hosted service's processing time-out (spec §8). */
 export const DEFAULT_PROCESSING_TIMEOUT_MS = 590_000;
@@ -146,7 +149,7 @@ export class JobService {
     try {
       this.deps.onInferenceDeleted?.(taken);
     } catch (error) {
-      console.error('[reference] the inference-deleted hook failed:', error);
+      logger.error({ err: error }, 'the inference-deleted hook failed');
     }
     return { found: true, inference: taken };
   }
@@ -313,13 +316,13 @@ export class JobService {
 
 function asProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  console.error('[reference] extraction failed:', error);
+  logger.error({ err: error }, 'an extraction failed');
   const message = error instanceof Error ? error.message : String(error);
   return new ProblemError('500-002', `The extraction failed: ${message}`, { cause: error });
 }
 
 function logHookError(error: unknown): void {
-  console.error('[reference] the job-finished hook failed:', error);
+  logger.error({ err: error }, 'the job-finished hook failed');
 }
 
 /** Settles with `work`, or rejects with the signal's reason as soon as it is aborted. */

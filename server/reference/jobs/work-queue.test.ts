@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { WorkQueue } from './work-queue';
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,15 +27,24 @@ describe('WorkQueue', () => {
   it('keeps going after a failed task', async () => {
     const queue = new WorkQueue(1);
     const done: string[] = [];
-    const quiet = console.error;
-    console.error = () => undefined;
-    queue.push(() => Promise.reject(new Error('boom')));
-    queue.push(async () => {
-      done.push('after');
-    });
-    await tick(20);
-    console.error = quiet;
+    const logs = captureLogs();
+    try {
+      queue.push(() => Promise.reject(new Error('boom')));
+      queue.push(async () => {
+        done.push('after');
+      });
+      await tick(20);
+    } finally {
+      logs.restore();
+    }
     expect(done).toEqual(['after']);
+    expect(logs.records()).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: 'a queued task failed',
+        err: expect.objectContaining({ message: 'boom' }),
+      }),
+    );
   });
 
   it('close() waits for running tasks and drops waiting ones', async () => {

@@ -3,6 +3,10 @@
  * waiting: those jobs stay `Processing` in the store and are resumed at the next start
  * (JobService.resumeInterrupted).
  */
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference');
+
 export class WorkQueue {
   private readonly waiting: (() => Promise<void>)[] = [];
   private readonly running = new Set<Promise<void>>();
@@ -31,7 +35,7 @@ export class WorkQueue {
       const task = this.waiting.shift();
       if (!task) return;
       const run: Promise<void> = task()
-        .catch((error: unknown) => console.error('[reference] a queued task failed:', error))
+        .catch((error: unknown) => logger.error({ err: error }, 'a queued task failed'))
         .finally(() => {
           this.running.delete(run);
           this.pump();

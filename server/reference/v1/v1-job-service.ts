@@ -24,6 +24,9 @@ import type { FileStore } from '../store/file-store';
 import { v1Document } from './v1-document';
 import type { StoredFeedback } from './v1-feedback';
 import type { V1JobError, V1JobRecord, V1Store } from './v1-store';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference');
 
 /** Field finding and page orientation, both in the extraction threads (ThreadedExtractor). */
 export interface V1Reader extends FieldReader {
@@ -233,7 +236,7 @@ export class V1JobService {
     if (deadline.aborted) return this.timedOut();
     if (error instanceof ProblemError)
       return { code: error.code, message: error.title, details: error.message };
-    console.error('[reference] v1 extraction failed:', error);
+    logger.error({ err: error }, 'a v1 extraction failed');
     return {
       code: '500-002',
       message: 'Processing failed',
@@ -252,7 +255,7 @@ export class V1JobService {
         this.deps.onFinished?.(job);
       } catch (error) {
         // The job's own outcome stands; only its announcement is lost (a broken database).
-        console.error(`[reference] v1 webhooks of job ${job.id} not recorded:`, error);
+        logger.error({ err: error, job_id: job.id }, 'v1 webhooks of a job not recorded');
       }
     }
     const waiters = this.waiters.get(job.id) ?? [];

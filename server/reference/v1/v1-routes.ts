@@ -20,6 +20,9 @@ import { calledUrl, jobJson } from './v1-envelope';
 import type { V1JobService } from './v1-job-service';
 import type { V1JobRecord } from './v1-store';
 import { isUuid } from '@extraction-review/contract/common-schemas';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference');
 
 export interface V1RoutesDeps extends V1InputDeps {
   apiKey: string;
@@ -39,7 +42,7 @@ export function createV1App(deps: V1RoutesDeps): Hono {
     const problem =
       error instanceof ProblemError
         ? error
-        : (console.error(`[${c.req.method} ${c.req.path}]`, error),
+        : (logger.error({ err: error, method: c.req.method, route: c.req.routePath }, 'a request failed'),
           new ProblemError('500-001', 'An unexpected error occurred. It has been logged.'));
     return c.json(v1ErrorBody(problem, url(c)), problem.status as 400, problem.headers);
   });

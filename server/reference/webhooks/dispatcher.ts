@@ -27,6 +27,9 @@ import {
 } from '@extraction-review/server-kit/retry-policy';
 import { SIGNATURE_HEADER, signPayload } from '@extraction-review/server-kit/webhook-signature';
 import { webhookProblems } from './webhook-problems';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference webhooks');
 
 export interface WebhookEndpoint {
   id: string;
@@ -55,7 +58,7 @@ export interface WebhookDispatcherOptions {
   userAgent?: string;
   /** 0..1; the jitter's source. Default Math.random. */
   random?: () => number;
-  /** Where a delivery that finally failed is reported. Default console.warn. */
+  /** Where a delivery that finally failed is reported. Default the process's logger (warn). */
   log?: (message: string) => void;
   /** When deliveries are recorded, attempted, retried and finished; default the system's. */
   clock?: Clock;
@@ -157,7 +160,7 @@ export class WebhookDispatcher {
       .then(() => this.deliver(jobId, endpointId, maxAttempts))
       .catch((error: unknown) => {
         // A broken database is the only way here; the delivery stays Processing for the next start.
-        console.error(`[reference] webhook delivery ${id} stopped:`, error);
+        logger.error({ err: error, delivery_id: id }, 'a webhook delivery stopped');
       })
       .finally(() => this.running.delete(id));
     this.running.set(id, run);
@@ -229,7 +232,7 @@ export class WebhookDispatcher {
 
   private fail(delivery: DeliveryRecord, error: ProblemBody): void {
     this.store.finish(delivery.jobId, delivery.endpointId, { status: 'Failed', error }, dateOf(this.clock));
-    (this.options.log ?? console.warn)(
+    (this.options.log ?? ((line: string) => logger.warn(line)))(
       `[reference] webhook ${delivery.endpointId} of job ${delivery.jobId} failed after ` +
         `${delivery.attemptsCount} attempt(s): ${error.detail}`,
     );

@@ -10,6 +10,9 @@ import { WebhookDeliveryStore } from './delivery-store';
 import { WebhookDispatcher, type EndpointResolver, type RetryPolicy } from './dispatcher';
 import type { FinishedJob } from './payload';
 import { V1_SIGNATURE_HEADERS, v1ProductKeyOf } from '../v1/v1-webhooks';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('reference webhooks');
 
 interface WebhookOwner {
   webhooks: readonly { id: string; url: string; secret: string }[];
@@ -67,7 +70,7 @@ export function openWebhooks(
     ...options,
   });
   const { resumed } = dispatcher.resumeInterrupted();
-  if (resumed > 0) console.log(`[reference] webhook deliveries from the previous run: ${resumed} resumed`);
+  if (resumed > 0) logger.info(`webhook deliveries from the previous run: ${resumed} resumed`);
   return {
     dispatcher,
     onFinished: (job, inference) => dispatcher.jobFinished(job, inference),

@@ -19,6 +19,9 @@ import type { Orientation } from '../ocr/orientation';
 import type { PageReading } from '../read-page';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './messages';
 import { threadStart, workerEntriesReady } from './worker-entries';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('document text');
 
 /**
  * Each thread's young generation, in MB: set, not left to V8. Node 24's V8 makes it 192 MB (64 MB
@@ -259,7 +262,7 @@ export class ThreadedExtractor implements Extractor, FieldReader {
     worker.on('error', (error) => {
       // A failure during a request is that request's answer (see ask); only an idle one is news.
       if (this.idle.includes(worker) && !this.closed)
-        console.error('[reference] an idle extraction thread failed:', error);
+        logger.error({ err: error }, 'an idle extraction thread failed');
       this.discard(worker);
     });
     worker.once('exit', () => this.discard(worker));

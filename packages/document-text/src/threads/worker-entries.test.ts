@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf';
 import { makeDataDir } from '@extraction-review/test-kit/reference/reference-harness';
 import type { WorkerReply } from './messages';
@@ -48,7 +49,7 @@ describe('how a thread starts', () => {
   });
 
   it('falls back to the TypeScript entry through tsx, said once, where the bundles cannot be written (a read-only node_modules)', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const logs = captureLogs();
     const readOnly = () => {
       throw new Error("EROFS: read-only file system, mkdir 'node_modules/.cache/reference-threads'");
     };
@@ -58,8 +59,8 @@ describe('how a thread starts', () => {
     expect(await inspectIn(start)).toMatchObject({ id: 1, info: { pageCount: 1 } });
     // Once unwritable, not tried again (nor said again) for the next thread.
     expect(threadStart('extraction', readOnly).workerData?.entry).toMatch(/\/extraction-worker\.ts$/);
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toContain('EROFS');
-    warn.mockRestore();
+    logs.restore();
+    expect(logs.messages('warn')).toHaveLength(1);
+    expect(logs.messages('warn')[0]).toContain('EROFS');
   });
 });

@@ -29,6 +29,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, buildSync, stop as stopEsbuild, type BuildOptions, type OutputFile } from 'esbuild';
 import { patchPdfJs, withoutSourceMap } from './untransformed-modules-hooks.mjs';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('document text');
 
 export type ThreadKind = 'extraction' | 'inspection';
 
@@ -69,7 +72,7 @@ export function threadStart(
       return { url: entriesOf()[kind] };
     } catch (error) {
       unwritable = true;
-      console.warn(unwritableWarning(error));
+      logger.warn(unwritableWarning(error));
     }
   }
   return { url: BOOTSTRAP, workerData: { entry: pathToFileURL(SOURCES[kind]).href } };
@@ -107,7 +110,7 @@ export function workerEntriesReady(): Promise<void> {
     } catch (error) {
       void stopEsbuild();
       unwritable = true;
-      console.warn(unwritableWarning(error));
+      logger.warn(unwritableWarning(error));
     }
   })().finally(() => {
     preparing = undefined;

@@ -56,7 +56,7 @@ export async function startReferenceProcess(env: Record<string, string>): Promis
       60_000,
     );
     const check = (): void => {
-      const match = /Reference service listening on (\S+)/.exec(output);
+      const match = /Reference service listening on ([^\s"]+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -8,6 +8,9 @@
  * follower's timer and ended every copy. Here no promise is left without a handler: `start()`,
  * `wake()` and the timer only ever call `pass()`, which resolves whatever the work does.
  */
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('background');
 
 export interface BackgroundLoopOptions {
   /** How the loop is named in the log (`[review intake] job follower`). */
@@ -18,7 +21,7 @@ export interface BackgroundLoopOptions {
   intervalMs: number;
   /** The longest pause after failures. Default 30 s. */
   maxBackoffMs?: number;
-  /** Where failures and recoveries are told. Default console.warn. */
+  /** Where failures and recoveries are told. Default the process's logger (warn). */
   log?: (message: string) => void;
 }
 
@@ -101,7 +104,7 @@ export class FailureLog {
 
   constructor(
     private readonly name: string,
-    private readonly log: (message: string) => void = console.warn,
+    private readonly log: (message: string) => void = (line) => logger.warn(line),
   ) {}
 
   /** How many failures in a row. */

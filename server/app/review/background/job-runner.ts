@@ -22,6 +22,9 @@ import { isStoreUnavailable } from '../db/store-unavailable';
 import { BackgroundLoop, describe, FailureLog } from './background-loop';
 import { JobTable, type LeasedJob } from './job-table';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('background');
 
 /** What a handler decides about its job. */
 export type JobOutcome = { done: true } | { again: number; payload?: unknown };
@@ -80,7 +83,7 @@ export interface RunnerOptions {
   /** The first retry of a failed run, doubled per failure up to `maxRetryMs`. Default 1 s, 5 min. */
   retryMs?: number;
   maxRetryMs?: number;
-  /** Where failures are told (once per kind). Default console.warn. */
+  /** Where failures are told (once per kind). Default the process's logger (warn). */
   log?: (message: string) => void;
 }
 
@@ -116,7 +119,7 @@ export class BackgroundRunner {
   }
 
   private get log(): (message: string) => void {
-    return this.options.log ?? console.warn;
+    return this.options.log ?? ((line: string) => logger.warn(line));
   }
 
   start(): void {

@@ -17,6 +17,9 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import { asStoreUnavailable, StoreUnavailableError } from './store-unavailable';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review store');
 
 export interface GuardOptions {
   /** Told of each error turned into `503-001` (default: a log line, at most one per 10 s). */
@@ -140,7 +143,7 @@ function throttledLog(everyMs: number): (error: StoreUnavailableError) => void {
  */
 export function throttledLine(
   everyMs: number,
-  log: (line: string) => void = console.warn,
+  log: (line: string) => void = (line) => logger.warn(line),
 ): (line: string) => void {
   let lastAt = -Infinity;
   let quiet = 0;

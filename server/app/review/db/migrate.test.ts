@@ -9,7 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Migrator, type Kysely, type Migration } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureLogs, type CapturedLogs } from '@extraction-review/test-kit/log-capture';
 import { readEnv } from '../../settings/config';
 import { reviewSettingsFromEnv } from '../open-review';
 import { OperatorStore } from '../store/operator-store';
@@ -73,7 +74,7 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
   let dataDir: string;
   let postgres: TestDatabase | undefined;
   let settings: { databaseUrl: string | undefined; dataDir: string };
-  let warn: MockInstance<typeof console.warn>;
+  let logs: CapturedLogs;
   const opened: ReviewDatabase[] = [];
 
   /** The store opened without the schema step, to be migrated as some code would. */
@@ -92,11 +93,10 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'review-schema-'));
     postgres = engine === 'postgres' ? await createTestDatabase() : undefined;
     settings = { databaseUrl: postgres?.url, dataDir };
-    warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    logs = captureLogs();
   });
   afterEach(async () => {
-    vi.restoreAllMocks();
+    logs.restore();
     for (const database of opened.splice(0)) await database.close();
     await postgres?.drop();
     await rm(dataDir, { recursive: true, force: true });
@@ -114,11 +114,11 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
     expect(String(kysely.error)).toContain(`previously executed migration ${LAST} is missing`);
 
     for (const migrate of [true, false]) {
-      warn.mockClear();
+      logs.clear();
       const outcome = await prepareSchema(older, { migrate, code: olderCode });
       expect(outcome).toMatchObject({ applied: [], status: { state: 'newer', schema: LAST } });
-      expect(warn).toHaveBeenCalledOnce();
-      const message = String(warn.mock.calls[0]?.[0]);
+      expect(logs.messages('warn')).toHaveLength(1);
+      const message = String(logs.messages('warn')[0]);
       expect(message).toContain('release 0.0.9-older');
       expect(message).toContain(`migrated by release ${RELEASE}`);
       expect(message).toContain(`keep working with it, so this copy serves`);
@@ -133,10 +133,10 @@ describe.each(ENGINES)('the schema step on %s', (engine: Engine) => {
     });
 
     for (const extra of [{}, { MIGRATE_ON_START: 'false' }] as Record<string, string>[]) {
-      warn.mockClear();
+      logs.clear();
       const database = await openReviewDatabase(fromEnv(extra));
       opened.push(database);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      expect(String(logs.messages('warn')[0])).toMatch(
         new RegExp(
           `newer than this code \\(release ${RELEASE.replaceAll('.', '\\.')}, schema ${LAST}\\): it is at ` +
             '9999-test-expand \\(migrated by release 9\\.9\\.9-newer\\)',

@@ -27,6 +27,9 @@ import { reviewMigrations, type Engine } from './migrations';
 import type { ReviewDatabase } from './open-database';
 import { OLDEST_CODE_FOR, oldestCodeFor } from './schema-compatibility';
 import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review store');
 
 /** What a copy's code knows of the schema. Tests make older and newer codes from it. */
 export interface SchemaCode {
@@ -144,7 +147,7 @@ export async function prepareSchema(
   } = {},
 ): Promise<SchemaOutcome> {
   const code = options.code ?? THIS_CODE;
-  const report = options.report ?? console.info;
+  const report = options.report ?? ((line: string) => logger.info(line));
   const outcome =
     options.migrate === false
       ? { applied: [], status: await readSchemaStatus(database, code) }
@@ -154,7 +157,9 @@ export async function prepareSchema(
   }
   if (!isServable(outcome.status)) throw new SchemaRefusal(outcome.status);
   if (outcome.status.state === 'newer')
-    (options.report ?? console.warn)(`[review store] ${describeSchema(outcome.status, code)}`);
+    (options.report ?? ((line: string) => logger.warn(line)))(
+      `[review store] ${describeSchema(outcome.status, code)}`,
+    );
   outcomes.set(database, outcome);
   return outcome;
 }
@@ -416,7 +421,7 @@ async function takeAdvisoryLock(db: Db): Promise<void> {
     const { rows } = await sql<{ locked: boolean }>`
       select pg_try_advisory_lock(${sql.lit(KYSELY_MIGRATION_LOCK)}) as locked`.execute(db);
     if (rows[0]?.locked === true) return;
-    if (attempt === 1) console.info(WAITING);
+    if (attempt === 1) logger.info(WAITING);
     if (Date.now() > deadline) {
       throw new Error(
         'Another copy has been migrating the review store for an hour; gave up waiting for it.',
@@ -436,7 +441,7 @@ const SQLITE_LOCK_WAITS = 720;
 
 async function withSqliteWriteLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
   if (!(await beginImmediateAtOnce(db))) {
-    console.info(WAITING);
+    logger.info(WAITING);
     for (let attempt = 1; ; attempt++) {
       try {
         await sql`begin immediate`.execute(db);

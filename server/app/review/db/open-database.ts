@@ -27,6 +27,9 @@ import { isStoreUnavailable } from './store-unavailable';
 import type { Engine } from './migrations';
 import type { ReviewDatabaseSchema } from './schema';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review store');
 
 export interface ReviewDatabase {
   db: Kysely<ReviewDatabaseSchema>;
@@ -180,7 +183,7 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
     const onError = (error: Error): void => {
       // The statement that comes next fails on its own ("not queryable"), as a 503-001.
       broken = true;
-      console.warn('[review store] a PostgreSQL connection in use failed:', error.message);
+      logger.warn({ err: error }, 'a PostgreSQL connection in use failed');
     };
     const guarded: LentClient = {
       query: ((...args: Parameters<pg.PoolClient['query']>) => {

@@ -48,6 +48,9 @@ import { findUpstreamResultOf } from '../store/queue-store';
 import { DELIVERY_KIND, DeliveryStore } from './delivery-store';
 import { WEBHOOK_EVENT } from './build-payloads';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('way back');
 
 export const DELIVERY_USER_AGENT = 'extraction-review/0.1 (way back)';
 /** Each attempt names its delivery, the same at every attempt: a receiver can drop a repeat. */
@@ -73,7 +76,7 @@ export interface DeliveryWorkerDeps {
   lanes?: number;
   /**
    * Where a delivery that finally failed is reported, and the loop's own failures (once per kind).
-   * Default console.warn.
+   * Default the process's logger (warn).
    */
   log?: (message: string) => void;
   /**
@@ -299,7 +302,7 @@ export class DeliveryWorker {
   }
 
   private report(delivery: DeliveryRow, error: string): void {
-    (this.deps.log ?? console.warn)(
+    (this.deps.log ?? ((line: string) => logger.warn(line)))(
       `[way back] ${delivery.kind} ${delivery.id} of document ${delivery.document_id} failed: ${error}`,
     );
   }

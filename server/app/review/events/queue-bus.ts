@@ -16,6 +16,9 @@
  */
 import pg from 'pg';
 import type { QueueEvent } from '@extraction-review/contract/app-events';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review events');
 
 export const CHANNEL = 'review_queue';
 
@@ -87,7 +90,7 @@ export async function postgresQueueBus(
       try {
         call(listener);
       } catch (error) {
-        console.error('[review events] a queue listener failed:', error);
+        logger.error({ err: error }, 'a queue listener failed');
       }
     }
   };
@@ -117,7 +120,7 @@ export async function postgresQueueBus(
       if (lost) return;
       lost = true;
       if (client !== next) return; // Not (or no longer) the one in use: nothing to reopen.
-      console.warn(`[review events] the LISTEN connection broke (${reason}); opening it again`);
+      logger.warn(`the LISTEN connection broke (${reason}); opening it again`);
       client = undefined;
       stopPing();
       void next.end().catch(() => undefined);
@@ -144,7 +147,7 @@ export async function postgresQueueBus(
     failures = 0;
     startPing(next);
     if (listenedBefore) {
-      console.info('[review events] listening again; browsers are told to refetch');
+      logger.info('listening again; browsers are told to refetch');
       each((listener) => listener.onGap?.());
     }
     listenedBefore = true;
@@ -160,9 +163,7 @@ export async function postgresQueueBus(
       open().catch((error: unknown) => {
         failures++;
         if (failures === 1 || failures % 10 === 0)
-          console.warn(
-            `[review events] the LISTEN connection could not be opened (attempt ${failures}): ${message(error)}`,
-          );
+          logger.warn(`the LISTEN connection could not be opened (attempt ${failures}): ${message(error)}`);
         schedule();
       });
     }, wait);
@@ -191,7 +192,7 @@ export async function postgresQueueBus(
     // The store opened (or this would not be reached), so the database is likely back in a moment:
     // the copy starts, not ready to hear the others until this succeeds.
     failures = 1;
-    console.warn(`[review events] the LISTEN connection could not be opened: ${message(error)}; retrying`);
+    logger.warn(`the LISTEN connection could not be opened: ${message(error)}; retrying`);
     // The first connection never listened: once one does, what was missed is unknown too.
     listenedBefore = true;
     schedule();
@@ -200,7 +201,7 @@ export async function postgresQueueBus(
   return {
     publish: (change) => {
       notify(CHANNEL, JSON.stringify(change)).catch((error: unknown) => {
-        console.error('[review events] NOTIFY failed:', message(error));
+        logger.error(`NOTIFY failed: ${message(error)}`);
       });
     },
     subscribe: (listener) => {

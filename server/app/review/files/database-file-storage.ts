@@ -43,6 +43,9 @@ import { keptFilesDb } from '../db/kept-files-schema';
 import { THIS_PROCESS } from './process-mark';
 import { KEY_BATCH } from './unnamed-keys';
 import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review files');
 
 /** Bytes per chunk row: large enough for few rows (400 for 100 MB), small enough to stream. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -98,7 +101,7 @@ export class DatabaseFileStorage implements KeptFileStorage {
         .where('state', '=', 'writing')
         .execute()
         .catch((error: unknown) =>
-          console.warn(`[review files] the heartbeat of file ${key} failed:`, (error as Error).message),
+          logger.warn({ err: error, file: key }, 'the heartbeat of a file being written failed'),
         );
     }, this.heartbeatMs);
     heartbeat.unref();

@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { openReview } from '../open-review';
 import { QueueStore } from '../store/queue-store';
@@ -140,19 +141,19 @@ describe.each(ENGINES)('orphaned files on %s', (engine) => {
 
   it('sweeps at start (openReview) and logs how many it removed', async () => {
     const orphan = await file(filesDir, randomUUID(), 2 * HOUR, 2 * 1024 * 1024);
-    const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const review = await openReview(store.settings);
       try {
         expect(await review.swept).toMatchObject({ files: 1, bytes: 2 * 1024 * 1024 });
-        expect(info).toHaveBeenCalledWith(
+        expect(logs.messages('info')).toContainEqual(
           expect.stringMatching(/^\[review files\] removed 1 orphaned file\(s\), 2\.0 MB: 1 kept file/),
         );
       } finally {
         await review.close();
       }
     } finally {
-      info.mockRestore();
+      logs.restore();
     }
     expect(await readdir(filesDir)).not.toContain(orphan);
   });

@@ -24,6 +24,9 @@ import { integrationOf } from './integration-auth';
 import type { GatewayOwnership, OwnedId } from './ownership';
 import { addRagDocument } from './rag-add';
 import { answerJson, lastSegment, member, stringOf } from './read-answer';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('gateway');
 
 /** Answers whose ids are recorded are a job or a document: this is far above any. */
 const MAX_RECORDED_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -102,7 +105,7 @@ async function recordHandedOut(
   } catch (error) {
     // The answer still goes: the intake keeps the same ids with the document (ownership.ts reads
     // them there too), so the pipeline finds its own a moment later rather than never.
-    console.error('[gateway] the ids handed to an integration could not be recorded:', error);
+    logger.error({ err: error }, 'the ids handed to an integration could not be recorded');
   }
 }
 

@@ -10,6 +10,9 @@ import type { BulkChange } from '../store/queue-bulk';
 import { mountRoute } from './mount-route';
 import { findAssignee } from './assignee';
 import type { ReviewContext, ReviewEnv } from '../review-context';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review files');
 
 export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
@@ -46,10 +49,7 @@ export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
     // orphan, which the storage's sweep removes later (files/orphan-files.ts).
     for (const key of removedFileKeys) {
       await review.files?.remove(key).catch((error: unknown) => {
-        console.error(
-          `[review files] the kept file ${key} of a deleted document stays for the sweep:`,
-          error,
-        );
+        logger.error({ err: error, file: key }, 'the kept file of a deleted document stays for the sweep');
       });
     }
     const answer: BulkResponse = outcome;

@@ -30,6 +30,9 @@ import {
   type ConfirmedDocument,
   type ConfirmedRange,
 } from '../exports/confirmed-documents';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('exports');
 
 const DOCUMENT_COLUMNS = [
   'document_id',
@@ -72,7 +75,7 @@ export function exportRoutes(review: ReviewContext): Hono<ReviewEnv> {
             else controller.enqueue(encoder.encode(value));
           } catch (error) {
             // Headers are gone already: the cut-short body is the only way left to say it failed.
-            console.error('[exports] an export failed midway:', error);
+            logger.error({ err: error }, 'an export failed midway');
             controller.error(error);
           }
         },

@@ -13,6 +13,9 @@ import type { ReviewContext } from '../review-context';
 import { integrationOf } from '../gateway/integration-auth';
 import { currentSession } from './session-auth';
 import { recordEvent } from '../store/audit-store';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review intake');
 
 // From the app (/api/…) and from pipelines through the gateway (/v1, /v2 of the app server).
 const V1_FEEDBACK = /^(?:\/api)?\/v1\/documents\/([^/]+)\/feedback\/?$/;
@@ -104,9 +107,7 @@ export function sentBackRecorder(review: ReviewContext): ExchangeRecorder {
                 ...(integration === undefined ? {} : { integration: integration.name }),
               },
             });
-          })().catch((error: unknown) =>
-            console.error('[review intake] a send-back could not be recorded:', error),
-          );
+          })().catch((error: unknown) => logger.error({ err: error }, 'a send-back could not be recorded'));
         },
         failed: () => sink.destroy(),
       };

@@ -46,6 +46,9 @@ import { ProblemError } from '@extraction-review/contract/problem';
 import { countFields } from '../intake/count-fields';
 import { upstreamIdentity } from '../intake/upstream-identity';
 import { MAX_FIELD_BYTES, MAX_FIELDS, MAX_HELD_FIELD_BYTES, uploadScreen } from '../intake/upload-screen';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review intake');
 
 // The app's own uploads (/api/…) and pipelines' through the gateway (/v2, /v1 of the app server).
 const V2_ENQUEUE = /^(?:\/api)?\/v2\/products\/extraction\/enqueue\/?$/;
@@ -192,11 +195,16 @@ async function keepOrRefuse(
     });
   } catch (error) {
     const job = jobIdOf(answer);
-    console.error(
-      `[review intake] a ${target.apiVersion} upload taken upstream (job ${job ?? 'none'}, ` +
-        `model ${target.modelKey ?? 'from its fields'}, integration ${pending.integrationId ?? 'none'}, ` +
-        `document ${documentId}) could not be kept; its client is answered 503-001:`,
-      error,
+    logger.error(
+      {
+        err: error,
+        api_version: target.apiVersion,
+        job_id: job ?? null,
+        model: target.modelKey ?? null,
+        integration_id: pending.integrationId ?? null,
+        document_id: documentId,
+      },
+      'an upload taken upstream could not be kept; its client is answered 503-001',
     );
     const named = await deps.review.queue.find(documentId).then(
       (row) => row !== undefined,

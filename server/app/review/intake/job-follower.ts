@@ -47,6 +47,9 @@ import {
 } from '../store/queue-store';
 import { countFields } from './count-fields';
 import { upstreamIdentity } from './upstream-identity';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review intake');
 
 export { FIRST_CHECK_MS };
 export const MAX_INTERVAL_MS = 30_000;
@@ -68,7 +71,7 @@ export interface FollowerDeps {
   leaseMs?: number;
   /** The pause between passes. Default 1 s. */
   tickMs?: number;
-  /** Where the loop's failures are told (once per kind). Default console.warn. */
+  /** Where the loop's failures are told (once per kind). Default the process's logger (warn). */
   log?: (message: string) => void;
 }
 
@@ -91,7 +94,7 @@ export class JobFollower {
     });
     this.v2 = deps.upstream.v2 && new V2Upstream(deps.upstream.v2, REQUEST_TIMEOUT_MS);
     this.v1 = deps.upstream.v1 && new V1Upstream(deps.upstream.v1, REQUEST_TIMEOUT_MS);
-    const log = deps.log ?? console.warn;
+    const log = deps.log ?? ((line: string) => logger.warn(line));
     this.checks = new FailureLog('[review intake] checking a job upstream', log);
     this.handler = this.followHandler();
     this.runner = new BackgroundRunner({

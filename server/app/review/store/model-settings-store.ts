@@ -19,6 +19,9 @@ import type { ReviewDatabase } from '../db/open-database';
 import type { ModelSettingsRow, ReviewDatabaseSchema } from '../db/schema';
 import type { ApiVersion } from '../model/review-types';
 import { recordEvent } from './audit-store';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review store');
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 
@@ -160,8 +163,9 @@ function fromRow(row: ModelSettingsRow & { updated_by_name: string | null }): St
   const rules = StoredBusinessRules.safeParse(parseJson(row.rules_json));
   const fits = routing.success && rules.success;
   if (!fits)
-    console.error(
-      `[review store] the settings of ${row.api_version} ${row.model_key} do not fit their schema: the defaults apply`,
+    logger.error(
+      { api_version: row.api_version, model: row.model_key },
+      "a model's settings do not fit their schema: the defaults apply",
     );
   return {
     apiVersion: row.api_version,
@@ -181,8 +185,9 @@ function reasonsOf(row: ModelSettingsRow): PresetReasons {
   if (row.reasons_json === null) return defaultReasons();
   const reasons = PresetReasons.safeParse(parseJson(row.reasons_json));
   if (reasons.success) return reasons.data;
-  console.error(
-    `[review store] the preset reasons of ${row.api_version} ${row.model_key} do not fit their schema: the defaults apply`,
+  logger.error(
+    { api_version: row.api_version, model: row.model_key },
+    "a model's preset reasons do not fit their schema: the defaults apply",
   );
   return defaultReasons();
 }

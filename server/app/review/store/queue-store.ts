@@ -20,6 +20,9 @@ import { adoptJobs } from '../background/job-table';
 import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
 import { applyBulk, operatorName, setAssignment, type BulkChange, type BulkOutcome } from './queue-bulk';
+import { componentLogger } from '@extraction-review/server-kit/logger';
+
+const logger = componentLogger('review store');
 
 type Db = Kysely<ReviewDatabaseSchema> | Transaction<ReviewDatabaseSchema>;
 type Eb = ExpressionBuilder<ReviewDatabaseSchema, 'documents'>;
@@ -277,7 +280,7 @@ export class QueueStore {
       try {
         this.onChange?.(document);
       } catch (error) {
-        console.error('[review store] a change listener failed:', error);
+        logger.error({ err: error }, 'a change listener failed');
       }
     }
     return result;

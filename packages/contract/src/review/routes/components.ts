@@ -91,6 +91,8 @@ export const NextPeek = z.object({ id: z.string() });
 export const Problem = ErrorResponse.extend({
   current: z.union([QueueDocument, ModelSettings, SavedQueue]).optional(),
   failures: z.array(RuleFailure).optional(),
+  /** The request's id, as in the `X-Request-Id` answer header: the key to its log lines. */
+  request_id: z.string().optional(),
 });
 
 /** Read as zod reads them: defaults optional, transforms before they run. */

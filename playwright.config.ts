@@ -74,6 +74,8 @@ export default defineConfig({
     env: {
       HOST: '127.0.0.1',
       PORT: String(appPort),
+      // Warnings and errors only: an access line per request would bury a failing journey's output.
+      LOG_LEVEL: 'warn',
       REFERENCE_PORT: String(referencePort),
       REFERENCE_API_KEY: 'e2e-reference-key',
       REFERENCE_DATA_DIR: dataDir,

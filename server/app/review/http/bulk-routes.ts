@@ -8,6 +8,7 @@ import { bulkDocuments } from '@extraction-review/contract/review/routes/bulk';
 import type { BulkResponse } from '@extraction-review/contract/review/bulk';
 import { ProblemError } from '@extraction-review/contract/problem';
 import type { BulkChange } from '../store/queue-bulk';
+import { removeKeptFiles } from '../files/remove-kept-files';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 
@@ -44,16 +45,8 @@ export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
       adminId,
       review.clock.now(),
     );
-    // The rows are gone (committed): their kept files follow. One that cannot be removed now is an
-    // orphan, which the storage's sweep removes later (files/orphan-files.ts).
-    for (const key of removedFileKeys) {
-      await review.files?.remove(key).catch((error: unknown) => {
-        console.error(
-          `[review files] the kept file ${key} of a deleted document stays for the sweep:`,
-          error,
-        );
-      });
-    }
+    // The rows are gone (committed): their kept files follow.
+    await removeKeptFiles(review.files, removedFileKeys);
     const answer: BulkResponse = outcome;
     return c.json(answer, 200);
   });

@@ -72,7 +72,13 @@ export class Housekeeping {
     const batch = this.options.batch ?? RETENTION_BATCH;
     const maxBatches = this.options.maxBatches ?? 10;
     const log = this.options.log ?? ((message: string) => console.info(message));
-    const pass: HousekeepingPass = { sessions: 0, links: 0, filesRemoved: 0, documentsDeleted: 0, more: false };
+    const pass: HousekeepingPass = {
+      sessions: 0,
+      links: 0,
+      filesRemoved: 0,
+      documentsDeleted: 0,
+      more: false,
+    };
     for (let i = 0; i < maxBatches; i++) {
       const swept = await review.sessions.deleteExpired(review.clock.now(), batch);
       pass.sessions += swept.sessions;

@@ -338,13 +338,8 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         // ever), saved with its settings' version; and when retention removed a document's file.
         await db.schema.alterTable('model_settings').addColumn('files_after_days', 'integer').execute();
         await db.schema.alterTable('model_settings').addColumn('documents_after_days', 'integer').execute();
+        // The sweep finds a model's decided documents by decision time with 0002's documents_decided.
         await db.schema.alterTable('documents').addColumn('file_removed_at', time).execute();
-        // The retention sweep finds a model's decided documents by the time of their decision.
-        await db.schema
-          .createIndex('documents_decided')
-          .on('documents')
-          .columns(['model_key', 'state', 'decided_at'])
-          .execute();
       },
     },
   };

@@ -50,7 +50,7 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // (its saves keep the column; its first save of a model leaves it null, the defaults).
   '0012-preset-reasons': '0006-background-work',
   // Issue 22. Expand-only: nullable columns older code neither reads nor writes (its saves keep the
-  // retention; it serves a file retention removed as a document without a kept file) and an index.
+  // retention; it serves a file retention removed as a document without a kept file).
   '0014-retention': '0006-background-work',
 };
 

@@ -749,10 +749,14 @@ export class QueueStore {
     adminId: string,
     now: number,
     options: { force?: boolean } = {},
-  ): Promise<{ ok: true; document: DocumentRow; fileKey: string | null } | Extract<WriteResult, { ok: false }>> {
+  ): Promise<
+    { ok: true; document: DocumentRow; fileKey: string | null } | Extract<WriteResult, { ok: false }>
+  > {
     const result = await this.db
       .transaction()
-      .execute((trx) => deleteDocument(trx, id, { by: adminId, cause: 'by_hand', now, force: options.force }));
+      .execute((trx) =>
+        deleteDocument(trx, id, { by: adminId, cause: 'by_hand', now, force: options.force }),
+      );
     if ('refused' in result) {
       if (result.current === undefined) return { ok: false, reason: 'not_found' };
       return { ok: false, reason: 'not_holder', current: result.current };
@@ -764,7 +768,10 @@ export class QueueStore {
   }
 
   /** One pass of the models' retention rules (retention-sweep.ts), each change told as the writes' are. */
-  async sweepRetention(now: number, options: { batch?: number; dryRun?: boolean } = {}): Promise<RetentionPass> {
+  async sweepRetention(
+    now: number,
+    options: { batch?: number; dryRun?: boolean } = {},
+  ): Promise<RetentionPass> {
     return sweepRetention(this.db, now, { ...options, tell: (row) => this.tell(row) });
   }
 

@@ -51,7 +51,9 @@ export async function retentionRules(db: Kysely<ReviewDatabaseSchema>): Promise<
   const rows = await db
     .selectFrom('model_settings')
     .select(['api_version', 'model_key', 'files_after_days', 'documents_after_days'])
-    .where((eb) => eb.or([eb('files_after_days', 'is not', null), eb('documents_after_days', 'is not', null)]))
+    .where((eb) =>
+      eb.or([eb('files_after_days', 'is not', null), eb('documents_after_days', 'is not', null)]),
+    )
     .orderBy('api_version')
     .orderBy('model_key')
     .execute();

@@ -84,7 +84,8 @@ export function QueuePage() {
 function DeletedNotice() {
   const [deleted] = useState<string | null>(() => {
     const state: unknown = window.history.state;
-    const name = typeof state === 'object' && state !== null ? (state as { deleted?: unknown }).deleted : null;
+    const name =
+      typeof state === 'object' && state !== null ? (state as { deleted?: unknown }).deleted : null;
     return typeof name === 'string' ? name : null;
   });
   if (deleted === null) return null;

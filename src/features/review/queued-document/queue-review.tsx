@@ -175,8 +175,8 @@ const formatDay = (iso: string) =>
 function FileRemovedNotice({ at }: { at: string }) {
   return (
     <p role="status" className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800">
-      The file was removed on <time dateTime={at}>{formatDay(at)}</time> by the retention rule of this
-      model. The values, corrections and history stay.
+      The file was removed on <time dateTime={at}>{formatDay(at)}</time> by the retention rule of this model.
+      The values, corrections and history stay.
     </p>
   );
 }

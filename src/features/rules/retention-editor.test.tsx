@@ -44,8 +44,8 @@ describe('the retention editor', () => {
   it('keeps for ever until set, sends the days, and refuses documents going before their files', async () => {
     render(<Editor />);
     expect(screen.getByRole('status')).toHaveTextContent('{"filesAfterDays":null,"documentsAfterDays":null}');
-    const files = screen.getByLabelText('Remove the file after (days from the decision)');
-    const documents = screen.getByLabelText('Delete the document after (days from the decision)');
+    const files = screen.getByLabelText('Remove the file after (days)');
+    const documents = screen.getByLabelText('Delete the document after (days)');
     await userEvent.type(files, '30');
     await userEvent.type(documents, '10');
     expect(screen.getByRole('status')).toHaveTextContent('invalid');

@@ -19,12 +19,12 @@ export function RetentionEditor({ draft, errorOf, onChange }: Props) {
     <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 bg-white p-4">
       <legend className="px-1 text-base font-semibold">Retention</legend>
       <p className="text-sm text-slate-700">
-        Confirmed and rejected documents only: waiting, held and postponed ones are never removed. Leave a box
-        empty to keep for ever.
+        Days are counted from the decision, for confirmed and rejected documents only: waiting, held and
+        postponed ones are never removed. Leave a box empty to keep for ever.
       </p>
       <div className="flex flex-wrap gap-4">
         <FormField
-          label="Remove the file after (days from the decision)"
+          label="Remove the file after (days)"
           type="number"
           className="w-72"
           value={draft.filesAfterDays}
@@ -33,7 +33,7 @@ export function RetentionEditor({ draft, errorOf, onChange }: Props) {
           hint="The values, corrections and history stay; the review says the file was removed."
         />
         <FormField
-          label="Delete the document after (days from the decision)"
+          label="Delete the document after (days)"
           type="number"
           className="w-72"
           value={draft.documentsAfterDays}

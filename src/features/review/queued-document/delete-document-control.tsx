@@ -82,7 +82,8 @@ export function DeleteDocumentDialog({
             removed for good. This cannot be undone.
           </p>
           <p className="text-slate-700">
-            The audit log keeps only that a document of {doc.model} was deleted, by you, and when.
+            The audit log keeps only that a document of this model was deleted, by you, and when: not its name
+            or values.
           </p>
         </div>
         {remove.error != null && <ProblemAlert error={remove.error} action="The document was not deleted." />}

@@ -10,18 +10,32 @@
  */
 import type { KeptFileStorage } from '../files/file-storage';
 import { removeKeptFiles } from '../files/remove-kept-files';
-import type { QueueStore } from '../store/queue-store';
-import { RETENTION_BATCH } from '../store/retention-sweep';
-import type { SessionStore } from '../store/session-store';
 import type { Clock } from '@extraction-review/server-kit/clock';
 import { BackgroundLoop } from './background-loop';
 
 export const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
+/** Rows per statement (store/retention-sweep.ts's RETENTION_BATCH; the store is not imported here). */
+const BATCH = 200;
+
+/** What the loop needs of the store (QueueStore.sweepRetention, SessionStore.deleteExpired). */
+interface Sweepers {
+  sweepRetention(
+    now: number,
+    options: { batch?: number },
+  ): Promise<{
+    items: { action: 'remove_file' | 'delete_document' }[];
+    removedFileKeys: string[];
+    more: boolean;
+  }>;
+}
+interface SessionSweeper {
+  deleteExpired(now: number, batch?: number): Promise<{ sessions: number; links: number }>;
+}
 
 export interface HousekeepingOptions {
   review: {
-    queue: Pick<QueueStore, 'sweepRetention'>;
-    sessions: Pick<SessionStore, 'deleteExpired'>;
+    queue: Sweepers;
+    sessions: SessionSweeper;
     files?: Pick<KeptFileStorage, 'remove'> | undefined;
     clock: Clock;
   };
@@ -69,7 +83,7 @@ export class Housekeeping {
   /** One pass (tests call it with a fake clock). Throws what the store throws: the loop handles it. */
   async runOnce(): Promise<HousekeepingPass> {
     const { review } = this.options;
-    const batch = this.options.batch ?? RETENTION_BATCH;
+    const batch = this.options.batch ?? BATCH;
     const maxBatches = this.options.maxBatches ?? 10;
     const log = this.options.log ?? ((message: string) => console.info(message));
     const pass: HousekeepingPass = {

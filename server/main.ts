@@ -33,6 +33,7 @@ import { V2Upstream } from '@extraction-review/app-server/upstream/v2-upstream';
 import { JobFollower } from '@extraction-review/app-server/review/intake/job-follower';
 import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';
 import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/delivery-worker';
+import { Housekeeping } from '@extraction-review/app-server/review/background/housekeeping';
 import {
   firstStartSetupLink,
   openReview,
@@ -154,6 +155,12 @@ async function main(): Promise<void> {
     },
   });
   deliveries.start();
+  // Expired sessions and spent links swept, and the models' retention rules applied (issue 22).
+  const housekeeping = new Housekeeping({
+    review,
+    intervalMs: env.RETENTION_SWEEP_INTERVAL_MS ?? SETTING_DEFAULTS.RETENTION_SWEEP_INTERVAL_MS,
+  });
+  housekeeping.start();
   const readiness = new Readiness({
     timeoutMs: env.READY_CHECK_TIMEOUT_MS ?? SETTING_DEFAULTS.READY_CHECK_TIMEOUT_MS,
     checks: reviewReadinessChecks(review, upstream),
@@ -196,6 +203,7 @@ async function main(): Promise<void> {
   } catch (error) {
     await follower.stop();
     await deliveries.stop();
+    await housekeeping.stop();
     await review.close();
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
@@ -211,6 +219,7 @@ async function main(): Promise<void> {
       workers: [
         { name: 'the job follower', stop: () => follower.stop() },
         { name: 'the delivery worker', stop: () => deliveries.stop() },
+        { name: 'the housekeeping', stop: () => housekeeping.stop() },
       ],
       resources: [
         { name: 'the review store', close: () => review.close() },

@@ -127,6 +127,11 @@ export const EnvSchema = z.object({
   /** How long a review may stay idle before its document goes back to the queue, in ms. */
   REVIEW_LEASE_MS: optionalInt(1000),
   /**
+   * How often each copy applies the models' retention rules (and sweeps expired sessions and spent
+   * links), in ms. 0: no retention purge (sessions are still swept hourly).
+   */
+  RETENTION_SWEEP_INTERVAL_MS: optionalInt(0),
+  /**
    * Single sign-on behind a company proxy: the request header naming the signed-in person
    * (`X-Forwarded-Email`), believed only from SSO_TRUSTED_PROXIES. Unset: sign-in with a password only.
    */
@@ -197,4 +202,5 @@ export const SETTING_DEFAULTS = {
   SHUTDOWN_DRAIN_MS: 10_000,
   SHUTDOWN_GRACE_MS: 30_000,
   READY_CHECK_TIMEOUT_MS: 2_000,
+  RETENTION_SWEEP_INTERVAL_MS: 3_600_000,
 } as const;

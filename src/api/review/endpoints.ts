@@ -140,6 +140,9 @@ export const postponeDocument = (
   );
 export const reassignDocument = (id: string, operator: string, options: CallOptions = {}) =>
   callRoute(queue.reassignDocument, { params: { id }, body: { operator } }, options);
+/** Admins: delete a document for good (its file, values, history). */
+export const deleteDocument = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.deleteDocument, { params: { id }, query: {} }, options);
 export const reopenDocument = (id: string, options: CallOptions = {}) =>
   callRoute(queue.reopenDocument, { params: { id } }, options);
 /** Admins: how soon a waiting document comes up (higher first). */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
 import { BulkBar } from './bulk-bar';
 import { ImportBanner } from './import-banner';
@@ -56,6 +56,7 @@ export function QueuePage() {
         </div>
         <StartReviewingButton filters={filters} me={operator?.id} />
       </div>
+      <DeletedNotice />
       <ImportBanner />
       <SavedQueues filters={filters} isAdmin={operator?.role === 'admin'} />
       <QueueCounts
@@ -76,5 +77,21 @@ export function QueuePage() {
         selection={isAdmin ? selection : undefined}
       />
     </main>
+  );
+}
+
+/** After an admin deleted a document from its review page: its name, carried in the history entry. */
+function DeletedNotice() {
+  const [deleted] = useState<string | null>(() => {
+    const state: unknown = window.history.state;
+    const name =
+      typeof state === 'object' && state !== null ? (state as { deleted?: unknown }).deleted : null;
+    return typeof name === 'string' ? name : null;
+  });
+  if (deleted === null) return null;
+  return (
+    <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
+      “{deleted}” was deleted, with its file, values and history.
+    </p>
   );
 }

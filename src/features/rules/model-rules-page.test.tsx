@@ -119,6 +119,7 @@ describe('ModelRulesPage', { timeout: 30_000 }, () => {
           feedbackEnabled: false,
           // Never saved: the defaults, as served (a server without reasons reads as the defaults too).
           reasons: DEFAULT_REASONS,
+          retention: { filesAfterDays: null, documentsAfterDays: null },
         },
       },
     ]);

@@ -49,6 +49,7 @@ describe('the rules form', () => {
         rules: settings.rules,
         feedbackEnabled: false,
         reasons: settings.reasons,
+        retention: { filesAfterDays: null, documentsAfterDays: null },
       },
     });
   });

@@ -45,6 +45,9 @@ export interface SettingsDraft {
   rules: RuleDraft[];
   /** The reasons the review offers, per kind, in their order. */
   reasons: Record<PresetReasonKind, ReasonDraft[]>;
+  /** Retention, days after the decision as typed; empty: kept for ever. */
+  filesAfterDays: string;
+  documentsAfterDays: string;
 }
 
 export interface ReasonDraft {
@@ -123,6 +126,10 @@ export function draftFromSettings(settings: ModelSettings): SettingsDraft {
       postpone: settings.reasons.postpone.map((text) => reasonDraft(text)),
       override: settings.reasons.override.map((text) => reasonDraft(text)),
     },
+    filesAfterDays:
+      settings.retention.filesAfterDays === null ? '' : String(settings.retention.filesAfterDays),
+    documentsAfterDays:
+      settings.retention.documentsAfterDays === null ? '' : String(settings.retention.documentsAfterDays),
   };
 }
 
@@ -227,7 +234,18 @@ export function requestInput(draft: SettingsDraft, version: number): Record<stri
       postpone: draft.reasons.postpone.map((r) => r.text),
       override: draft.reasons.override.map((r) => r.text),
     },
+    retention: {
+      filesAfterDays: days(draft.filesAfterDays),
+      documentsAfterDays: days(draft.documentsAfterDays),
+    },
   };
+}
+
+/** Days as typed: empty is for ever (null); anything not a number is left for the schema to refuse. */
+function days(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
 export type FormErrors = ReadonlyMap<string, string>;

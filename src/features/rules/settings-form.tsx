@@ -8,6 +8,7 @@ import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { ReasonsEditor } from './reasons-editor';
+import { RetentionEditor } from './retention-editor';
 import { RoutingEditor } from './routing-editor';
 import { RuleEditor } from './rule-editor';
 import {
@@ -168,6 +169,7 @@ export function SettingsForm({ settings, onSaved, onReload }: Props) {
         </div>
       </section>
       <ReasonsEditor draft={draft} errorOf={errorOf} onChange={change} />
+      <RetentionEditor draft={draft} errorOf={errorOf} onChange={change} />
       <div className="flex flex-col gap-2">
         {blocked && !checked.ok && (
           <p role="alert" className="text-sm font-medium text-red-800">

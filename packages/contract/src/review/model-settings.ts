@@ -257,6 +257,44 @@ export function defaultReasons(): PresetReasons {
 }
 
 /**
+ * How long a model's decided documents are kept (issue 22, retention): the kept file `filesAfterDays`
+ * days after the decision (the document stays, its file marked removed), the whole document
+ * `documentsAfterDays` days after it (a tombstone stays in the audit log). Null: kept for ever. Only
+ * confirmed and rejected documents are ever purged (server/app/review/store/retention-sweep.ts).
+ */
+const RetentionDays = z
+  .int({ error: 'A whole number of days' })
+  .min(1, { error: 'At least 1 day' })
+  .max(3650, { error: 'At most 3650 days (10 years)' })
+  .nullable();
+
+export const RetentionSettings = z
+  .strictObject({
+    filesAfterDays: RetentionDays,
+    documentsAfterDays: RetentionDays,
+  })
+  .superRefine((retention, context) => {
+    // A document deleted before its file would be: the file's rule would never apply.
+    if (
+      retention.filesAfterDays !== null &&
+      retention.documentsAfterDays !== null &&
+      retention.documentsAfterDays < retention.filesAfterDays
+    )
+      context.addIssue({
+        code: 'custom',
+        path: ['documentsAfterDays'],
+        message: 'Documents cannot go before their files: at least as many days as for the files',
+      });
+  });
+export type RetentionSettings = z.infer<typeof RetentionSettings>;
+
+/** Kept for ever: a model's retention until an admin sets one. */
+export const NO_RETENTION: RetentionSettings = Object.freeze({
+  filesAfterDays: null,
+  documentsAfterDays: null,
+}) as RetentionSettings;
+
+/**
  * A business rule that fails on a document: in the review (each field marked), and in the 422
  * `422-009` of a confirmation without an override reason (its `failures`, beside `errors[]`).
  */
@@ -281,6 +319,8 @@ export const ModelSettings = z.object({
   feedbackEnabled: z.boolean(),
   /** The reasons offered in the review (the defaults until saved; a server without them, the defaults). */
   reasons: PresetReasons.default(defaultReasons),
+  /** How long its decided documents and their files are kept (kept for ever until set). */
+  retention: RetentionSettings.default(() => ({ ...NO_RETENTION })),
   updatedAt: z.iso.datetime().nullable(),
   updatedBy: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
 });
@@ -294,6 +334,8 @@ export const ModelSettingsRequest = z.strictObject({
   feedbackEnabled: z.boolean().default(false),
   /** The reasons offered in the review; left out, the saved ones stay. */
   reasons: PresetReasons.optional(),
+  /** How long decided documents and their files are kept; left out, the saved retention stays. */
+  retention: RetentionSettings.optional(),
 });
 export type ModelSettingsRequest = z.input<typeof ModelSettingsRequest>;
 

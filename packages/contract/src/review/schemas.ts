@@ -152,6 +152,8 @@ export const ReviewDocument = QueueDocument.extend({
   error: z.unknown().nullable(),
   /** The latest corrected value of each corrected field, by path. */
   corrections: z.record(z.string(), z.unknown()),
+  /** When the model's retention rule removed its kept file (the document stays); null while kept. */
+  fileRemovedAt: z.iso.datetime().nullable().optional(),
 });
 export type ReviewDocument = z.infer<typeof ReviewDocument>;
 

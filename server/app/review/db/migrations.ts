@@ -333,5 +333,16 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0013-assignments': assignments(engine),
+    '0014-retention': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Issue 22: how long each model's decided documents and their files are kept (null: for
+        // ever), saved with its settings' version; and when retention removed a document's file.
+        await db.schema.alterTable('model_settings').addColumn('files_after_days', 'integer').execute();
+        await db.schema.alterTable('model_settings').addColumn('documents_after_days', 'integer').execute();
+        // The sweep finds a model's decided documents by decision time with 0002's documents_decided.
+        await db.schema.alterTable('documents').addColumn('file_removed_at', time).execute();
+      },
+    },
   };
 }

@@ -53,6 +53,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // neither reads nor writes them: its "next" gives an assigned document to whoever asks, as before
   // assignments existed (nothing breaks; the assignment is just not honoured by an older copy).
   '0013-assignments': '0006-background-work',
+  // Issue 22. Expand-only: nullable columns older code neither reads nor writes (its saves keep the
+  // retention; it serves a file retention removed as a document without a kept file).
+  '0014-retention': '0006-background-work',
 };
 
 /**

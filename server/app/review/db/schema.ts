@@ -125,6 +125,11 @@ export interface DocumentsTable {
    */
   assigned_to: string | null;
   assigned_at: number | null;
+  /**
+   * When the retention rule removed its kept file (migration 0014-retention; `file_key` is then null):
+   * the review says so instead of a viewer that fails. Null while the file is kept.
+   */
+  file_removed_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface IntegrationsTable {
@@ -168,6 +173,9 @@ export interface ModelSettingsTable {
   feedback_enabled: number;
   /** The reasons the review offers (JSON text); null: the defaults (migration 0012-preset-reasons). */
   reasons_json: string | null;
+  /** Retention (migration 0014-retention): days after the decision; null: kept for ever. */
+  files_after_days: ColumnType<number | null, number | null | undefined, number | null>;
+  documents_after_days: ColumnType<number | null, number | null | undefined, number | null>;
   version: number;
   updated_at: number;
   updated_by: string | null;

@@ -7,12 +7,10 @@ import { Hono } from 'hono';
 import { bulkDocuments } from '@extraction-review/contract/review/routes/bulk';
 import type { BulkResponse } from '@extraction-review/contract/review/bulk';
 import type { BulkChange } from '../store/queue-bulk';
+import { removeKeptFiles } from '../files/remove-kept-files';
 import { mountRoute } from './mount-route';
 import { findAssignee } from './assignee';
 import type { ReviewContext, ReviewEnv } from '../review-context';
-import { componentLogger } from '@extraction-review/server-kit/logger';
-
-const logger = componentLogger('review files');
 
 export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
@@ -45,13 +43,8 @@ export function bulkRoutes(review: ReviewContext): Hono<ReviewEnv> {
       adminId,
       review.clock.now(),
     );
-    // The rows are gone (committed): their kept files follow. One that cannot be removed now is an
-    // orphan, which the storage's sweep removes later (files/orphan-files.ts).
-    for (const key of removedFileKeys) {
-      await review.files?.remove(key).catch((error: unknown) => {
-        logger.error({ err: error, file: key }, 'the kept file of a deleted document stays for the sweep');
-      });
-    }
+    // The rows are gone (committed): their kept files follow.
+    await removeKeptFiles(review.files, removedFileKeys);
     const answer: BulkResponse = outcome;
     return c.json(answer, 200);
   });

@@ -98,6 +98,7 @@ describe.each(ENGINES)('model settings and confirming over rules on %s', (engine
       rules: [],
       feedbackEnabled: false,
       reasons: DEFAULT_REASONS,
+      retention: { filesAfterDays: null, documentsAfterDays: null },
       updatedAt: null,
       updatedBy: null,
     });

@@ -137,6 +137,7 @@ export function presentSettings(s: StoredModelSettings): ModelSettings {
     rules: s.rules,
     feedbackEnabled: s.feedbackEnabled,
     reasons: s.reasons,
+    retention: s.retention,
     updatedAt: s.updatedAt === null ? null : new Date(s.updatedAt).toISOString(),
     updatedBy: s.updatedBy,
   };

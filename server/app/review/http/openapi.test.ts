@@ -324,6 +324,8 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
         rules: [],
         reasons: { reject: ['Unreadable'], postpone: [], override: ['Checked against the paper original'] },
       },
+      { version: 1, routing: {}, rules: [], retention: { filesAfterDays: 30, documentsAfterDays: 3650 } },
+      { version: 1, routing: {}, rules: [], retention: { filesAfterDays: null, documentsAfterDays: null } },
       {
         version: 2,
         routing: {
@@ -358,6 +360,9 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
       { version: 0, routing: {}, rules: [{ id: 'a', kind: 'required', field: 'a b' }] },
       { version: 0, routing: {}, rules: [], reasons: { reject: [''], postpone: [], override: [] } },
       { version: 0, routing: {}, rules: [], reasons: { reject: [] } },
+      { version: 0, routing: {}, rules: [], retention: { filesAfterDays: 0, documentsAfterDays: null } },
+      { version: 0, routing: {}, rules: [], retention: { filesAfterDays: 30, documentsAfterDays: 3651 } },
+      { version: 0, routing: {}, rules: [], retention: { filesAfterDays: 30 } },
     ],
   },
   CorrectionsRequest: {

@@ -103,6 +103,7 @@ export function presentReviewDocument(
     corrections: Object.fromEntries(
       [...corrections].map(([path, json]) => [path, JSON.parse(json) as unknown]),
     ),
+    fileRemovedAt: isoOrNull(row.file_removed_at ?? null),
   };
 }
 

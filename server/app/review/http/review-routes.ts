@@ -25,6 +25,7 @@ import { documentTimeline } from '../store/audit-store';
 import type { DocumentRow } from '../db/schema';
 import { sortKeyOf, type DocumentFilters, type PageCursor, type WriteResult } from '../store/queue-store';
 import { presentQueueDocument, presentReviewDocument, presentTimeline, withNames } from './present';
+import { removeKeptFiles } from '../files/remove-kept-files';
 import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { timelineCsv } from './timeline-csv';
@@ -108,6 +109,11 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     const row = await review.queue.find(id);
     if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
     if (row.file_key === null) {
+      if (row.file_removed_at !== null)
+        throw new ProblemError(
+          '404-010',
+          `The file was removed on ${new Date(row.file_removed_at).toISOString()} by the model's retention rule.`,
+        );
       throw new ProblemError('404-010', 'This document has no kept file (it was sent by URL).');
     }
     const opened = await review.files?.open(row.file_key);
@@ -265,6 +271,16 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
   mountRoute(routes, review, declared.reopenDocument, async (c, { params: { id } }) =>
     answer(c, await review.queue.reopen(id, me(c), review.clock.now())),
   );
+
+  mountRoute(routes, review, declared.deleteDocument, async (c, { params: { id }, query }) => {
+    const result = await review.queue.deleteDocument(id, me(c), review.clock.now(), {
+      force: query.force === 'true',
+    });
+    if (!result.ok) throw await refusal(review, result);
+    // The row is gone (committed): its kept file follows.
+    if (result.fileKey !== null) await removeKeptFiles(review.files, [result.fileKey]);
+    return c.body(null, 204);
+  });
 
   mountRoute(routes, review, declared.getTimeline, async (c, { params: { id }, query }) => {
     if ((await review.queue.find(id)) === undefined)

@@ -1,6 +1,6 @@
 /**
  * Each model's (v2) or product's (v1) settings: routing rules, business rules, feedback upstream on or
- * off, the reasons its review offers (the `model_settings` table, packages/contract/src/review/model-settings.ts for their shapes). A model nobody
+ * off, the reasons its review offers, how long its decided documents are kept (the `model_settings` table, packages/contract/src/review/model-settings.ts for their shapes). A model nobody
  * configured has the defaults, at version 0: every document goes to an operator, no rules, no
  * feedback. Saving is on the version read (`UPDATE … WHERE version = ?`, or an insert that only a
  * first save makes), so two admins never overwrite each other unknowingly; each save is an audit
@@ -10,8 +10,10 @@ import type { Kysely, Transaction } from 'kysely';
 import {
   DEFAULT_ROUTING,
   defaultReasons,
+  NO_RETENTION,
   PresetReasons,
   RoutingRules,
+  type RetentionSettings,
   StoredBusinessRules,
   type BusinessRules,
 } from '@extraction-review/contract/review/model-settings';
@@ -35,6 +37,8 @@ export interface StoredModelSettings {
   feedbackEnabled: boolean;
   /** The reasons the review offers (the defaults until saved). */
   reasons: PresetReasons;
+  /** How long decided documents and their files are kept (kept for ever until saved). */
+  retention: RetentionSettings;
   updatedAt: number | null;
   updatedBy: { id: string; name: string | null } | null;
 }
@@ -45,6 +49,8 @@ export interface SettingsInput {
   feedbackEnabled: boolean;
   /** Left out: the saved reasons stay (the defaults for a model never saved). */
   reasons?: PresetReasons | undefined;
+  /** Left out: the saved retention stays (kept for ever for a model never saved). */
+  retention?: RetentionSettings | undefined;
 }
 
 export type PutResult =
@@ -59,6 +65,7 @@ export function defaultSettings(apiVersion: ApiVersion, modelKey: string): Store
     rules: [],
     feedbackEnabled: false,
     reasons: defaultReasons(),
+    retention: { ...NO_RETENTION },
     updatedAt: null,
     updatedBy: null,
   };
@@ -94,6 +101,12 @@ export class ModelSettingsStore {
       rules_json: JSON.stringify(input.rules),
       feedback_enabled: input.feedbackEnabled ? 1 : 0,
       ...(input.reasons === undefined ? {} : { reasons_json: JSON.stringify(input.reasons) }),
+      ...(input.retention === undefined
+        ? {}
+        : {
+            files_after_days: input.retention.filesAfterDays,
+            documents_after_days: input.retention.documentsAfterDays,
+          }),
       updated_at: now,
       updated_by: actorId,
     };
@@ -175,6 +188,10 @@ function fromRow(row: ModelSettingsRow & { updated_by_name: string | null }): St
     rules: fits ? rules.data : [],
     feedbackEnabled: row.feedback_enabled === 1,
     reasons: reasonsOf(row),
+    retention: {
+      filesAfterDays: row.files_after_days === null ? null : Number(row.files_after_days),
+      documentsAfterDays: row.documents_after_days === null ? null : Number(row.documents_after_days),
+    },
     updatedAt: row.updated_at,
     updatedBy: row.updated_by === null ? null : { id: row.updated_by, name: row.updated_by_name },
   };

@@ -19,10 +19,10 @@
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { BulkAction, BulkResponse, BulkSkipReason } from '@extraction-review/contract/review/bulk';
-import type { KeptFilesSchema } from '../db/kept-files-schema';
 import type { DocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, leaseLive } from '../model/queue-state';
 import { recordEvent } from './audit-store';
+import { deleteDocument } from './document-deletion';
 
 export type BulkChange =
   | { action: 'assign'; toOperatorId: string }
@@ -238,43 +238,12 @@ async function applyOne(
       return { changed: row };
     }
     case 'delete': {
-      // Its corrections, history and deliveries go with it (ON DELETE CASCADE); its page words are
-      // kept by document id without a key, so they are removed here.
-      const row = await trx
-        .deleteFrom('documents')
-        .where('id', '=', id)
-        .where((eb) =>
-          eb.not(
-            eb.and([
-              eb('state', '=', 'in_review'),
-              eb('lease_expires_at', '>', now),
-              eb('holder_id', '<>', adminId),
-            ]),
-          ),
-        )
-        .returningAll()
-        .executeTakeFirst();
-      if (row === undefined) return refused(adminId);
-      await (trx as unknown as Transaction<KeptFilesSchema>)
-        .deleteFrom('page_words')
-        .where('document_id', '=', id)
-        .execute();
-      // Its own timeline went with it: the audit log keeps what was deleted, by whom and when.
-      await recordEvent(trx, {
-        documentId: null,
-        kind: 'deleted',
-        actorId: adminId,
-        at: now,
-        data: {
-          document: id,
-          fileName: row.file_name,
-          model: row.model_key,
-          state: row.state,
-          bulk: true,
-        },
-      });
+      // The one deletion path (document-deletion.ts): the admin's, as by hand, with its tombstone.
+      const result = await deleteDocument(trx, id, { by: adminId, cause: 'by_hand', now, bulk: true });
+      if ('refused' in result) return refused(adminId);
+      const row = result.deleted;
       // Told as a change of version, so that open lists and reviews refetch (and find it gone).
-      return { changed: { ...row, version: row.version + 1, updated_at: now }, fileKey: row.file_key };
+      return { changed: { ...row, version: row.version + 1, updated_at: now }, fileKey: result.fileKey };
     }
   }
 }

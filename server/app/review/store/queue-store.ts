@@ -20,6 +20,8 @@ import { adoptJobs } from '../background/job-table';
 import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
 import { applyBulk, operatorName, setAssignment, type BulkChange, type BulkOutcome } from './queue-bulk';
+import { deleteDocument } from './document-deletion';
+import { sweepRetention, type RetentionPass } from './retention-sweep';
 import { componentLogger } from '@extraction-review/server-kit/logger';
 
 const logger = componentLogger('review store');
@@ -850,6 +852,42 @@ export class QueueStore {
     now: number,
   ): Promise<BulkOutcome> {
     return applyBulk(this.db, ids, change, adminId, now, (row) => this.tell(row));
+  }
+
+  /**
+   * An admin deletes one document (document-deletion.ts, the one deletion path): refused while another
+   * operator reviews it under a live lease unless `force`. Its kept file's key is for the caller to
+   * remove once this has committed.
+   */
+  async deleteDocument(
+    id: string,
+    adminId: string,
+    now: number,
+    options: { force?: boolean } = {},
+  ): Promise<
+    { ok: true; document: DocumentRow; fileKey: string | null } | Extract<WriteResult, { ok: false }>
+  > {
+    const result = await this.db
+      .transaction()
+      .execute((trx) =>
+        deleteDocument(trx, id, { by: adminId, cause: 'by_hand', now, force: options.force }),
+      );
+    if ('refused' in result) {
+      if (result.current === undefined) return { ok: false, reason: 'not_found' };
+      return { ok: false, reason: 'not_holder', current: result.current };
+    }
+    // Told as a change of version, so that open lists and reviews refetch (and find it gone).
+    const document = { ...result.deleted, version: result.deleted.version + 1, updated_at: now };
+    this.tell(document);
+    return { ok: true, document, fileKey: result.fileKey };
+  }
+
+  /** One pass of the models' retention rules (retention-sweep.ts), each change told as the writes' are. */
+  async sweepRetention(
+    now: number,
+    options: { batch?: number; dryRun?: boolean } = {},
+  ): Promise<RetentionPass> {
+    return sweepRetention(this.db, now, { ...options, tell: (row) => this.tell(row) });
   }
 
   async find(id: string, db: Db = this.db): Promise<DocumentRow | undefined> {

@@ -142,12 +142,48 @@ export class SessionStore {
     await query.execute();
   }
 
-  /** Sessions past their time, removed now and then (expired ones are refused anyway). */
-  async deleteExpired(now: number): Promise<void> {
-    await this.store.db
+  /**
+   * Sessions past their time (refused anyway), set-up links used or expired, and password links used
+   * or expired, at most `batch` rows of each per call: the housekeeping loop (background/housekeeping.ts)
+   * calls it again while a batch comes back full. Several copies may run it at once: a row deleted by
+   * one is simply not there for the other.
+   */
+  async deleteExpired(now: number, batch = 200): Promise<{ sessions: number; links: number }> {
+    const db = this.store.db;
+    const sessions = await db
       .deleteFrom('sessions')
-      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - this.idleMs)]))
-      .execute();
+      .where('token_hash', 'in', (eb) =>
+        eb
+          .selectFrom('sessions')
+          .select('token_hash')
+          .where((w) => w.or([w('expires_at', '<=', now), w('last_seen_at', '<=', now - this.idleMs)]))
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    const setup = await db
+      .deleteFrom('setup_tokens')
+      .where('token_hash', 'in', (eb) =>
+        eb
+          .selectFrom('setup_tokens')
+          .select('token_hash')
+          .where((w) => w.or([w('used_at', 'is not', null), w('expires_at', '<=', now)]))
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    const password = await db
+      .deleteFrom('password_links')
+      .where('token_hash', 'in', (eb) =>
+        eb
+          .selectFrom('password_links')
+          .select('token_hash')
+          .where((w) => w.or([w('used_at', 'is not', null), w('expires_at', '<=', now)]))
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    return {
+      sessions: Number(sessions.numDeletedRows),
+      links: Number(setup.numDeletedRows) + Number(password.numDeletedRows),
+    };
   }
 
   /** A one-time set-up link's token (the first admin), valid `ttlMs`. */

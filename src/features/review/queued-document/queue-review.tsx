@@ -8,6 +8,7 @@ import type { ReviewTab } from '../panels/review-panels';
 import type { TabSpec } from '../panels/review-tabs';
 import { ReviewView } from '../review-view';
 import { draftFromServer } from '@extraction-review/review-domain/queue/corrections-sync';
+import { DeleteDocumentControl } from './delete-document-control';
 import { DocumentStatus } from './document-status';
 import { documentMissingText } from './editable-review';
 import { HeldReview, queueDraftKey } from './held-review';
@@ -40,7 +41,9 @@ export function QueueReview({ document, operator }: Props) {
   const [nextFailed, setNextFailed] = useState<{ error: unknown } | null>(null);
   const { take, reopen } = useDocumentActions(document.id, () => setLost(null));
   const result = useQueueResult(document);
-  const file = useDocumentFile(document.id, result?.ok === true);
+  // A file the model's retention rule removed is not asked for: the page says so instead.
+  const removed = document.fileRemovedAt ?? null;
+  const file = useDocumentFile(document.id, result?.ok === true && removed === null);
   const shown = useMemo(() => draftFromServer(document.corrections), [document.corrections]);
   const onLostHold = useCallback(
     (error: unknown) => {
@@ -70,13 +73,17 @@ export function QueueReview({ document, operator }: Props) {
   };
 
   // An admin's controls: a tab of the review when there is one (they never push the values down).
-  const adminControls = isAdmin &&
-    ['to_review', 'postponed', 'processing', 'in_review'].includes(document.state) && (
-      <>
-        {document.state !== 'in_review' && <PriorityControl document={document} />}
-        {document.state !== 'processing' && <ReassignControl document={document} />}
-      </>
-    );
+  const adminControls = isAdmin && (
+    <>
+      {['to_review', 'postponed', 'processing'].includes(document.state) && (
+        <PriorityControl document={document} />
+      )}
+      {['to_review', 'postponed', 'in_review'].includes(document.state) && (
+        <ReassignControl document={document} />
+      )}
+      <DeleteDocumentControl document={document} />
+    </>
+  );
   const adminTab: TabSpec<ReviewTab> | undefined = adminControls
     ? {
         id: 'admin',
@@ -103,8 +110,12 @@ export function QueueReview({ document, operator }: Props) {
         pageTurns={result.review.pageTurns}
         offline={document.apiVersion === 'v1'}
         document={stored ?? null}
-        documentMissing={documentMissingText({ loading: file.isPending, failed: file.isError })}
-        documentLoading={file.isPending}
+        documentMissing={
+          removed !== null
+            ? `The file was removed on ${formatDay(removed)} by the retention rule.`
+            : documentMissingText({ loading: file.isPending, failed: file.isError })
+        }
+        documentLoading={removed === null && file.isPending}
         initialCorrections={shown}
         readOnly
         footer={footer}
@@ -161,7 +172,8 @@ export function QueueReview({ document, operator }: Props) {
           action="This is the upstream's answer as stored: report it with the document's id."
         />
       )}
-      {result?.ok && file.isError && (
+      {removed !== null && <FileRemovedNotice at={removed} />}
+      {result?.ok && removed === null && file.isError && (
         <ProblemAlert
           error={file.error}
           onRetry={() => void file.refetch()}
@@ -193,5 +205,18 @@ export function QueueReview({ document, operator }: Props) {
         <HistoryDisclosure documentId={document.id} isAdmin={isAdmin} />
       )}
     </>
+  );
+}
+
+const formatDay = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+
+/** A decided document whose file its model's retention rule removed: the values stay, the page is gone. */
+function FileRemovedNotice({ at }: { at: string }) {
+  return (
+    <p role="status" className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800">
+      The file was removed on <time dateTime={at}>{formatDay(at)}</time> by the retention rule of this model.
+      The values, corrections and history stay.
+    </p>
   );
 }

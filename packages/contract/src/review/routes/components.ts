@@ -145,7 +145,7 @@ export const REQUEST_SCHEMAS: Record<string, Named> = {
   ModelSettingsRequest: {
     schema: ModelSettingsRequest,
     description:
-      'A model’s routing rules, business rules and feedback setting, on the version read (0 for a model never saved): a write based on another version is refused (409-001).',
+      'A model’s routing rules, business rules, feedback setting, preset reasons and retention, on the version read (0 for a model never saved): a write based on another version is refused (409-001).',
   },
   CorrectionsRequest: {
     schema: CorrectionsRequest,

@@ -69,7 +69,7 @@ export const putModelSettings = declareRoute({
   tag: 'review',
   summary: 'Save a model’s routing and business rules (admins)',
   description:
-    'Replaces the settings, on the version read (the preset reasons only when sent: left out, they stay). Each save is kept in the audit log (`settings_changed`).',
+    'Replaces the settings, on the version read (the preset reasons and the retention only when sent: left out, they stay). The retention (`filesAfterDays`, `documentsAfterDays`: 1 to 3650 days after the decision, null for ever) is applied by the background purge to confirmed and rejected documents only. Each save is kept in the audit log (`settings_changed`).',
   access: 'admin',
   params: ModelParams,
   paramsProblem: '404-004',
@@ -80,7 +80,7 @@ export const putModelSettings = declareRoute({
     ...MODEL_NOTES,
     '409-001': 'the version sent is not the settings’ any more; `current` is the settings as they are now',
     '422-008':
-      'the body does not fit: `errors[]` point into it (`#/rules/2/pattern` for a regular expression that does not compile, `#/reasons/reject/1` for a preset reason empty, too long or offered twice)',
+      'the body does not fit: `errors[]` point into it (`#/rules/2/pattern` for a regular expression that does not compile, `#/reasons/reject/1` for a preset reason empty, too long or offered twice, `#/retention/documentsAfterDays` for a retention out of 1–3650 days or documents kept fewer days than their files)',
     '422-015':
       'a rule or a required field names a field the model’s documents do not have: `errors[]` point at each (`#/rules/0/field`, `#/routing/requiredFields/1`); checked once the model has documents or a data schema',
   },

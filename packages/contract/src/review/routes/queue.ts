@@ -337,6 +337,31 @@ export const reopenDocument = declareRoute({
   },
 });
 
+export const deleteDocument = declareRoute({
+  operationId: 'deleteDocument',
+  method: 'delete',
+  path: '/api/review/documents/{id}',
+  tag: 'review',
+  summary: 'Delete a document (admins)',
+  description:
+    'Removes the document for good (a request to erase personal data): its kept file, page words, result, corrections, history and deliveries, pending or not. ' +
+    'The audit log keeps a `deleted` tombstone with the document’s id, model and state, who deleted it, when and why, and nothing it held (no file name, no value). ' +
+    'The same deletion as the queue’s bulk `delete` and the retention purge. ' +
+    'A document another operator is reviewing under a live lease is refused (403-006, naming them) unless `?force=true`.',
+  access: 'admin',
+  params: DocumentParams,
+  paramsProblem: '404-010',
+  query: z.object({ force: z.enum(['true', 'false']).optional().catch(undefined) }),
+  queryDescriptions: {
+    force: '`true`: delete it even while another operator reviews it (their next save finds it gone).',
+  },
+  responses: { 204: { description: 'Deleted.' } },
+  problems: ['403-006'],
+  notes: {
+    '403-006': 'another operator reviews it under a live lease; `current` is the document, with who holds it',
+  },
+});
+
 export const getDocumentFile = declareRoute({
   operationId: 'getDocumentFile',
   method: 'get',
@@ -560,6 +585,7 @@ export const queueRoutes = [
   setDocumentPriority,
   reassignDocument,
   reopenDocument,
+  deleteDocument,
   getDocumentFile,
   getPageWords,
   getJobPageWords,

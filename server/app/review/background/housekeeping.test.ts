@@ -1,0 +1,54 @@
+/** The housekeeping pass: sessions swept in batches while they come back full, retention off at 0, and a store away is a failed pass, never a throw out of the loop. */
+import { describe, expect, it, vi } from 'vitest';
+import { Housekeeping } from './housekeeping';
+
+const clock = { now: () => 1_000 };
+
+describe('housekeeping', () => {
+  it('sweeps sessions batch after batch, purges, and removes the purged files', async () => {
+    const deleteExpired = vi
+      .fn()
+      .mockResolvedValueOnce({ sessions: 2, links: 0 })
+      .mockResolvedValue({ sessions: 1, links: 0 });
+    const sweepRetention = vi.fn().mockResolvedValue({
+      items: [{ action: 'remove_file' }, { action: 'delete_document' }],
+      removedFileKeys: ['k1'],
+      more: false,
+    });
+    const remove = vi.fn().mockResolvedValue(undefined);
+    const lines: string[] = [];
+    const housekeeping = new Housekeeping({
+      review: { queue: { sweepRetention }, sessions: { deleteExpired }, files: { remove }, clock },
+      intervalMs: 60_000,
+      batch: 2,
+      log: (line) => lines.push(line),
+    });
+    expect(await housekeeping.runOnce()).toEqual({
+      sessions: 3,
+      links: 0,
+      filesRemoved: 1,
+      documentsDeleted: 1,
+      more: false,
+    });
+    expect(deleteExpired).toHaveBeenCalledTimes(2);
+    expect(remove).toHaveBeenCalledWith('k1');
+    expect(lines.join('\n')).toMatch(/removed 1 kept file\(s\) and deleted 1 document/);
+  });
+
+  it('purges nothing at 0, and a failing store fails the pass without a throw', async () => {
+    const sweepRetention = vi.fn();
+    const deleteExpired = vi
+      .fn()
+      .mockRejectedValue(Object.assign(new Error('gone'), { code: 'ECONNREFUSED' }));
+    const warned: string[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((line: string) => warned.push(line));
+    const housekeeping = new Housekeeping({
+      review: { queue: { sweepRetention }, sessions: { deleteExpired }, clock },
+      intervalMs: 0,
+    });
+    expect(await housekeeping.loop.runOnce()).toBe(false);
+    spy.mockRestore();
+    expect(sweepRetention).not.toHaveBeenCalled();
+    expect(warned.join('\n')).toMatch(/housekeeping/);
+  });
+});

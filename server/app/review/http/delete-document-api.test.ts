@@ -1,0 +1,144 @@
+/**
+ * `DELETE /api/review/documents/{id}` over real HTTP, on both engines: admins only, with the CSRF
+ * token; an unknown document is 404-010; one another operator reviews is refused 403-006 naming them,
+ * unless `?force=true`; a deleted document's kept file goes, and it is gone from the queue. A file the
+ * retention rule removed is said so by the file route, and the review document carries when.
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentResponse, QueuePage } from '@extraction-review/contract/review/schemas';
+import type { RunningServer } from '../../listen';
+import { ENGINES, type TestStore } from '@extraction-review/test-kit/review/test-stores';
+import type { ReviewBrowser } from '@extraction-review/test-kit/review/review-browser';
+import {
+  closeReviewApi,
+  expectProblem,
+  openReviewApiTeam,
+} from '@extraction-review/test-kit/review/review-browser';
+import type { OpenedReview } from '../open-review';
+import { DAY_MS } from '../store/retention-sweep';
+
+const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
+
+describe.each(ENGINES)('deleting a document over HTTP on %s', (engine) => {
+  let store: TestStore;
+  let review: OpenedReview;
+  let server: RunningServer;
+  let admin: ReviewBrowser;
+  let alice: ReviewBrowser;
+  let clock = T0;
+
+  beforeAll(async () => {
+    ({ store, review, server, admin, alice } = await openReviewApiTeam(engine, () => clock, T0));
+  });
+  afterAll(() => closeReviewApi({ store, review, server }));
+
+  async function queued(fileName: string, model = 'model-delete') {
+    clock += 1000;
+    const fileKey = randomUUID();
+    await review.files?.save(fileKey, Readable.from([Buffer.from('%PDF-1.4 delete')]));
+    const added = await review.queue.addDocument(
+      { apiVersion: 'v2', modelKey: model, fileName, fileKey, upstreamJobId: `job-${String(clock)}` },
+      clock,
+    );
+    await review.queue.setResult(
+      added.id,
+      { json: '{}', resultId: null, fieldsTotal: 1, fieldsToReview: 1 },
+      clock,
+    );
+    return added;
+  }
+
+  const listed = async (id: string) => {
+    const page = QueuePage.parse(await (await admin.send('GET', '/api/review/documents')).json());
+    return page.documents.some((d) => d.id === id);
+  };
+
+  it('is for admins only, with the CSRF token; an unknown document is 404-010', async () => {
+    const doc = await queued('only-admins.pdf');
+    await expectProblem(await alice.send('DELETE', `/api/review/documents/${doc.id}`), 403, '403-005');
+    await expectProblem(
+      await admin.send('DELETE', `/api/review/documents/${doc.id}`, undefined, { 'X-CSRF-Token': '' }),
+      403,
+      '403-004',
+    );
+    await expectProblem(await admin.send('DELETE', `/api/review/documents/${randomUUID()}`), 404, '404-010');
+    expect(await review.queue.find(doc.id)).toBeDefined();
+  });
+
+  it('deletes the document and its kept file: gone from the queue', async () => {
+    const doc = await queued('delete-me.pdf');
+    expect(await listed(doc.id)).toBe(true);
+    const response = await admin.send('DELETE', `/api/review/documents/${doc.id}`);
+    expect(response.status).toBe(204);
+    expect(await review.queue.find(doc.id)).toBeUndefined();
+    expect(await review.files?.open(doc.file_key ?? '')).toBeUndefined();
+    expect(await listed(doc.id)).toBe(false);
+    await expectProblem(await admin.send('GET', `/api/review/documents/${doc.id}`), 404, '404-010');
+  });
+
+  it('refuses a document Alice is reviewing, naming her, unless forced', async () => {
+    const doc = await queued('held.pdf');
+    expect((await alice.send('POST', `/api/review/documents/${doc.id}/take`)).status).toBe(200);
+    const refused = await expectProblem(
+      await admin.send('DELETE', `/api/review/documents/${doc.id}`),
+      403,
+      '403-006',
+    );
+    expect(refused.detail).toMatch(/Alice/);
+    expect(await review.queue.find(doc.id)).toBeDefined();
+    expect((await admin.send('DELETE', `/api/review/documents/${doc.id}?force=true`)).status).toBe(204);
+    expect(await review.queue.find(doc.id)).toBeUndefined();
+  });
+
+  it('says when the retention rule removed a file', async () => {
+    const doc = await queued('kept-30-days.pdf', 'model-retention');
+    const settings = await admin.send('PUT', '/api/review/models/v2/model-retention/settings', {
+      version: 0,
+      routing: {},
+      rules: [],
+      retention: { filesAfterDays: 30, documentsAfterDays: null },
+    });
+    expect(settings.status).toBe(200);
+    expect(await settings.json()).toMatchObject({
+      retention: { filesAfterDays: 30, documentsAfterDays: null },
+    });
+    await expectProblem(
+      await admin.send('PUT', '/api/review/models/v2/model-retention/settings', {
+        version: 1,
+        routing: {},
+        rules: [],
+        retention: { filesAfterDays: 30, documentsAfterDays: 10 },
+      }),
+      422,
+      '422-008',
+    );
+    const aliceId = (await review.operators.findByName('Alice'))?.id ?? '';
+    const taken = await review.queue.take(doc.id, aliceId, clock);
+    if (!taken.ok) throw new Error('not taken');
+    const rejected = await review.queue.decide(
+      doc.id,
+      aliceId,
+      taken.document.version,
+      'rejected',
+      'Duplicate',
+      clock,
+    );
+    expect(rejected.ok).toBe(true);
+    // The sweep at a month on (the sessions' clock stays: they would have expired).
+    const later = clock + 31 * DAY_MS;
+    const pass = await review.queue.sweepRetention(later);
+    expect(pass.items).toEqual([expect.objectContaining({ action: 'remove_file', documentId: doc.id })]);
+    const body = DocumentResponse.parse(
+      await (await admin.send('GET', `/api/review/documents/${doc.id}`)).json(),
+    );
+    expect(body.document.fileRemovedAt).toBe(new Date(later).toISOString());
+    const problem = await expectProblem(
+      await admin.send('GET', `/api/review/documents/${doc.id}/file`),
+      404,
+      '404-010',
+    );
+    expect(problem.detail).toMatch(/removed .* by the model's retention rule/);
+  });
+});

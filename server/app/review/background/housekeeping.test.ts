@@ -1,5 +1,6 @@
 /** The housekeeping pass: sessions swept in batches while they come back full, retention off at 0, and a store away is a failed pass, never a throw out of the loop. */
 import { describe, expect, it, vi } from 'vitest';
+import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { Housekeeping } from './housekeeping';
 
 const clock = { now: () => 1_000 };
@@ -16,12 +17,11 @@ describe('housekeeping', () => {
       more: false,
     });
     const remove = vi.fn().mockResolvedValue(undefined);
-    const lines: string[] = [];
+    const logs = captureLogs();
     const housekeeping = new Housekeeping({
       review: { queue: { sweepRetention }, sessions: { deleteExpired }, files: { remove }, clock },
       intervalMs: 60_000,
       batch: 2,
-      log: (line) => lines.push(line),
     });
     expect(await housekeeping.runOnce()).toEqual({
       sessions: 3,
@@ -32,7 +32,10 @@ describe('housekeeping', () => {
     });
     expect(deleteExpired).toHaveBeenCalledTimes(2);
     expect(remove).toHaveBeenCalledWith('k1');
-    expect(lines.join('\n')).toMatch(/removed 1 kept file\(s\) and deleted 1 document/);
+    logs.restore();
+    expect(logs.records()).toContainEqual(
+      expect.objectContaining({ level: 'info', files_removed: 1, documents_deleted: 1 }),
+    );
   });
 
   it('purges nothing at 0, and a failing store fails the pass without a throw', async () => {
@@ -40,15 +43,14 @@ describe('housekeeping', () => {
     const deleteExpired = vi
       .fn()
       .mockRejectedValue(Object.assign(new Error('gone'), { code: 'ECONNREFUSED' }));
-    const warned: string[] = [];
-    const spy = vi.spyOn(console, 'warn').mockImplementation((line: string) => warned.push(line));
+    const logs = captureLogs();
     const housekeeping = new Housekeeping({
       review: { queue: { sweepRetention }, sessions: { deleteExpired }, clock },
       intervalMs: 0,
     });
     expect(await housekeeping.loop.runOnce()).toBe(false);
-    spy.mockRestore();
+    logs.restore();
     expect(sweepRetention).not.toHaveBeenCalled();
-    expect(warned.join('\n')).toMatch(/housekeeping/);
+    expect(logs.messages('warn').join('\n')).toMatch(/housekeeping/);
   });
 });

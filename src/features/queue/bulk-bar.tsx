@@ -68,6 +68,8 @@ export function BulkBar({ documents, selection }: Props) {
   const priorityValid =
     priority.trim() !== '' && Number.isInteger(priorityValue) && Math.abs(priorityValue) <= 1000;
 
+  // Nothing selected, nothing to say: no box at all (an empty one added a gap above the table).
+  if (count === 0 && run.error == null && answer === null) return null;
   return (
     <div className="flex flex-col gap-2">
       {count > 0 && (

@@ -123,8 +123,8 @@ export interface DocumentsTable {
    * The operator an admin assigned it to (migration 0013): "next" gives it to them first and never to
    * anyone else, until it is decided (confirmed, rejected) or unassigned; null: the team's.
    */
-  assigned_to: string | null;
-  assigned_at: number | null;
+  assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
+  assigned_at: ColumnType<number | null, number | null | undefined, number | null>;
   /**
    * When the retention rule removed its kept file (migration 0014-retention; `file_key` is then null):
    * the review says so instead of a viewer that fails. Null while the file is kept.

@@ -26,6 +26,7 @@ import { createTestDatabase } from '@extraction-review/test-kit/review/test-data
 import { json, rawRequest } from '@extraction-review/test-kit/app/http-client';
 import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { openSse } from '@extraction-review/test-kit/app/sse-client';
+import { componentMessages } from '@extraction-review/test-kit/log-capture';
 import {
   summariseBody,
   startUpstream,
@@ -38,14 +39,7 @@ const UPLOAD_BYTES = 40 * MiB;
 const BOUNDARY = 'shutdown-boundary-19';
 
 /** The messages of the process's `shutdown` lines, in order. */
-function shutdownMessages(output: string): string[] {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { component?: string; msg?: string })
-    .filter((line) => line.component === 'shutdown')
-    .map((line) => line.msg ?? '');
-}
+const shutdownMessages = (output: string): string[] => componentMessages(output, 'shutdown');
 
 /** Resolves once the process has printed a line matching `pattern`. */
 function printed(main: MainProcess, pattern: RegExp): Promise<string> {

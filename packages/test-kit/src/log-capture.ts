@@ -36,3 +36,13 @@ export function captureLogs(level: LogLevel = 'debug'): CapturedLogs {
     restore: () => useRootLogger(before),
   };
 }
+
+/** The messages of another process's JSON log lines of one `component`, in order (its stdout). */
+export function componentMessages(output: string, component: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { component?: string; msg?: string })
+    .filter((line) => line.component === component)
+    .map((line) => line.msg ?? '');
+}

@@ -22,6 +22,7 @@ import { generatePdf } from '@extraction-review/test-kit/reference/generate-pdf'
 import { INVOICE_MODEL_ID } from '@extraction-review/test-kit/reference/reference-harness';
 import { startMainProcess, type MainProcess } from '@extraction-review/test-kit/app/main-process';
 import { openSse } from '@extraction-review/test-kit/app/sse-client';
+import { componentMessages } from '@extraction-review/test-kit/log-capture';
 
 let main: MainProcess;
 let dataDir: string;
@@ -177,17 +178,12 @@ describe('job events with the embedded reference service', () => {
     expect(await stopped).toBe(0);
     // The shutdown ended the stream itself, before closing the server: the server had nothing to cut
     // at the end of its grace period (shutdown.ts logs `N cut at the end of the grace` otherwise).
-    const shutdown = main
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('[shutdown] '));
+    const shutdown = componentMessages(main.output(), 'shutdown');
     const ended = shutdown.findIndex((line) => line.includes('event streams ended'));
     const closed = shutdown.findIndex((line) => line.includes('every connection closed'));
     expect(ended).toBeGreaterThanOrEqual(0);
     expect(closed).toBeGreaterThan(ended);
-    expect(shutdown[closed]).toMatch(
-      /^\[shutdown\] every connection closed: \d+ request\(s\) in flight finished$/,
-    );
+    expect(shutdown[closed]).toMatch(/^every connection closed: \d+ request\(s\) in flight finished$/);
     expect(main.output()).not.toContain('cut at the end of the grace');
   });
 });

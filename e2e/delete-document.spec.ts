@@ -7,8 +7,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { enqueuePdf, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
-
-const SHOTS = '/work/notes/shots-retention';
+import { keepScreenshot } from './support/artifacts';
 
 async function listBatch(request: APIRequestContext, batch: string) {
   const response = await request.get(`/api/review/documents?q=${encodeURIComponent(batch)}`);
@@ -41,19 +40,19 @@ for (const size of [
     const dialog = page.getByRole('dialog', { name: `Delete “${name}”?` });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await page.screenshot({ path: `${SHOTS}/delete-dialog-${String(size.width)}.png` });
+    await keepScreenshot(page, `delete-dialog-${String(size.width)}`);
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
 
     await expect(page).toHaveURL(/\/queue$/);
     await expect(page.getByRole('status').filter({ hasText: `“${name}” was deleted` })).toBeVisible();
     expect(await listBatch(page.request, batch)).toEqual([]);
     expect((await page.request.get(`/api/review/documents/${id}`)).status()).toBe(404);
-    await page.screenshot({ path: `${SHOTS}/deleted-notice-${String(size.width)}.png` });
+    await keepScreenshot(page, `deleted-notice-${String(size.width)}`);
 
     await page.goto(`/rules/v2/${encodeURIComponent(INVOICE_MODEL_ID)}`);
     const retention = page.getByRole('group', { name: 'Retention' });
     await expect(retention).toBeVisible({ timeout: 20_000 });
     await retention.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/retention-section-${String(size.width)}.png` });
+    await keepScreenshot(page, `retention-section-${String(size.width)}`);
   });
 }

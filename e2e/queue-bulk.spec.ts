@@ -6,7 +6,7 @@
  * server: everything here is filtered to this journey's batch. At 1280×720.
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { expectAccessible } from './support/artifacts';
+import { expectAccessible, keepScreenshot } from './support/artifacts';
 import { addOperator, enqueuePdf, NOBODY, signIn, uniqueName } from './support/team';
 import { invoicePdf } from './support/upload-documents';
 import { INVOICE_MODEL_ID } from './support/upload-steps';
@@ -19,8 +19,6 @@ async function listBatch(request: APIRequestContext, batch: string) {
 
 const rowOf = (page: Page, fileName: string) =>
   page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: fileName }) });
-
-const SHOTS = '/work/notes/shots-assign';
 
 async function operatorPage(browser: Browser, name: string): Promise<Page> {
   const context = await browser.newContext({ storageState: NOBODY, viewport: { width: 1280, height: 720 } });
@@ -62,19 +60,20 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   await expect(rowOf(page, names[2] ?? '')).toContainText(`Assigned to ${operator}`);
   await expect(rowOf(page, names[2] ?? '')).toContainText(/to review/i);
   await rowOf(page, names[2] ?? '').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/queue-assigned-row-1280.png` });
+  await keepScreenshot(page, 'queue-assigned-row-1280');
 
   // The operator, in their own browser, finds it with the filter "Assigned: to me".
   const olga = await operatorPage(browser, operator);
   await olga.goto(`/queue?q=${encodeURIComponent(batch)}`);
   await expect(rowOf(olga, names[0] ?? '')).toBeVisible({ timeout: 20_000 });
+  await olga.getByRole('button', { name: /More filters/ }).click();
   await olga.getByLabel('Assigned').selectOption({ label: 'To me' });
   await expect(olga).toHaveURL(/[?&]assigned=me(&|$)/);
   await expect.poll(() => fileNames(olga)).toEqual([names[2]]);
   await expect(rowOf(olga, names[2] ?? '')).toContainText('Assigned to you');
-  await olga.screenshot({ path: `${SHOTS}/queue-filter-to-me-1280.png` });
+  await keepScreenshot(olga, 'queue-filter-to-me-1280');
   await olga.setViewportSize({ width: 1440, height: 900 });
-  await olga.screenshot({ path: `${SHOTS}/queue-filter-to-me-1440.png` });
+  await keepScreenshot(olga, 'queue-filter-to-me-1440');
   await olga.context().close();
 
   // Two ticked: the bar says how many.
@@ -83,7 +82,7 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   const bar = page.getByRole('region', { name: 'Bulk actions' });
   await expect(bar.getByText('2 documents selected')).toBeVisible();
   await bar.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/queue-bulk-bar-1280.png` });
+  await keepScreenshot(page, 'queue-bulk-bar-1280');
 
   // Their priority, at once.
   await bar.getByLabel('Priority (higher first)').fill('7');
@@ -107,7 +106,7 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   await bar.getByRole('button', { name: 'Delete…' }).click();
   const confirm = page.getByRole('alertdialog');
   await expect(confirm).toContainText('Delete 1 document?');
-  await page.screenshot({ path: '/tmp/bulk/queue-delete-1280.png' });
+  await keepScreenshot(page, 'queue-delete-1280');
   await confirm.getByRole('button', { name: 'Delete 1 document' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Deleted 1 document.' })).toBeVisible();
   await expect(rowOf(page, names[1] ?? '')).toHaveCount(0);
@@ -129,7 +128,7 @@ test('an admin assigns, sets priorities, rejects and deletes documents in bulk, 
   await page.getByRole('checkbox', { name: 'Select every document of this page' }).check();
   await expect(bar.getByText('2 documents selected')).toBeVisible();
   await expectAccessible(page, 'queue-bulk');
-  await page.screenshot({ path: '/tmp/bulk/queue-sorted-1280.png' });
+  await keepScreenshot(page, 'queue-sorted-1280');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: '/tmp/bulk/queue-sorted-1440.png' });
+  await keepScreenshot(page, 'queue-sorted-1440');
 });

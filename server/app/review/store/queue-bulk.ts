@@ -72,6 +72,36 @@ export async function setAssignment(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The timeline's event of an assignment changed: "assigned" to an operator, or "unassigned" (back to
+ * the team), with both operators' names as they are now (the words stay right after a removal) and
+ * what else the caller says (`bulk`, `why`).
+ */
+export async function recordAssignment(
+  trx: Transaction<ReviewDatabaseSchema>,
+  change: {
+    documentId: string;
+    adminId: string | null;
+    from: string | null;
+    to: string | null;
+    at: number;
+    extra?: Record<string, unknown>;
+  },
+): Promise<void> {
+  const { documentId, adminId, from, to, at, extra } = change;
+  const fromName = await operatorName(trx, from);
+  await recordEvent(trx, {
+    documentId,
+    kind: to === null ? 'unassigned' : 'assigned',
+    actorId: adminId,
+    at,
+    data:
+      to === null
+        ? { from, fromName, ...extra }
+        : { to, toName: await operatorName(trx, to), from, fromName, ...extra },
+  });
+}
+
 const held = (row: DocumentRow, by: string | null, now: number): boolean =>
   leaseLive(row, now) && row.holder_id !== by;
 
@@ -145,18 +175,13 @@ async function applyOne(
         .executeTakeFirst();
       if (before === undefined) return refused(to);
       const row = await setAssignment(trx, id, to, now);
-      await recordEvent(trx, {
+      await recordAssignment(trx, {
         documentId: id,
-        kind: 'assigned',
-        actorId: adminId,
+        adminId,
+        from: before.assigned_to,
+        to,
         at: now,
-        data: {
-          to,
-          toName: await operatorName(trx, to),
-          from: before.assigned_to,
-          fromName: await operatorName(trx, before.assigned_to),
-          bulk: true,
-        },
+        extra: { bulk: true },
       });
       return { changed: row };
     }
@@ -171,12 +196,13 @@ async function applyOne(
         .executeTakeFirst();
       if (before === undefined) return refused(adminId);
       const row = await setAssignment(trx, id, null, now);
-      await recordEvent(trx, {
+      await recordAssignment(trx, {
         documentId: id,
-        kind: 'unassigned',
-        actorId: adminId,
+        adminId,
+        from: before.assigned_to,
+        to: null,
         at: now,
-        data: { from: before.assigned_to, fromName: await operatorName(trx, before.assigned_to), bulk: true },
+        extra: { bulk: true },
       });
       return { changed: row };
     }

@@ -19,7 +19,14 @@ import type { QueueSort, QueueSortKey } from '@extraction-review/contract/review
 import { adoptJobs } from '../background/job-table';
 import { documentAmount, touchesAmount } from '../model/document-amount';
 import { recordEvent } from './audit-store';
-import { applyBulk, operatorName, setAssignment, type BulkChange, type BulkOutcome } from './queue-bulk';
+import {
+  applyBulk,
+  operatorName,
+  recordAssignment,
+  setAssignment,
+  type BulkChange,
+  type BulkOutcome,
+} from './queue-bulk';
 import { deleteDocument } from './document-deletion';
 import { sweepRetention, type RetentionPass } from './retention-sweep';
 import { componentLogger } from '@extraction-review/server-kit/logger';
@@ -732,17 +739,12 @@ export class QueueStore {
           data: { from: document.previous_holder_id, to: toOperatorId },
         });
         if (before.assigned_to !== toOperatorId) {
-          await recordEvent(trx, {
+          await recordAssignment(trx, {
             documentId: id,
-            kind: 'assigned',
-            actorId: adminId,
+            adminId,
+            from: before.assigned_to,
+            to: toOperatorId,
             at: now,
-            data: {
-              to: toOperatorId,
-              toName: await operatorName(trx, toOperatorId),
-              from: before.assigned_to,
-              fromName: await operatorName(trx, before.assigned_to),
-            },
           });
         }
         return { ok: true, document };
@@ -771,12 +773,13 @@ export class QueueStore {
           .returningAll()
           .executeTakeFirst();
         if (row) {
-          await recordEvent(trx, {
+          await recordAssignment(trx, {
             documentId: id,
-            kind: 'unassigned',
-            actorId: adminId,
+            adminId,
+            from: operatorId,
+            to: null,
             at: now,
-            data: { from: operatorId, fromName: await operatorName(trx, operatorId), why: 'operator_left' },
+            extra: { why: 'operator_left' },
           });
         }
         return row;

@@ -5,19 +5,13 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { checkDraft, draftFromSettings, errorsOf, type SettingsDraft } from './rules-form';
 import { RetentionEditor } from './retention-editor';
-import { ModelSettings } from '@extraction-review/contract/review/model-settings';
+import { DEFAULT_ROUTING, ModelSettings } from '@extraction-review/contract/review/model-settings';
 
 const SETTINGS = ModelSettings.parse({
   apiVersion: 'v2',
   model: 'm',
   version: 2,
-  routing: {
-    autoConfirm: false,
-    minConfidence: 'High',
-    requiredFields: [],
-    onRuleFailure: true,
-    samplePercent: 0,
-  },
+  routing: DEFAULT_ROUTING,
   rules: [],
   feedbackEnabled: false,
   updatedAt: null,

@@ -15,6 +15,7 @@ import { ModelSettingsStore } from './model-settings-store';
 import { OperatorStore } from './operator-store';
 import { QueueStore } from './queue-store';
 import { DAY_MS } from './retention-sweep';
+import { DEFAULT_ROUTING } from '@extraction-review/contract/review/model-settings';
 
 const LEASE = 60_000;
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -186,13 +187,7 @@ describe.each(ENGINES)('deletion and retention on %s', (engine) => {
       'model-kept',
       0,
       {
-        routing: {
-          autoConfirm: false,
-          minConfidence: 'High',
-          requiredFields: [],
-          onRuleFailure: true,
-          samplePercent: 0,
-        },
+        routing: DEFAULT_ROUTING,
         rules: [],
         feedbackEnabled: false,
         retention: { filesAfterDays: 30, documentsAfterDays: 365 },
@@ -264,13 +259,7 @@ describe.each(ENGINES)('deletion and retention on %s', (engine) => {
       'model-race',
       0,
       {
-        routing: {
-          autoConfirm: false,
-          minConfidence: 'High',
-          requiredFields: [],
-          onRuleFailure: true,
-          samplePercent: 0,
-        },
+        routing: DEFAULT_ROUTING,
         rules: [],
         feedbackEnabled: false,
         retention: { filesAfterDays: null, documentsAfterDays: 10 },

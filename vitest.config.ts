@@ -1,9 +1,14 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine such as CI's,
+    // while most server tests wait on the servers and the PostgreSQL they start. One per core: the whole
+    // run measured 800 s instead of 1,134 here on 2 cores, every test green.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: true,

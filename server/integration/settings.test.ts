@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@extraction-review/app-server/proxy/create-proxy';
 import { EnvSchema, readEnv, repoRoot } from '@extraction-review/app-server/settings/config';
 import {
   readReferenceSettings,
@@ -157,4 +159,29 @@ describe('every setting is documented', () => {
       expect(example).toMatch(new RegExp(`^(?:# )?${name}=`, 'm'));
     },
   );
+});
+
+describe("the deployment example's environment file (deploy/extraction-review.env)", () => {
+  const example = parseEnv(readFileSync(path.join(repoRoot, 'deploy', 'extraction-review.env'), 'utf8'));
+
+  it('sets only settings the app server reads, with values it accepts', () => {
+    const known = new Set(Object.keys(EnvSchema.shape));
+    expect(Object.keys(example).filter((name) => !known.has(name))).toEqual([]);
+    expect(readEnv(example)).toMatchObject({ TRUST_PROXY: ['loopback'], MIGRATE_ON_START: false });
+  });
+
+  it('leaves to the systemd unit what differs per copy (EnvironmentFile= would override it)', () => {
+    expect(Object.keys(example)).not.toContain('PORT');
+    expect(Object.keys(example)).not.toContain('APP_DATA_DIR');
+  });
+});
+
+describe("the deployment example's nginx site (deploy/nginx/extraction-review.conf)", () => {
+  it("lets through an upload up to the app's own limit, and a little more, so that the app's 413 answers", () => {
+    const site = readFileSync(path.join(repoRoot, 'deploy', 'nginx', 'extraction-review.conf'), 'utf8');
+    const megabytes = Number(/^\s*client_max_body_size (\d+)m;$/m.exec(site)?.[1]);
+    const bytes = megabytes * 1024 * 1024; // nginx's `m` is MiB
+    expect(bytes).toBeGreaterThanOrEqual(DEFAULT_MAX_UPLOAD_BYTES);
+    expect(bytes - DEFAULT_MAX_UPLOAD_BYTES).toBeLessThan(2 * 1024 * 1024);
+  });
 });

@@ -12,7 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
-/** Debian's nginx (`nginx-light`, installed by .ci/run when missing). */
+/** Debian's nginx (its `nginx` package, installed by .ci/run when missing). */
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 export const SITE_EXAMPLE = path.join('deploy', 'nginx', 'extraction-review.conf');
@@ -88,7 +88,7 @@ export async function startNginx(
 ): Promise<Nginx> {
   if (!existsSync(NGINX))
     throw new Error(
-      `nginx is not installed (${NGINX}): apt-get install nginx-light, as .ci/run does, or set NGINX_PATH`,
+      `nginx is not installed (${NGINX}): apt-get install nginx, as .ci/run does, or set NGINX_PATH`,
     );
   const [httpsPort, httpPort] = [await freePort(), await freePort()];
   const accessLog = path.join(dir, 'access.log');

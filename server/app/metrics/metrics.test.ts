@@ -6,6 +6,8 @@
  * answers, the queue's gauge with the documents (counted at most every 15 s); a database away while
  * the counts are refreshed keeps the last figures and counts the failure, the scrape still answers.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addOperators,
@@ -21,6 +23,7 @@ import { createApp } from '../create-app';
 import { listen, type RunningServer } from '../listen';
 import { mountReview } from '../review/http/mount-review';
 import { openReview, type OpenedReview } from '../review/open-review';
+import { QueueStore } from '../review/store/queue-store';
 import { AppMetrics } from './app-metrics';
 import { metricsOnlyApp } from './metrics-route';
 
@@ -47,13 +50,21 @@ let metrics: AppMetrics;
 let server: RunningServer;
 let metricsServer: RunningServer;
 let alice: ReviewBrowser;
+/** The upstream: answers 404 to everything. */
+let upstream: Server;
 
 beforeAll(async () => {
+  upstream = createServer((_request, response) => {
+    response.statusCode = 404;
+    response.end();
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   store = await openTestStore('sqlite');
   review = await openReview({ ...store.settings, clock: { now: () => now } });
   metrics = new AppMetrics({ review });
   const app = createApp({
-    upstream: {},
+    upstream: { v2: { url: upstreamUrl, apiKey: 'upstream-key' } },
     staticDir: null,
     review: mountReview(review),
     metrics: { metrics, token: TOKEN },
@@ -69,6 +80,7 @@ afterAll(async () => {
   await server.close();
   await review.close();
   await store.cleanup();
+  await new Promise((resolve) => upstream.close(resolve));
 });
 
 const scrape = async (base = server.url, token: string | undefined = TOKEN): Promise<string> => {
@@ -217,5 +229,39 @@ describe('the figures', () => {
     expect(sample(back, 'extraction_review_queue_documents', { state: 'confirmed', model: 'model-b' })).toBe(
       1,
     );
+  });
+});
+
+describe('the upstream and the database', () => {
+  it('counts the upstream answers by status', async () => {
+    expect((await alice.send('GET', '/api/v2/jobs/none')).status).toBe(404);
+    const text = await scrape();
+    expect(sample(text, 'extraction_review_upstream_requests_total', { version: 'v2', status: '404' })).toBe(
+      1,
+    );
+  });
+
+  it("counts on PostgreSQL too, with its pool's connections", async () => {
+    const pg = await openTestStore('postgres');
+    try {
+      const own = new AppMetrics({
+        review: { database: pg.database, clock: { now: () => T0 } },
+        processMetrics: false,
+      });
+      await new QueueStore(pg.database, 60_000).addDocument(
+        { apiVersion: 'v2', modelKey: 'model-p', fileName: 'p.pdf' },
+        T0,
+      );
+      const text = (await own.scrape()).body;
+      expect(
+        sample(text, 'extraction_review_queue_documents', { state: 'processing', model: 'model-p' }),
+      ).toBe(1);
+      expect(sample(text, 'extraction_review_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(
+        1,
+      );
+      expect(sample(text, 'extraction_review_db_pool_connections', { state: 'waiting' })).toBe(0);
+    } finally {
+      await pg.cleanup();
+    }
   });
 });

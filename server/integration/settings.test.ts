@@ -47,7 +47,7 @@ describe('metrics settings', () => {
     });
   });
 
-  it('refuse a short token, a port out of range, and the app\'s own port', () => {
+  it("refuse a short token, a port out of range, and the app's own port", () => {
     expect(() => readEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN.*16 characters/s);
     for (const port of ['0', '70000', 'nine', '94.5']) {
       expect(() => readEnv({ METRICS_PORT: port })).toThrow(/METRICS_PORT/);

@@ -9,8 +9,7 @@
  * the review store's counts (cached, store-snapshot.ts), the pool's connections, the event streams.
  */
 import client from 'prom-client';
-import type { Clock } from '@extraction-review/server-kit/clock';
-import { systemClock } from '@extraction-review/server-kit/clock';
+import { systemClock, type Clock } from '@extraction-review/server-kit/clock';
 import type { OpenedReview } from '../review/open-review';
 import { instrumentQueue } from './instrument-queue';
 import { StoreSnapshot } from './store-snapshot';
@@ -23,6 +22,13 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 const REVIEW_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
 
 export type ConfirmedBy = 'auto' | 'operator';
+
+/** A PostgreSQL pool's connections now. */
+interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+}
 
 export interface AppMetricsOptions {
   /**
@@ -47,7 +53,7 @@ export class AppMetrics {
   private readonly deliveryAttempts: client.Counter<'outcome'>;
   private readonly upstreamRequests: client.Counter<'version' | 'status'>;
   private eventClients: () => number = () => 0;
-  private pool: (() => { total: number; idle: number; waiting: number }) | undefined;
+  private pool: (() => PoolUse) | undefined;
 
   constructor(options: AppMetricsOptions = {}) {
     const registers = [this.registry];
@@ -100,18 +106,17 @@ export class AppMetrics {
       labelNames: ['version', 'status'],
       registers,
     });
+    // The gauges below read this app's sources when scraped (prom-client calls `collect` with the gauge).
+    const eventClients = (): number => this.eventClients();
+    const pool = (): PoolUse | undefined => this.pool?.();
     new client.Gauge({
       name: `${METRICS_PREFIX}event_stream_clients`,
       help: 'Browsers connected to the event stream (/api/events) of this copy',
       registers,
-      collect: (() => {
-        const read = (): number => this.eventClients();
-        return function (this: client.Gauge) {
-          this.set(read());
-        };
-      })(),
+      collect() {
+        this.set(eventClients());
+      },
     });
-    const pool = (): ReturnType<NonNullable<AppMetrics['pool']>> | undefined => this.pool?.();
     new client.Gauge({
       name: `${METRICS_PREFIX}db_pool_connections`,
       help: "PostgreSQL pool's connections of this copy by state (open, idle, waiting: requests waiting for one)",

@@ -127,7 +127,8 @@ describe('the figures', () => {
     expect(sample(before, 'extraction_review_queue_documents', { state: 'to_review' })).toBeUndefined();
 
     const waiting = await addReadyDocument(review, 'waiting.pdf', now, { fieldsTotal: 2, fieldsToReview: 1 });
-    await addReadyDocument(review, 'second.pdf', now, { fieldsTotal: 2, fieldsToReview: 1 });
+    // A millisecond later: the next after `waiting` (the queue gives the oldest result first).
+    await addReadyDocument(review, 'second.pdf', now + 1, { fieldsTotal: 2, fieldsToReview: 1 });
     const added = await review.queue.addDocument(
       { apiVersion: 'v2', modelKey: 'model-b', fileName: 'auto.pdf' },
       now,

@@ -34,6 +34,8 @@ import { JobFollower } from '@extraction-review/app-server/review/intake/job-fol
 import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';
 import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/delivery-worker';
 import { Housekeeping } from '@extraction-review/app-server/review/background/housekeeping';
+import { AppMetrics } from '@extraction-review/app-server/metrics/app-metrics';
+import { metricsOnlyApp } from '@extraction-review/app-server/metrics/metrics-route';
 import {
   firstStartSetupLink,
   openReview,
@@ -63,6 +65,11 @@ class StartupError extends Error {}
  */
 const EMBEDDED_WEBHOOK_ID = '5f0c2a7e-8d41-4b6a-9e3c-7a1d2b4c6e80';
 const EMBEDDED_WEBHOOK_NAME = 'extraction-review';
+
+/** The metrics' own listener, closed at shutdown with the app's. */
+function metricsListeners(server: RunningServer | undefined): { name: string; close(): Promise<unknown> }[] {
+  return server === undefined ? [] : [{ name: 'the metrics listener', close: () => server.close() }];
+}
 
 /** The start-up's lines: where it listens, which store, what is off (docs/operations.md, "Logs"). */
 const log = componentLogger('main');
@@ -138,6 +145,11 @@ async function main(): Promise<void> {
   const review = await openReviewStore(env, reference, { rag: upstream.v2?.embedded === true }, clock);
   // Every change of the team queue, this copy's and (with PostgreSQL) the others', to the browsers.
   forwardQueueEvents(review.bus, events);
+  // The metrics (METRICS_TOKEN, METRICS_PORT): kept only when something serves them.
+  const metrics =
+    env.METRICS_TOKEN !== undefined || env.METRICS_PORT !== undefined
+      ? new AppMetrics({ review, clock })
+      : undefined;
   // Documents the app uploads enter the queue once their result is in.
   const follower = new JobFollower({ review, upstream });
   follower.start();
@@ -148,6 +160,7 @@ async function main(): Promise<void> {
     clock: review.clock,
     upstream,
     webhooks: review.webhooks,
+    onAttempt: metrics && ((outcome) => metrics.observeDelivery(outcome)),
   });
   review.bus.subscribe({
     onChange: (change) => {
@@ -174,6 +187,7 @@ async function main(): Promise<void> {
     events,
     v1ConfidenceThresholds: env.V1_CONFIDENCE_THRESHOLDS,
     hosts: { publicUrl: env.PUBLIC_URL, allowedHosts: env.ALLOWED_HOSTS, trustProxy: env.TRUST_PROXY },
+    metrics: metrics && { metrics, token: env.METRICS_TOKEN },
     review: mountReview(
       {
         ...review,
@@ -208,6 +222,21 @@ async function main(): Promise<void> {
     await reference?.close();
     throw listenError(error, 'PORT', env.HOST, env.PORT);
   }
+  // The metrics' own listener (METRICS_PORT), on the same interface as the app.
+  let metricsServer: RunningServer | undefined;
+  if (metrics !== undefined && env.METRICS_PORT !== undefined) {
+    try {
+      metricsServer = await listen(metricsOnlyApp(metrics), { host: env.HOST, port: env.METRICS_PORT });
+    } catch (error) {
+      await server.close({ graceMs: 0 });
+      await follower.stop();
+      await deliveries.stop();
+      await housekeeping.stop();
+      await review.close();
+      await reference?.close();
+      throw listenError(error, 'METRICS_PORT', env.HOST, env.METRICS_PORT, 'The metrics listener');
+    }
+  }
   // From the moment it listens: a SIGTERM during the start-up lines below drains like any other.
   onShutdownSignals((signal) =>
     shutDown(signal, {
@@ -216,6 +245,7 @@ async function main(): Promise<void> {
       drainMs: env.SHUTDOWN_DRAIN_MS ?? SETTING_DEFAULTS.SHUTDOWN_DRAIN_MS,
       graceMs: env.SHUTDOWN_GRACE_MS ?? SETTING_DEFAULTS.SHUTDOWN_GRACE_MS,
       endStreams: () => events.close(),
+      listeners: metricsListeners(metricsServer),
       workers: [
         { name: 'the job follower', stop: () => follower.stop() },
         { name: 'the delivery worker', stop: () => deliveries.stop() },
@@ -230,6 +260,18 @@ async function main(): Promise<void> {
   const listening = new URL(server.url);
   hookUrl = `${localUrl(listening.hostname, Number(listening.port))}/hooks/v2`;
 
+  log.info(
+    metrics === undefined
+      ? 'Metrics: off (set METRICS_TOKEN, or METRICS_PORT for a listener of their own)'
+      : `Metrics: on (${[
+          env.METRICS_TOKEN !== undefined
+            ? `${browserUrl(server.url)}/metrics with the bearer token`
+            : undefined,
+          metricsServer !== undefined ? `${browserUrl(metricsServer.url)}/metrics, no token` : undefined,
+        ]
+          .filter((where) => where !== undefined)
+          .join('; ')})`,
+  );
   if (env.DEV) {
     // Vite serves the app in development and prints its own URL; this server answers /api only.
     log.info(

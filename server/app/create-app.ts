@@ -16,6 +16,8 @@
  *                 key in Authorization, then proxied like /api/<version>/* with the upstream's URLs
  *                 written absolute under the host called; the validated results on demand
  *   POST /hooks/v2  the v2 upstream's webhook (signature checked), published on /api/events
+ *   GET /metrics  the metrics in Prometheus' text format, with METRICS_TOKEN only (metrics/; bearer
+ *                 token, `401-014` without it); else, like any unknown path, `404-015`
  *   anything else  the built app's files, index.html for the app's pages (client-side routes),
  *                 else a `404-015` problem (never the app's page for `/healthz` or `/metrics`)
  *
@@ -49,6 +51,8 @@ import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { rootLogger, type Logger } from '@extraction-review/server-kit/logger';
 import { requestLog } from '@extraction-review/server-kit/request-log';
 import { integrationOf } from './review/gateway/integration-auth';
+import type { AppMetrics } from './metrics/app-metrics';
+import { METRICS_PATH, metricsHandler } from './metrics/metrics-route';
 import type { ActiveSession } from './review/store/session-store';
 import { crossSiteGuard } from './cross-site-guard';
 import type { ReviewMount } from './review/http/mount-review';
@@ -114,6 +118,12 @@ export interface AppOptions {
    * `component: http`. Default: the process's root logger.
    */
   logger?: Logger;
+  /**
+   * The app's metrics (metrics/app-metrics.ts): every answer and upstream call observed, the event
+   * streams counted; with `token` (METRICS_TOKEN), also served at `GET /metrics` to that bearer token.
+   * Default: none kept.
+   */
+  metrics?: { metrics: AppMetrics; token?: string | undefined };
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -194,9 +204,13 @@ export function createApp(options: AppOptions): Hono {
     headersTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     idleTimeoutMs: options.upstreamIdleTimeoutMs ?? DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS,
     maxJsonRewriteBytes: options.maxJsonRewriteBytes ?? DEFAULT_MAX_JSON_REWRITE_BYTES,
+    onUpstreamAnswer:
+      options.metrics && options.metrics.metrics.observeUpstream.bind(options.metrics.metrics),
   };
 
   const events = options.events ?? new AppEventHub();
+  const metrics = options.metrics?.metrics;
+  metrics?.watchEventStreams(() => events.subscriberCount);
   const hookV2 = options.webhooks?.v2;
 
   const policy = hostPolicy({
@@ -260,6 +274,7 @@ export function createApp(options: AppOptions): Hono {
       trustProxy: trustedPeers(options.hosts?.trustProxy ?? []),
       actor: whoAsked,
       quiet: routineRequest,
+      observe: metrics && ((answer) => metrics.observeRequest(answer)),
     }),
   );
   app.use('*', securityHeaders());
@@ -319,6 +334,10 @@ export function createApp(options: AppOptions): Hono {
   );
   // Never the app's index.html for a mistyped hook URL.
   app.all('/hooks/*', notFound);
+  const metricsToken = options.metrics?.token;
+  if (metrics !== undefined && metricsToken !== undefined) {
+    app.get(METRICS_PATH, metricsHandler(metrics, metricsToken));
+  }
   if (options.staticDir !== null) {
     app.on(['GET', 'HEAD'], '*', serveApp(options.staticDir ?? DEFAULT_STATIC_DIR));
   }
@@ -338,7 +357,7 @@ function whoAsked(c: Context): Record<string, string> | undefined {
 /** Health checks and the app's static files served: at `debug`, so that they do not drown the rest. */
 function routineRequest(c: Context): boolean {
   const path = c.req.path;
-  if (path === '/api/health' || path.startsWith('/api/health/')) return true;
+  if (path === '/api/health' || path.startsWith('/api/health/') || path === '/metrics') return true;
   return (
     (c.req.method === 'GET' || c.req.method === 'HEAD') &&
     !/^\/(api|v1|v2|hooks)(\/|$)/.test(path) &&

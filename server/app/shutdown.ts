@@ -8,6 +8,7 @@
  *   3. it stops accepting connections, ends the event streams (browsers reconnect, to another copy),
  *      and lets requests in flight finish, uploads included, for up to SHUTDOWN_GRACE_MS, closing
  *      each connection as soon as it is idle; what is still under way then is cut;
+ *      Other listeners of the copy (the metrics' own port, METRICS_PORT) close with it;
  *   4. the background workers stop (the job follower and the delivery worker hand their leases back,
  *      so another copy takes their work at once instead of when the leases run out);
  *   5. the review store (and the embedded reference service) close, and the process exits 0.
@@ -26,6 +27,8 @@ export interface ShutdownPlan {
   server: Pick<RunningServer, 'drain' | 'close' | 'inFlight'>;
   drainMs: number;
   graceMs: number;
+  /** Listeners besides the app's (the metrics' port): closed with the server, after its drain. */
+  listeners?: readonly { name: string; close(): Promise<unknown> }[];
   /** Ends the event streams (they would otherwise hold their connections for the whole grace). */
   endStreams(): void;
   /** Background work, stopped once no request is left (an upload's document is followed first). */
@@ -79,6 +82,13 @@ export async function shutDown(signal: NodeJS.Signals, plan: ShutdownPlan): Prom
         : `every connection closed: ${inFlight - cut} request(s) in flight finished, ${cut} cut at the end of the grace`,
     );
   });
+
+  for (const listener of plan.listeners ?? []) {
+    await step(`closing ${listener.name}`, async () => {
+      await listener.close();
+      log(`${listener.name} closed`);
+    });
+  }
 
   for (const worker of plan.workers) {
     await step(`stopping ${worker.name}`, async () => {

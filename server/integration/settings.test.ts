@@ -37,6 +37,27 @@ describe('webhook settings', () => {
   });
 });
 
+describe('metrics settings', () => {
+  it('are off when unset or empty, and read a token and a port of their own', () => {
+    expect(readEnv({ METRICS_TOKEN: ' ', METRICS_PORT: '' })).toMatchObject({
+      METRICS_TOKEN: undefined,
+      METRICS_PORT: undefined,
+    });
+    expect(readEnv({ METRICS_TOKEN: 'a'.repeat(32), METRICS_PORT: '9464' })).toMatchObject({
+      METRICS_TOKEN: 'a'.repeat(32),
+      METRICS_PORT: 9464,
+    });
+  });
+
+  it("refuse a short token, a port out of range, and the app's own port", () => {
+    expect(() => readEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN.*16 characters/s);
+    for (const port of ['0', '70000', 'nine', '94.5']) {
+      expect(() => readEnv({ METRICS_PORT: port })).toThrow(/METRICS_PORT/);
+    }
+    expect(() => readEnv({ PORT: '9464', METRICS_PORT: '9464' })).toThrow(/METRICS_PORT is the same as PORT/);
+  });
+});
+
 describe('v1 confidence thresholds', () => {
   it("are the app's defaults (null) when unset or empty", () => {
     expect(readEnv({}).V1_CONFIDENCE_THRESHOLDS).toBeNull();

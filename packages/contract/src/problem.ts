@@ -20,6 +20,7 @@ export const problemCatalog = {
   '401-011': { status: 401, title: 'Not signed in' },
   '401-012': { status: 401, title: 'Wrong name or password' },
   '401-013': { status: 401, title: 'Invalid integration key' },
+  '401-014': { status: 401, title: 'Metrics token required or wrong' },
   '403-001': { status: 403, title: 'Mode not supported' },
   '403-002': { status: 403, title: 'Feedback not enabled' },
   '403-003': { status: 403, title: 'Cross-site request refused' },

@@ -72,6 +72,8 @@ export interface ProxyOptions {
   recorder?: ExchangeRecorder | undefined;
   /** Most request body bytes passed upstream (`DEFAULT_MAX_UPLOAD_BYTES` when unset). */
   maxRequestBytes?: number | undefined;
+  /** Told of each upstream answer's status, or `error` when none came (the metrics). */
+  onUpstreamAnswer?: ((version: ApiVersion, status: number | 'error') => void) | undefined;
 }
 
 export interface ExchangeRecorder {
@@ -406,7 +408,9 @@ export function createProxyHandler(options: ProxyOptions): (c: Context) => Promi
         signal: controller.signal,
         onRequestSent: startHeadersTimer,
       });
+      options.onUpstreamAnswer?.(version, response.status);
     } catch (error) {
+      options.onUpstreamAnswer?.(version, 'error');
       recording?.failed();
       throw tooLargeOr(() =>
         toProblem(

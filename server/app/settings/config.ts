@@ -156,6 +156,20 @@ export const EnvSchema = z.object({
    * names, addresses or CIDR ranges. Empty: such integration webhooks are refused, when set and when sent.
    */
   ALLOW_PRIVATE_WEBHOOKS: list,
+  /**
+   * The metrics (docs/operations.md, "Metrics"): with a token, `GET /metrics` on the app's port answers
+   * to `Authorization: Bearer <token>` (at least 16 characters). Unset: no `/metrics` there.
+   */
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, { error: 'expected at least 16 characters (a random token)' }).optional(),
+  ),
+  /**
+   * A separate listener for the metrics alone, on HOST and this port, asking no token (for the
+   * network the scraper is on). Unset: none.
+   */
+  METRICS_PORT: optionalInt(1).pipe(
+    z.number().max(65535, { error: 'expected a port, 1 to 65535' }).optional(),
+  ),
   /** Set by `npm run dev`: Vite serves the app, so the app server serves only /api. */
   DEV: z
     .enum(['0', '1', 'true', 'false', ''])
@@ -177,6 +191,10 @@ const CheckedEnvSchema = EnvSchema.refine(
   .refine((env) => (env.FILE_STORAGE ?? 'disk') !== 's3' || env.S3_BUCKET !== undefined, {
     message: 'FILE_STORAGE is s3 but S3_BUCKET is not set: name the bucket the files go to',
     path: ['S3_BUCKET'],
+  })
+  .refine((env) => env.METRICS_PORT === undefined || env.METRICS_PORT !== env.PORT, {
+    message: 'METRICS_PORT is the same as PORT: the metrics listener needs a port of its own',
+    path: ['METRICS_PORT'],
   })
   .refine((env) => env.WEBHOOK_V2_IDS.length === 0 || env.WEBHOOK_V2_SECRET !== undefined, {
     message:

@@ -34,6 +34,8 @@ const logger = componentLogger('review store');
 export interface ReviewDatabase {
   db: Kysely<ReviewDatabaseSchema>;
   engine: Engine;
+  /** PostgreSQL: the pool's connections now, for the metrics (none for SQLite's one connection). */
+  pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
   close(): Promise<void>;
 }
 
@@ -157,7 +159,7 @@ function openPostgres(settings: DatabaseSettings): ReviewDatabase {
   const db = new Kysely<ReviewDatabaseSchema>({
     dialect: guardedDialect(new PostgresDialect({ pool: discardingBrokenClients(pool) })),
   });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', pool, close: () => db.destroy() };
 }
 
 /**

@@ -383,9 +383,12 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
       Date.now(),
     );
     const warnings: string[] = [];
+    /** Each attempt's outcome as the metrics are told it (delivery_attempts_total). */
+    const outcomes: string[] = [];
     const copy = openCopy(store.database, {
       retry: { ...FAST, maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
       log: (m) => warnings.push(m),
+      onAttempt: (outcome) => outcomes.push(outcome),
     });
     const document = await confirmed(copy.queue, integration.id);
     const delivery = one(await copy.store.forDocument(document.id));
@@ -396,6 +399,7 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
     });
     expect(await copy.store.find(delivery.id)).toMatchObject({ state: 'failed', attempts: 2 });
     expect(warnings).toEqual([expect.stringMatching(/webhook \d+ of document .* failed: Attempt 2 of 2/)]);
+    expect(outcomes).toEqual(['network', 'network']);
 
     const receiver = await listenReceiver(probe.port);
     try {
@@ -406,6 +410,7 @@ describe.each(ENGINES)('the way back on %s', (engine) => {
       await copy.deliveries.drain();
       expect(await copy.store.find(delivery.id)).toMatchObject({ state: 'delivered', attempts: 1 });
       expect(await copy.store.attemptsOf(delivery.id)).toHaveLength(3);
+      expect(outcomes).toEqual(['network', 'network', 'delivered']);
       expect(receiver.calls).toHaveLength(1);
       expect(await copy.store.retry(delivery.id, Date.now())).toEqual({ ok: false, reason: 'delivered' });
       expect(await copy.store.retry(999_999, Date.now())).toEqual({ ok: false, reason: 'not_found' });

@@ -84,6 +84,11 @@ export interface DeliveryWorkerDeps {
    * addresses only. The upstreams' own URLs (v1 feedback, v2 RAG) are the server's settings: not checked.
    */
   webhooks?: WebhookAddressGuard;
+  /**
+   * Told of each attempt's outcome once recorded (the metrics): `delivered`, `status` (another HTTP
+   * status), `network`, `timeout`, …, or `refused` (never to be sent: the target is not allowed).
+   */
+  onAttempt?: (outcome: string) => void;
 }
 
 /** One attempt's sending, with the attempt's time-out and the worker's stop signal. */
@@ -180,6 +185,7 @@ export class DeliveryWorker {
     const target = await this.target(delivery);
     if ('refused' in target) {
       await this.store.refuse(delivery, leaseUntil, target.refused, this.deps.clock.now());
+      this.deps.onAttempt?.('refused');
       this.report(delivery, target.refused);
       return done;
     }
@@ -207,6 +213,7 @@ export class DeliveryWorker {
         durationMs,
         next: { state: 'delivered' },
       });
+      this.deps.onAttempt?.('delivered');
       return done;
     }
     const error = describeFailedAttempt(
@@ -226,6 +233,7 @@ export class DeliveryWorker {
       durationMs,
       next: last ? { state: 'failed' } : { state: 'pending', at: nextAt },
     });
+    this.deps.onAttempt?.(outcome.kind);
     if (last) {
       this.report(delivery, error);
       return done;

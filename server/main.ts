@@ -34,6 +34,7 @@ import { JobFollower } from '@extraction-review/app-server/review/intake/job-fol
 import { EMBEDDED_REFERENCE_IDENTITY } from '@extraction-review/app-server/review/intake/upstream-identity';
 import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/delivery-worker';
 import { Housekeeping } from '@extraction-review/app-server/review/background/housekeeping';
+import { PurgeLog } from '@extraction-review/app-server/review/store/purge-log';
 import {
   firstStartSetupLink,
   openReview,
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
   // Expired sessions and spent links swept, and the models' retention rules applied (issue 22).
   const housekeeping = new Housekeeping({
     review,
+    purgeLog: new PurgeLog(review.database),
     intervalMs: env.RETENTION_SWEEP_INTERVAL_MS ?? SETTING_DEFAULTS.RETENTION_SWEEP_INTERVAL_MS,
   });
   housekeeping.start();

@@ -18,6 +18,9 @@ import {
 } from '@extraction-review/test-kit/review/review-browser';
 import type { OpenedReview } from '../open-review';
 import { DAY_MS } from '../store/retention-sweep';
+import { PurgeLog } from '../store/purge-log';
+import { runPurge } from '../background/retention-purge';
+import { PurgeLogResponse } from '@extraction-review/contract/review/purge-log';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
 
@@ -140,5 +143,52 @@ describe.each(ENGINES)('deleting a document over HTTP on %s', (engine) => {
       '404-010',
     );
     expect(problem.detail).toMatch(/removed .* by the model's retention rule/);
+  });
+
+  it('shows admins what the retention purge removed (the purge log), one purge at a time', async () => {
+    const doc = await queued('kept-a-day.pdf', 'model-log');
+    expect(
+      (
+        await admin.send('PUT', '/api/review/models/v2/model-log/settings', {
+          version: 0,
+          routing: {},
+          rules: [],
+          retention: { filesAfterDays: null, documentsAfterDays: 1 },
+        })
+      ).status,
+    ).toBe(200);
+    const aliceId = (await review.operators.findByName('Alice'))?.id ?? '';
+    const taken = await review.queue.take(doc.id, aliceId, clock);
+    if (!taken.ok) throw new Error('not taken');
+    await review.queue.decide(doc.id, aliceId, taken.document.version, 'confirmed', null, clock);
+    const later = clock + 2 * DAY_MS;
+    const log = new PurgeLog(review.database);
+    const deps = { queue: review.queue, files: review.files, log, clock: { now: () => later } };
+    const options = { copy: 'copy A', trigger: 'sweep' as const };
+    // Another copy holds the purge: this one does nothing.
+    const held = await log.acquire('copy B', later);
+    expect(await runPurge(deps, { ...options, owner: 'copy A' })).toEqual({ busy: true });
+    expect(await review.queue.find(doc.id)).toBeDefined();
+    if (held !== undefined) await log.release(held, later);
+    const done = await runPurge(deps, { ...options, owner: 'copy A' });
+    expect(done).toMatchObject({ busy: false, run: { documentsDeleted: 1 } });
+    expect(await review.files?.open(doc.file_key ?? '')).toBeUndefined();
+
+    await expectProblem(await alice.send('GET', '/api/review/purge-runs'), 403, '403-005');
+    const response = await admin.send('GET', '/api/review/purge-runs');
+    expect(response.status).toBe(200);
+    const body = PurgeLogResponse.parse(await response.json());
+    expect(body.runs[0]).toEqual({
+      id: expect.any(String),
+      startedAt: new Date(later).toISOString(),
+      finishedAt: new Date(later).toISOString(),
+      copy: 'copy A',
+      trigger: 'sweep',
+      filesRemoved: 0,
+      documentsDeleted: 1,
+      models: [{ apiVersion: 'v2', model: 'model-log', filesRemoved: 0, documentsDeleted: 1 }],
+      errors: [],
+    });
+    expect(JSON.stringify(body)).not.toContain('kept-a-day');
   });
 });

@@ -58,8 +58,9 @@ export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; 
         ) : (
           <p className="text-sm text-slate-700">Only admins change the rules. Ask an admin.</p>
         ))}
-      <UncheckedGateControl apiVersion={apiVersion} model={model} isAdmin={isAdmin} />
+      {/* Right after the form, whose last part is the retention the purges apply. */}
       {isAdmin && <PurgeLogSection apiVersion={apiVersion} model={model} />}
+      <UncheckedGateControl apiVersion={apiVersion} model={model} isAdmin={isAdmin} />
     </main>
   );
 }

@@ -11,6 +11,8 @@ interface Props {
   model: string;
 }
 
+const nothingDone = (run: PurgeRun) =>
+  run.filesRemoved === 0 && run.documentsDeleted === 0 && run.errors.length === 0;
 const ranBy = (run: PurgeRun) => (run.trigger === 'command' ? run.copy : `Background purge, ${run.copy}`);
 
 /**
@@ -42,7 +44,7 @@ export function PurgeLogSection({ apiVersion, model }: Props) {
         <p className="text-sm text-slate-700">
           {latest === undefined
             ? 'The purge has not run yet: each app-server copy runs it in the background (one at a time), or run npm run documents -- purge.'
-            : `Last purge: ${formatDateTime(latest.finishedAt)} (${ranBy(latest)}).`}{' '}
+            : `Last purge: ${formatDateTime(latest.finishedAt)} (${ranBy(latest)})${nothingDone(latest) ? ', nothing was due' : ''}.`}{' '}
           Which documents went is in the audit log, without their names.
         </p>
       )}
@@ -75,7 +77,7 @@ export function PurgeLogSection({ apiVersion, model }: Props) {
               {mine.map(({ run, counts }) => (
                 <tr key={run.id} className="border-b border-slate-200 align-top last:border-0">
                   <td className="py-1 pr-3 whitespace-nowrap">{formatDateTime(run.startedAt)}</td>
-                  <td className="py-1 pr-3 break-all">{ranBy(run)}</td>
+                  <td className="py-1 pr-3 break-words">{ranBy(run)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{counts?.filesRemoved ?? 0}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{counts?.documentsDeleted ?? 0}</td>
                   <td className="py-1">

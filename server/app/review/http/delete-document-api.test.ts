@@ -21,6 +21,7 @@ import { DAY_MS } from '../store/retention-sweep';
 import { PurgeLog } from '../store/purge-log';
 import { runPurge } from '../background/retention-purge';
 import { PurgeLogResponse } from '@extraction-review/contract/review/purge-log';
+import { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
 
@@ -190,5 +191,93 @@ describe.each(ENGINES)('deleting a document over HTTP on %s', (engine) => {
       errors: [],
     });
     expect(JSON.stringify(body)).not.toContain('kept-a-day');
+  });
+
+  it('removes a deleted document from the queue, its counts, the export and every analytics figure', async () => {
+    const aliceId = (await review.operators.findByName('Alice'))?.id ?? '';
+    const confirmed = async (fileName: string) => {
+      const doc = await queued(fileName, 'model-everywhere');
+      const taken = await review.queue.take(doc.id, aliceId, clock);
+      if (!taken.ok) throw new Error('not taken');
+      clock += 60_000; // a minute's review: the time figures count it
+      const corrected = await review.queue.saveCorrections(
+        doc.id,
+        aliceId,
+        taken.document.version,
+        [{ path: 'total', value: '12.50' }],
+        clock,
+      );
+      if (!corrected.ok) throw new Error('not corrected');
+      const done = await review.queue.decide(
+        doc.id,
+        aliceId,
+        corrected.document.version,
+        'confirmed',
+        null,
+        clock,
+      );
+      if (!done.ok) throw new Error('not confirmed');
+      return doc;
+    };
+    const kept = await confirmed('kept-everywhere.pdf');
+    const gone = await confirmed('Invoice Jane Roe.pdf');
+    clock += 1000;
+
+    const json = async (path: string) => {
+      const response = await admin.send('GET', path);
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const figures = async () => {
+      const listed = QueuePage.parse(await json('/api/review/documents?model=model-everywhere'));
+      const counts = await json('/api/review/counts?model=model-everywhere');
+      const exportCount = await json('/api/exports/confirmed/count?model=model-everywhere');
+      const exported = await (
+        await admin.send('GET', '/api/exports/confirmed?model=model-everywhere')
+      ).text();
+      const analytics = AnalyticsResponse.parse(await json('/api/review/analytics?model=model-everywhere'));
+      return {
+        listed: listed.documents.map((d) => d.id).sort(),
+        confirmed: (counts.counts as Record<string, number>).confirmed,
+        exportCount,
+        exported: exported.trim().split('\n').length,
+        automatic: analytics.confirmations.automatic,
+        byOperator: analytics.confirmations.byOperator,
+        documentsConfirmed: analytics.corrections.documentsConfirmed,
+        documentsCorrected: analytics.corrections.documentsCorrected,
+        timed: analytics.time.documents,
+        operatorDocuments: analytics.time.operators.map((o) => o.documents),
+        mentionsGone: [exported, JSON.stringify(analytics)].some(
+          (text) => text.includes(gone.id) || text.includes('Jane Roe'),
+        ),
+      };
+    };
+    expect(await figures()).toMatchObject({
+      listed: [kept.id, gone.id].sort(),
+      confirmed: 2,
+      exportCount: { count: 2 },
+      exported: 2,
+      byOperator: 2,
+      documentsConfirmed: 2,
+      documentsCorrected: 2,
+      timed: 2,
+      operatorDocuments: [2],
+      mentionsGone: true,
+    });
+
+    expect((await admin.send('DELETE', `/api/review/documents/${gone.id}`)).status).toBe(204);
+    expect(await figures()).toEqual({
+      listed: [kept.id],
+      confirmed: 1,
+      exportCount: { count: 1 },
+      exported: 1,
+      automatic: 0,
+      byOperator: 1,
+      documentsConfirmed: 1,
+      documentsCorrected: 1,
+      timed: 1,
+      operatorDocuments: [1],
+      mentionsGone: false,
+    });
   });
 });

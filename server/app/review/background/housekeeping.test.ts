@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { Housekeeping } from './housekeeping';
-import type { PurgeRun } from '../store/purge-log';
+import type { PurgeRun } from './retention-purge';
 
 const clock = { now: () => 1_000 };
 /** The purge log's lease, always free, and its records (store/purge-log.ts has the real one). */

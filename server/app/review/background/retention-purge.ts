@@ -8,13 +8,49 @@
 import { hostname } from 'node:os';
 import type { Clock } from '@extraction-review/server-kit/clock';
 import type { FileStorage } from '../files/file-storage';
-import type { RetentionPass } from '../store/retention-sweep';
-import type { ModelCounts, PurgeLog, PurgeRun } from '../store/purge-log';
+import type { LeasedJob } from './job-table';
+
+// What the purge needs of the store, by shape (the store imports this folder, not the reverse):
+// QueueStore.sweepRetention (store/retention-sweep.ts) and PurgeLog (store/purge-log.ts).
+
+/** What one purge did to one model. */
+export interface ModelCounts {
+  apiVersion: 'v2' | 'v1';
+  model: string;
+  filesRemoved: number;
+  documentsDeleted: number;
+}
+
+/** One purge, as the purge log keeps it. */
+export interface PurgeRun {
+  id: string;
+  startedAt: number;
+  finishedAt: number;
+  copy: string;
+  trigger: 'sweep' | 'command';
+  filesRemoved: number;
+  documentsDeleted: number;
+  models: ModelCounts[];
+  errors: string[];
+}
 
 export interface PurgeDeps {
-  queue: { sweepRetention(now: number, options: { batch?: number }): Promise<RetentionPass> };
+  queue: {
+    sweepRetention(
+      now: number,
+      options: { batch?: number },
+    ): Promise<{
+      items: { action: 'remove_file' | 'delete_document'; apiVersion: 'v2' | 'v1'; model: string }[];
+      removedFileKeys: string[];
+      more: boolean;
+    }>;
+  };
   files?: Pick<FileStorage, 'remove'> | undefined;
-  log: Pick<PurgeLog, 'acquire' | 'release' | 'record'>;
+  log: {
+    acquire(owner: string, now: number): Promise<LeasedJob | undefined>;
+    release(lease: LeasedJob, now: number): Promise<void>;
+    record(run: Omit<PurgeRun, 'id'>): Promise<PurgeRun>;
+  };
   clock: Clock;
 }
 

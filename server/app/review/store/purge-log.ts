@@ -15,6 +15,9 @@ import { z } from 'zod';
 import type { ReviewDatabase } from '../db/open-database';
 import type { PurgeRunRow } from '../db/schema';
 import { JobTable, type LeasedJob } from '../background/job-table';
+import type { PurgeRun } from '../background/retention-purge';
+
+export type { PurgeRun };
 
 export const PURGE_JOB_KIND = 'retention-purge';
 const PURGE_JOB_KEY = 'all';
@@ -29,19 +32,6 @@ const ModelCounts = z.object({
   filesRemoved: z.number().int(),
   documentsDeleted: z.number().int(),
 });
-export type ModelCounts = z.infer<typeof ModelCounts>;
-
-export interface PurgeRun {
-  id: string;
-  startedAt: number;
-  finishedAt: number;
-  copy: string;
-  trigger: 'sweep' | 'command';
-  filesRemoved: number;
-  documentsDeleted: number;
-  models: ModelCounts[];
-  errors: string[];
-}
 
 export type PurgeLease = LeasedJob;
 

@@ -36,6 +36,7 @@ import { DeliveryWorker } from '@extraction-review/app-server/review/deliveries/
 import { Housekeeping } from '@extraction-review/app-server/review/background/housekeeping';
 import { AppMetrics } from '@extraction-review/app-server/metrics/app-metrics';
 import { metricsOnlyApp } from '@extraction-review/app-server/metrics/metrics-route';
+import { PurgeLog } from '@extraction-review/app-server/review/store/purge-log';
 import {
   firstStartSetupLink,
   openReview,
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
   // Expired sessions and spent links swept, and the models' retention rules applied (issue 22).
   const housekeeping = new Housekeeping({
     review,
+    purgeLog: new PurgeLog(review.database),
     intervalMs: env.RETENTION_SWEEP_INTERVAL_MS ?? SETTING_DEFAULTS.RETENTION_SWEEP_INTERVAL_MS,
   });
   housekeeping.start();

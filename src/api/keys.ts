@@ -97,6 +97,8 @@ export const reviewKeys = {
   documentDeliveries: (id: string) => [...reviewKeys.document(id), 'deliveries'] as const,
   /** "Where time goes" (admins), per model and period. */
   analytics: (query: object) => [...reviewKeys.all, 'analytics', query] as const,
+  /** What the retention purge removed (admins). */
+  purgeRuns: () => [...reviewKeys.all, 'purge-runs'] as const,
   /** Models and their routing and business rules. */
   models: () => [...reviewKeys.all, 'models'] as const,
   modelSettings: (apiVersion: string, model: string) =>

@@ -37,6 +37,48 @@ const FIELDS = {
   documentsRead: 3,
 };
 
+/** The purge log: one purge of this model, one of another model that failed in part, the last check. */
+const PURGE_LOG = {
+  runs: [
+    {
+      id: 'r3',
+      startedAt: '2026-03-01T10:00:00.000Z',
+      finishedAt: '2026-03-01T10:00:01.000Z',
+      copy: 'app-1 (pid 42)',
+      trigger: 'sweep',
+      filesRemoved: 0,
+      documentsDeleted: 0,
+      models: [],
+      errors: [],
+    },
+    {
+      id: 'r2',
+      startedAt: '2026-02-01T10:00:00.000Z',
+      finishedAt: '2026-02-01T10:00:02.000Z',
+      copy: 'app-2 (pid 7)',
+      trigger: 'sweep',
+      filesRemoved: 1,
+      documentsDeleted: 0,
+      models: [{ apiVersion: 'v2', model: 'other', filesRemoved: 1, documentsDeleted: 0 }],
+      errors: ['A kept file could not be removed (left for the orphan-file sweep): EACCES'],
+    },
+    {
+      id: 'r1',
+      startedAt: '2026-01-20T10:00:00.000Z',
+      finishedAt: '2026-01-20T10:00:03.000Z',
+      copy: 'npm run documents -- purge on app-1',
+      trigger: 'command',
+      filesRemoved: 5,
+      documentsDeleted: 3,
+      models: [
+        { apiVersion: 'v1', model: 'acme/invoices/v4', filesRemoved: 4, documentsDeleted: 2 },
+        { apiVersion: 'v2', model: 'other', filesRemoved: 1, documentsDeleted: 1 },
+      ],
+      errors: [],
+    },
+  ],
+};
+
 let puts: { url: string; body: unknown }[] = [];
 let served: typeof SETTINGS;
 let answerPut: (body: Record<string, unknown>) => Response;
@@ -54,6 +96,7 @@ beforeEach(() => {
         return answerPut(body);
       }
       if (request.url.endsWith('/fields')) return Response.json(FIELDS);
+      if (request.url.endsWith('/purge-runs')) return Response.json(PURGE_LOG);
       // The model's unchecked-values gate (its own switch on the page): asked, never strict here.
       if (request.url.includes('/unchecked-gate'))
         return Response.json({
@@ -260,5 +303,30 @@ describe('ModelRulesPage', { timeout: 30_000 }, () => {
     renderPage('operator');
     expect(await screen.findByText(/Only admins change the rules/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('shows admins what the retention purge removed of this model, and what failed', async () => {
+    renderPage();
+    const section = await screen.findByRole('region', { name: 'Retention purges' });
+    expect(
+      await within(section).findByText(/Last purge: .*\(Background purge, app-1 \(pid 42\)\)/),
+    ).toBeVisible();
+    const rows = within(section).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      [expect.any(String), 'Background purge, app-2 (pid 7)', '0', '0', expect.stringMatching(/EACCES/)],
+      [expect.any(String), 'npm run documents -- purge on app-1', '4', '2', 'None'],
+    ]);
+  });
+
+  it('shows operators no purge log', async () => {
+    renderPage('operator');
+    expect(await screen.findByText(/Only admins change the rules/)).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'Retention purges' })).not.toBeInTheDocument();
   });
 });

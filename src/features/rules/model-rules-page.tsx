@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { formatSaved } from './format-saved';
 import { SettingsForm } from './settings-form';
 import { UncheckedGateControl } from './unchecked-gate-control';
+import { PurgeLogSection } from './purge-log-section';
 
 /** `/rules/{apiVersion}/{model}`: one model's routing and business rules; admins edit them. */
 export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; model: string }) {
@@ -57,6 +58,8 @@ export function ModelRulesPage({ apiVersion, model }: { apiVersion: ApiVersion; 
         ) : (
           <p className="text-sm text-slate-700">Only admins change the rules. Ask an admin.</p>
         ))}
+      {/* Right after the form, whose last part is the retention the purges apply. */}
+      {isAdmin && <PurgeLogSection apiVersion={apiVersion} model={model} />}
       <UncheckedGateControl apiVersion={apiVersion} model={model} isAdmin={isAdmin} />
     </main>
   );

@@ -2,8 +2,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import { Housekeeping } from './housekeeping';
+import type { PurgeRun } from './retention-purge';
 
 const clock = { now: () => 1_000 };
+/** The purge log's lease, always free, and its records (store/purge-log.ts has the real one). */
+const purgeLog = {
+  acquire: vi.fn().mockResolvedValue({ id: 1 }),
+  release: vi.fn().mockResolvedValue(undefined),
+  record: vi.fn((run: Omit<PurgeRun, 'id'>) => Promise.resolve({ id: 'r', ...run })),
+};
 
 describe('housekeeping', () => {
   it('sweeps sessions batch after batch, purges, and removes the purged files', async () => {
@@ -12,7 +19,10 @@ describe('housekeeping', () => {
       .mockResolvedValueOnce({ sessions: 2, links: 0 })
       .mockResolvedValue({ sessions: 1, links: 0 });
     const sweepRetention = vi.fn().mockResolvedValue({
-      items: [{ action: 'remove_file' }, { action: 'delete_document' }],
+      items: [
+        { action: 'remove_file', apiVersion: 'v2', model: 'm', documentId: 'a', decidedAt: 0 },
+        { action: 'delete_document', apiVersion: 'v2', model: 'm', documentId: 'b', decidedAt: 0 },
+      ],
       removedFileKeys: ['k1'],
       more: false,
     });
@@ -20,6 +30,7 @@ describe('housekeeping', () => {
     const logs = captureLogs();
     const housekeeping = new Housekeeping({
       review: { queue: { sweepRetention }, sessions: { deleteExpired }, files: { remove }, clock },
+      purgeLog,
       intervalMs: 60_000,
       batch: 2,
     });
@@ -46,6 +57,7 @@ describe('housekeeping', () => {
     const logs = captureLogs();
     const housekeeping = new Housekeeping({
       review: { queue: { sweepRetention }, sessions: { deleteExpired }, clock },
+      purgeLog,
       intervalMs: 0,
     });
     expect(await housekeeping.loop.runOnce()).toBe(false);

@@ -1,17 +1,20 @@
 /**
  * A copy's housekeeping (issue 22), on the loop that cannot crash the process (background-loop.ts):
  * every pass sweeps expired sessions and spent or expired set-up and password links, and (unless
- * RETENTION_SWEEP_INTERVAL_MS is 0) applies each model's retention rule (store/retention-sweep.ts),
- * then removes the kept files of what it purged once the rows are committed.
+ * RETENTION_SWEEP_INTERVAL_MS is 0) runs the retention purge (retention-purge.ts): each model's rule
+ * applied, the kept files of what it purged removed once the rows are committed, the run kept in the
+ * purge log for the admins.
  *
- * Every copy runs it. Each write is a conditional, batch-limited statement, so two copies sweeping at
- * once share the work without doing any twice (a document one deleted is not there for the other). A
- * pass takes at most `maxBatches` batches of each; a full last batch wakes the next pass at once.
+ * Every copy runs the loop. The session sweep's writes are conditional, batch-limited statements that
+ * copies share; the purge runs in one copy at a time (its lease: store/purge-log.ts), a copy finding it
+ * held skips it. A pass takes at most `maxBatches` batches of each; a full last batch wakes the next
+ * pass at once.
  */
+import { randomUUID } from 'node:crypto';
 import type { KeptFileStorage } from '../files/file-storage';
-import { removeKeptFiles } from '../files/remove-kept-files';
 import type { Clock } from '@extraction-review/server-kit/clock';
 import { BackgroundLoop } from './background-loop';
+import { runPurge, thisCopy, type PurgeDeps } from './retention-purge';
 import { componentLogger } from '@extraction-review/server-kit/logger';
 
 const logger = componentLogger('review retention');
@@ -20,28 +23,20 @@ export const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 /** Rows per statement (store/retention-sweep.ts's RETENTION_BATCH; the store is not imported here). */
 const BATCH = 200;
 
-/** What the loop needs of the store (QueueStore.sweepRetention, SessionStore.deleteExpired). */
-interface Sweepers {
-  sweepRetention(
-    now: number,
-    options: { batch?: number },
-  ): Promise<{
-    items: { action: 'remove_file' | 'delete_document' }[];
-    removedFileKeys: string[];
-    more: boolean;
-  }>;
-}
+/** What the loop needs of the store (QueueStore.sweepRetention, SessionStore.deleteExpired, PurgeLog). */
 interface SessionSweeper {
   deleteExpired(now: number, batch?: number): Promise<{ sessions: number; links: number }>;
 }
 
 export interface HousekeepingOptions {
   review: {
-    queue: Sweepers;
+    queue: PurgeDeps['queue'];
     sessions: SessionSweeper;
     files?: Pick<KeptFileStorage, 'remove'> | undefined;
     clock: Clock;
   };
+  /** The purge's lease and log (store/purge-log.ts). */
+  purgeLog: PurgeDeps['log'];
   /** RETENTION_SWEEP_INTERVAL_MS: the pause between passes; 0: no retention purge (sessions still swept hourly). */
   intervalMs: number;
   batch?: number;
@@ -60,6 +55,8 @@ export interface HousekeepingPass {
 export class Housekeeping {
   readonly loop: BackgroundLoop;
   private readonly retention: boolean;
+  /** This copy's hold on the purge's lease. */
+  private readonly owner = randomUUID();
 
   constructor(private readonly options: HousekeepingOptions) {
     this.retention = options.intervalMs > 0;
@@ -101,21 +98,21 @@ export class Housekeeping {
       if (!pass.more) break;
     }
     if (this.retention) {
-      for (let i = 0; i < maxBatches; i++) {
-        const purged = await review.queue.sweepRetention(review.clock.now(), { batch });
-        await removeKeptFiles(review.files, purged.removedFileKeys);
-        for (const item of purged.items) {
-          if (item.action === 'remove_file') pass.filesRemoved++;
-          else pass.documentsDeleted++;
-        }
-        pass.more ||= purged.more && i === maxBatches - 1;
-        if (!purged.more) break;
+      const purged = await runPurge(
+        { queue: review.queue, files: review.files, log: this.options.purgeLog, clock: review.clock },
+        { owner: this.owner, copy: thisCopy(), trigger: 'sweep', batch, maxBatches },
+      );
+      if (!purged.busy) {
+        pass.filesRemoved = purged.run.filesRemoved;
+        pass.documentsDeleted = purged.run.documentsDeleted;
+        pass.more ||= purged.more;
+        for (const error of purged.run.errors) logger.error({ error }, 'the retention purge failed in part');
       }
     }
     if (pass.filesRemoved > 0 || pass.documentsDeleted > 0)
       logger.info(
         { files_removed: pass.filesRemoved, documents_deleted: pass.documentsDeleted },
-        'kept files removed and documents deleted past their model’s retention (tombstones in the audit log)',
+        'kept files removed and documents deleted past their model’s retention (tombstones in the audit log, the run in the purge log)',
       );
     return pass;
   }

@@ -344,5 +344,25 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('documents').addColumn('file_removed_at', time).execute();
       },
     },
+    '0016-purge-log': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Issue 22: what each retention purge did (a copy's sweep or `npm run documents -- purge`),
+        // for the admins' log: when, which copy, how much per model, what failed. Never a file name.
+        await db.schema
+          .createTable('purge_runs')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('started_at', time, (c) => c.notNull())
+          .addColumn('finished_at', time, (c) => c.notNull())
+          .addColumn('copy', 'text', (c) => c.notNull())
+          .addColumn('trigger', 'text', (c) => c.notNull().check(sql`trigger in ('sweep', 'command')`))
+          .addColumn('files_removed', 'integer', (c) => c.notNull())
+          .addColumn('documents_deleted', 'integer', (c) => c.notNull())
+          .addColumn('models_json', 'text', (c) => c.notNull())
+          .addColumn('errors_json', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('purge_runs_started').on('purge_runs').column('started_at').execute();
+      },
+    },
   };
 }

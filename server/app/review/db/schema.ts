@@ -296,6 +296,22 @@ export interface SavedQueuesTable {
   updated_by: string | null;
 }
 
+/** One retention purge (migration 0016-purge-log): what it did, for the admins' log. */
+export interface PurgeRunsTable {
+  id: string;
+  started_at: number;
+  finished_at: number;
+  /** Which app-server copy (host and process) or command ran it. */
+  copy: string;
+  trigger: 'sweep' | 'command';
+  files_removed: number;
+  documents_deleted: number;
+  /** Per model: `[{ apiVersion, model, filesRemoved, documentsDeleted }]`, JSON text. */
+  models_json: string;
+  /** What failed (messages without personal data), JSON text. */
+  errors_json: string;
+}
+
 export interface ReviewDatabaseSchema {
   operators: OperatorsTable;
   sessions: SessionsTable;
@@ -312,6 +328,7 @@ export interface ReviewDatabaseSchema {
   gateway_ids: GatewayIdsTable;
   background_jobs: BackgroundJobsTable;
   saved_queues: SavedQueuesTable;
+  purge_runs: PurgeRunsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -326,3 +343,4 @@ export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type BackgroundJobRow = Selectable<BackgroundJobsTable>;
 export type SavedQueueRow = Selectable<SavedQueuesTable>;
+export type PurgeRunRow = Selectable<PurgeRunsTable>;

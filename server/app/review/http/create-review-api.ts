@@ -12,6 +12,7 @@ import { exportRoutes } from './export-routes';
 import { importRoutes } from './import-routes';
 import { modelSettingsRoutes } from './model-settings-routes';
 import { uncheckedGateRoutes } from './unchecked-gate-routes';
+import { purgeLogRoutes } from './purge-log-routes';
 import { reviewOpenApiDocument } from './openapi';
 import { mountRoute } from './mount-route';
 import { operatorRoutes } from './operator-routes';
@@ -29,6 +30,7 @@ export function createReviewApi(review: ReviewContext): Hono<ReviewEnv> {
     importRoutes(review),
     modelSettingsRoutes(review),
     uncheckedGateRoutes(review),
+    purgeLogRoutes(review),
     deliveryRoutes(review),
     analyticsRoutes(review),
     bulkRoutes(review),

@@ -18,6 +18,10 @@ import {
 } from '@extraction-review/test-kit/review/review-browser';
 import type { OpenedReview } from '../open-review';
 import { DAY_MS } from '../store/retention-sweep';
+import { PurgeLog } from '../store/purge-log';
+import { runPurge } from '../background/retention-purge';
+import { PurgeLogResponse } from '@extraction-review/contract/review/purge-log';
+import { AnalyticsResponse } from '@extraction-review/contract/review/analytics';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
 
@@ -140,5 +144,140 @@ describe.each(ENGINES)('deleting a document over HTTP on %s', (engine) => {
       '404-010',
     );
     expect(problem.detail).toMatch(/removed .* by the model's retention rule/);
+  });
+
+  it('shows admins what the retention purge removed (the purge log), one purge at a time', async () => {
+    const doc = await queued('kept-a-day.pdf', 'model-log');
+    expect(
+      (
+        await admin.send('PUT', '/api/review/models/v2/model-log/settings', {
+          version: 0,
+          routing: {},
+          rules: [],
+          retention: { filesAfterDays: null, documentsAfterDays: 1 },
+        })
+      ).status,
+    ).toBe(200);
+    const aliceId = (await review.operators.findByName('Alice'))?.id ?? '';
+    const taken = await review.queue.take(doc.id, aliceId, clock);
+    if (!taken.ok) throw new Error('not taken');
+    await review.queue.decide(doc.id, aliceId, taken.document.version, 'confirmed', null, clock);
+    const later = clock + 2 * DAY_MS;
+    const log = new PurgeLog(review.database);
+    const deps = { queue: review.queue, files: review.files, log, clock: { now: () => later } };
+    const options = { copy: 'copy A', trigger: 'sweep' as const };
+    // Another copy holds the purge: this one does nothing.
+    const held = await log.acquire('copy B', later);
+    expect(await runPurge(deps, { ...options, owner: 'copy A' })).toEqual({ busy: true });
+    expect(await review.queue.find(doc.id)).toBeDefined();
+    if (held !== undefined) await log.release(held, later);
+    const done = await runPurge(deps, { ...options, owner: 'copy A' });
+    expect(done).toMatchObject({ busy: false, run: { documentsDeleted: 1 } });
+    expect(await review.files?.open(doc.file_key ?? '')).toBeUndefined();
+
+    await expectProblem(await alice.send('GET', '/api/review/purge-runs'), 403, '403-005');
+    const response = await admin.send('GET', '/api/review/purge-runs');
+    expect(response.status).toBe(200);
+    const body = PurgeLogResponse.parse(await response.json());
+    expect(body.runs[0]).toEqual({
+      id: expect.any(String),
+      startedAt: new Date(later).toISOString(),
+      finishedAt: new Date(later).toISOString(),
+      copy: 'copy A',
+      trigger: 'sweep',
+      filesRemoved: 0,
+      documentsDeleted: 1,
+      models: [{ apiVersion: 'v2', model: 'model-log', filesRemoved: 0, documentsDeleted: 1 }],
+      errors: [],
+    });
+    expect(JSON.stringify(body)).not.toContain('kept-a-day');
+  });
+
+  it('removes a deleted document from the queue, its counts, the export and every analytics figure', async () => {
+    const aliceId = (await review.operators.findByName('Alice'))?.id ?? '';
+    const confirmed = async (fileName: string) => {
+      const doc = await queued(fileName, 'model-everywhere');
+      const taken = await review.queue.take(doc.id, aliceId, clock);
+      if (!taken.ok) throw new Error('not taken');
+      clock += 60_000; // a minute's review: the time figures count it
+      const corrected = await review.queue.saveCorrections(
+        doc.id,
+        aliceId,
+        taken.document.version,
+        [{ path: 'total', value: '12.50' }],
+        clock,
+      );
+      if (!corrected.ok) throw new Error('not corrected');
+      const done = await review.queue.decide(
+        doc.id,
+        aliceId,
+        corrected.document.version,
+        'confirmed',
+        null,
+        clock,
+      );
+      if (!done.ok) throw new Error('not confirmed');
+      return doc;
+    };
+    const kept = await confirmed('kept-everywhere.pdf');
+    const gone = await confirmed('Invoice Jane Roe.pdf');
+    clock += 1000;
+
+    const json = async (path: string) => {
+      const response = await admin.send('GET', path);
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const figures = async () => {
+      const listed = QueuePage.parse(await json('/api/review/documents?model=model-everywhere'));
+      const counts = await json('/api/review/counts?model=model-everywhere');
+      const exportCount = await json('/api/exports/confirmed/count?model=model-everywhere');
+      const exported = await (
+        await admin.send('GET', '/api/exports/confirmed?model=model-everywhere')
+      ).text();
+      const analytics = AnalyticsResponse.parse(await json('/api/review/analytics?model=model-everywhere'));
+      return {
+        listed: listed.documents.map((d) => d.id).sort(),
+        confirmed: (counts.counts as Record<string, number>).confirmed,
+        exportCount,
+        exported: exported.trim().split('\n').length,
+        automatic: analytics.confirmations.automatic,
+        byOperator: analytics.confirmations.byOperator,
+        documentsConfirmed: analytics.corrections.documentsConfirmed,
+        documentsCorrected: analytics.corrections.documentsCorrected,
+        timed: analytics.time.documents,
+        operatorDocuments: analytics.time.operators.map((o) => o.documents),
+        mentionsGone: [exported, JSON.stringify(analytics)].some(
+          (text) => text.includes(gone.id) || text.includes('Jane Roe'),
+        ),
+      };
+    };
+    expect(await figures()).toMatchObject({
+      listed: [kept.id, gone.id].sort(),
+      confirmed: 2,
+      exportCount: { count: 2 },
+      exported: 2,
+      byOperator: 2,
+      documentsConfirmed: 2,
+      documentsCorrected: 2,
+      timed: 2,
+      operatorDocuments: [2],
+      mentionsGone: true,
+    });
+
+    expect((await admin.send('DELETE', `/api/review/documents/${gone.id}`)).status).toBe(204);
+    expect(await figures()).toEqual({
+      listed: [kept.id],
+      confirmed: 1,
+      exportCount: { count: 1 },
+      exported: 1,
+      automatic: 0,
+      byOperator: 1,
+      documentsConfirmed: 1,
+      documentsCorrected: 1,
+      timed: 1,
+      operatorDocuments: [1],
+      mentionsGone: false,
+    });
   });
 });

@@ -5,7 +5,8 @@
  * path (document-deletion.ts: a tombstone stays). Documents waiting, held, postponed, processing or
  * failed are never touched, whatever their age.
  *
- * Several copies may sweep at once (each runs the retention loop): every write is one conditional
+ * The purge runs in one copy at a time (its lease: purge-log.ts, background/retention-purge.ts), yet
+ * a lease may run out mid-pass, so several sweepers must stay safe at once: every write is one conditional
  * statement that still requires the document to be decided, old enough and (for a file) to name the
  * same file, so of two sweepers one does it and the other's statement touches nothing. A pass does at
  * most `batch` documents, so that a first run on a year of documents does not hold the store for

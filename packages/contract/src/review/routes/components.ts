@@ -25,6 +25,7 @@ import {
   RuleFailure,
 } from '../model-settings';
 import { PageWordsResponse } from '../page-words';
+import { PurgeLogResponse, PurgeRun, PurgeRunModel } from '../purge-log';
 import { ExportCount } from '../exports';
 import { UncheckedGate, UncheckedGateRequest } from '../unchecked-gate';
 import {
@@ -235,6 +236,19 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     schema: UncheckedGate,
     description:
       'A model’s unchecked-values gate: asked (the default) or strict (a confirmation with values at Medium, Low or no confidence not checked is refused, 422-014).',
+  },
+  PurgeRunModel: {
+    schema: PurgeRunModel,
+    description: 'What one purge did to one model: files removed, documents deleted.',
+  },
+  PurgeRun: {
+    schema: PurgeRun,
+    description:
+      'One retention purge: when, which copy or command ran it, what it removed per model, what failed.',
+  },
+  PurgeLogResponse: {
+    schema: PurgeLogResponse,
+    description: 'The latest retention purges, newest first.',
   },
   ModelsResponse: {
     schema: ModelsResponse,

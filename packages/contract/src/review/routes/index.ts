@@ -11,6 +11,7 @@ import { exportRoutes } from './exports';
 import { modelRoutes } from './models';
 import { operatorRoutes } from './operators';
 import { queueRoutes } from './queue';
+import { retentionRoutes } from './retention';
 import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 
@@ -36,6 +37,7 @@ export const reviewApiRoutes = [
   ...savedQueueRoutes,
   ...modelRoutes,
   ...checkRoutes,
+  ...retentionRoutes,
   ...exportRoutes,
   ...operatorRoutes,
   getOpenApi,

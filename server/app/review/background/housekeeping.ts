@@ -1,6 +1,7 @@
 /**
  * A copy's housekeeping (issue 22), on the loop that cannot crash the process (background-loop.ts):
- * every pass sweeps expired sessions and spent or expired set-up and password links, and (unless
+ * every pass sweeps expired sessions, spent or expired set-up and password links, and the limits'
+ * counters whose window is over (store/request-limits.ts), and (unless
  * RETENTION_SWEEP_INTERVAL_MS is 0) applies each model's retention rule (store/retention-sweep.ts),
  * then removes the kept files of what it purged once the rows are committed.
  *
@@ -34,11 +35,16 @@ interface Sweepers {
 interface SessionSweeper {
   deleteExpired(now: number, batch?: number): Promise<{ sessions: number; links: number }>;
 }
+interface CounterSweeper {
+  deleteExpired(now: number, batch?: number): Promise<number>;
+}
 
 export interface HousekeepingOptions {
   review: {
     queue: Sweepers;
     sessions: SessionSweeper;
+    /** The sign-in, link and integration counters (RequestLimits); none: not swept. */
+    limits?: CounterSweeper | undefined;
     files?: Pick<KeptFileStorage, 'remove'> | undefined;
     clock: Clock;
   };
@@ -51,6 +57,8 @@ export interface HousekeepingOptions {
 export interface HousekeepingPass {
   sessions: number;
   links: number;
+  /** Counters of the request limits past their window. */
+  counters: number;
   filesRemoved: number;
   documentsDeleted: number;
   /** A batch came back full: more is due now. */
@@ -89,6 +97,7 @@ export class Housekeeping {
     const pass: HousekeepingPass = {
       sessions: 0,
       links: 0,
+      counters: 0,
       filesRemoved: 0,
       documentsDeleted: 0,
       more: false,
@@ -99,6 +108,16 @@ export class Housekeeping {
       pass.links += swept.links;
       pass.more = swept.sessions >= batch || swept.links >= batch;
       if (!pass.more) break;
+    }
+    if (review.limits !== undefined) {
+      for (let i = 0; i < maxBatches; i++) {
+        // Two tables, at most `batch` rows of each: a sum of `batch` may mean one is full (one more round).
+        const swept = await review.limits.deleteExpired(review.clock.now(), batch);
+        pass.counters += swept;
+        const full = swept >= batch;
+        pass.more ||= full && i === maxBatches - 1;
+        if (!full) break;
+      }
     }
     if (this.retention) {
       for (let i = 0; i < maxBatches; i++) {

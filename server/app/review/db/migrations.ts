@@ -15,6 +15,7 @@ import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
 import { savedFilters } from './saved-filters-migration';
 import { assignments } from './assignments-migration';
+import { requestLimits } from './request-limits-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -344,5 +345,6 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('documents').addColumn('file_removed_at', time).execute();
       },
     },
+    '0015-request-limits': requestLimits(engine),
   };
 }

@@ -20,7 +20,7 @@ import { ProblemError, problemResponse } from '@extraction-review/contract/probl
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../review-context';
 import type { ApiVersion } from '../model/review-types';
-import { describeWait, tooMany } from '../http/request-limits';
+import { describeWait, tooMany } from '../auth/too-many';
 
 const INTEGRATION = 'gatewayIntegration';
 const SCHEME = /^(?:token|bearer)\s+/i;

@@ -9,10 +9,11 @@
  * - the set-up link's uses (429-001) and the password links' checks and uses (429-002): every try,
  *   20 per address in 15 minutes, as before but shared by the copies.
  *
- * Each refusal states the wait: in `detail` in words, in `Retry-After` and `retry_after` in seconds.
+ * Each refusal states the wait (auth/too-many.ts): in `detail` in words, in `Retry-After` and
+ * `retry_after` in seconds.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { ProblemError, type ProblemCode } from '@extraction-review/contract/problem';
+import type { ProblemCode } from '@extraction-review/contract/problem';
 import {
   SETUP_ATTEMPTS,
   SIGN_IN_FAILURES_PER_ADDRESS,
@@ -22,6 +23,7 @@ import {
 import { PASSWORD_LINK_ATTEMPTS } from '@extraction-review/contract/review/routes/operators';
 import type { SignInLimits } from '../store/request-limits';
 import type { ReviewContext } from '../review-context';
+import { describeWait, tooMany } from '../auth/too-many';
 
 export const SIGN_IN_LIMITS: SignInLimits = {
   perName: SIGN_IN_FAILURES_PER_NAME,
@@ -29,26 +31,6 @@ export const SIGN_IN_LIMITS: SignInLimits = {
   windowMs: SIGN_IN_WINDOW_MINUTES * 60_000,
 };
 const LINK_WINDOW_MS = 15 * 60_000;
-
-/** Whole seconds to wait, at least 1 (`Retry-After: 0` would invite a retry loop). */
-export const waitSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
-
-/** "3 minutes", "1 minute", "40 seconds": the wait as a person reads it, rounded up. */
-export function describeWait(ms: number): string {
-  const seconds = waitSeconds(ms);
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
-
-/** A 429 with the wait in `Retry-After` and in the body's `retry_after` (seconds). */
-export function tooMany(code: ProblemCode, detail: string, waitMs: number): ProblemError {
-  const seconds = waitSeconds(waitMs);
-  return new ProblemError(code, detail, {
-    headers: { 'Retry-After': String(seconds) },
-    extensions: { retry_after: seconds },
-  });
-}
 
 /** Throws 429-003 when this name or this address has failed too often. */
 export async function refuseBlockedSignIn(review: ReviewContext, c: Context, name: string): Promise<void> {

@@ -47,7 +47,7 @@ export async function refuseBlockedSignIn(review: ReviewContext, c: Context, nam
       : `${SIGN_IN_LIMITS.perAddress} failed sign-ins from this address`;
   throw tooMany(
     '429-003',
-    `${what} in ${SIGN_IN_WINDOW_MINUTES} minutes. Try again in ${describeWait(block.retryAfterMs)}, or ask an admin for a password link.`,
+    `${what} in the last ${SIGN_IN_WINDOW_MINUTES} minutes: sign-in is refused for another ${describeWait(block.retryAfterMs)}. An admin can send you a password link.`,
     block.retryAfterMs,
   );
 }

@@ -85,7 +85,7 @@ describe.each(ENGINES)('sign-in limits on %s', (engine) => {
     const body = await expectProblem(refused, 429, '429-003');
     expect(refused.headers.get('retry-after')).toBe(String(WINDOW_MS / 1000));
     expect(body).toMatchObject({ retry_after: WINDOW_MS / 1000 });
-    expect(body.detail).toMatch(/failed sign-ins of this name.*Try again in 15 minutes/);
+    expect(body.detail).toMatch(/failed sign-ins of this name.*refused for another 15 minutes/);
 
     // Another name from those addresses is not blocked.
     expect((await signIn(0, '198.51.100.1', 'Bea', TEST_PASSWORD)).status).toBe(200);
@@ -93,7 +93,7 @@ describe.each(ENGINES)('sign-in limits on %s', (engine) => {
     // A minute before the window ends, the wait is that minute; after it, Ada signs in.
     clock = T0 + WINDOW_MS - 60_000;
     const later = await signIn(0, '198.51.100.99', 'Ada', TEST_PASSWORD);
-    expect((await expectProblem(later, 429, '429-003')).detail).toMatch(/Try again in 1 minute\b/);
+    expect((await expectProblem(later, 429, '429-003')).detail).toMatch(/refused for another 1 minute\b/);
     expect(later.headers.get('retry-after')).toBe('60');
     clock = T0 + WINDOW_MS;
     expect((await signIn(1, '198.51.100.99', 'Ada', TEST_PASSWORD)).status).toBe(200);

@@ -77,6 +77,8 @@ export const problemCatalog = {
   '422-017': { status: 422, title: 'Too many saved queues' },
   '429-001': { status: 429, title: 'Too many requests' },
   '429-002': { status: 429, title: 'Too many password link attempts' },
+  '429-003': { status: 429, title: 'Too many failed sign-ins' },
+  '429-004': { status: 429, title: 'Integration rate limit reached' },
   '431-001': { status: 431, title: 'Request headers too large' },
   '500-001': { status: 500, title: 'Internal error' },
   '500-002': { status: 500, title: 'Processing failed' },

@@ -76,3 +76,51 @@ export function isPlainHost(host: string): boolean {
     return false;
   }
 }
+
+/**
+ * The client's address, for what is counted per client (the sign-in limits): the connection's peer,
+ * or, when that peer is a trusted proxy, the address the proxies report. `X-Forwarded-For` is read
+ * from its right end, each trusted proxy's hop skipped, so the first address no trusted proxy added
+ * is taken: a client cannot choose its address by sending the header itself (the proxy appends to
+ * it). Without that header, `Forwarded`'s last `for=`. An unreadable or hidden value (`unknown`,
+ * `_obfuscated`) leaves the peer's address. IPv4-mapped IPv6 is written as IPv4.
+ */
+export function clientAddress(
+  headers: Headers,
+  peer: string | undefined,
+  trusted: PeerCheck,
+): string | undefined {
+  if (!trusted(peer)) return plainAddress(peer) ?? peer;
+  const hops = forwardedHops(headers);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = plainAddress(hops[i]);
+    if (hop === undefined) break;
+    if (i === 0 || !trusted(hop)) return hop;
+  }
+  return plainAddress(peer) ?? peer;
+}
+
+function forwardedHops(headers: Headers): string[] {
+  const xff = headers.get('x-forwarded-for');
+  if (xff !== null && xff.trim() !== '') return xff.split(',').map((part) => part.trim());
+  const forwarded = headers.get('forwarded');
+  if (forwarded === null) return [];
+  return forwarded.split(',').flatMap((element) => {
+    for (const pair of element.split(';')) {
+      const [name = '', raw = ''] = pair.split('=', 2).map((part) => part.trim());
+      if (name.toLowerCase() === 'for') return [raw.replace(/^"(.*)"$/, '$1')];
+    }
+    return [];
+  });
+}
+
+/** `1.2.3.4`, `1.2.3.4:5678`, `::1`, `[::1]:5678` as a plain address; undefined when none. */
+function plainAddress(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let text = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
+  if (bracketed?.[1] !== undefined) text = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(':'));
+  if (isIP(text) === 0) return undefined;
+  return ipaddr.process(text).toString();
+}

@@ -17,6 +17,7 @@ import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { WebhookAddressGuard } from '@extraction-review/server-kit/webhook-address';
 import { openReviewDatabase, type DatabaseSettings, type ReviewDatabase } from './db/open-database';
 import type { ReviewContext } from './review-context';
+import { RequestLimits } from './store/request-limits';
 import { DEFAULT_LEASE_MS } from './model/queue-state';
 import { IntegrationStore } from './store/integration-store';
 import { OperatorStore } from './store/operator-store';
@@ -56,7 +57,7 @@ export interface ReviewSettings extends Pick<
   fileStorage?: FileStorageChoice | undefined;
 }
 
-export type OpenedReview = Omit<ReviewContext, 'isHttps'> & {
+export type OpenedReview = Omit<ReviewContext, 'isHttps' | 'clientAddress'> & {
   /** Every committed queue change, from this copy and (on PostgreSQL) the others. */
   bus: QueueBus;
   /**
@@ -163,6 +164,7 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
     integrations: new IntegrationStore(database, { webhooks }),
     webhooks,
     sessions: new SessionStore(database, settings.sessions),
+    limits: new RequestLimits(database),
     files,
     words: new PageWordsReader(database, files, {
       limits: settings.documentLimits,

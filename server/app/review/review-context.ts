@@ -10,6 +10,7 @@ import type { IntegrationStore } from './store/integration-store';
 import type { OperatorStore } from './store/operator-store';
 import type { QueueStore } from './store/queue-store';
 import type { ActiveSession, SessionStore } from './store/session-store';
+import type { RequestLimits } from './store/request-limits';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
 import type { SchemaFieldLike } from '@extraction-review/review-domain/fields/schema-hints';
 import type { Clock } from '@extraction-review/server-kit/clock';
@@ -21,6 +22,8 @@ export interface ReviewContext {
   /** The pipelines that send documents through the gateway (/v2, /v1). */
   integrations: IntegrationStore;
   sessions: SessionStore;
+  /** The counters of the sign-in, link and integration limits, in the store (every copy sees them). */
+  limits: RequestLimits;
   /** The one clock (server-kit/clock.ts): every "now" the routes and stores act on. Tests move it. */
   clock: Clock;
   /** Single sign-on: the header naming the person, believed only from these peers. */
@@ -36,6 +39,8 @@ export interface ReviewContext {
   modelSchemas?: ((modelId: string) => Promise<readonly SchemaFieldLike[] | null>) | undefined;
   /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
   isHttps: (c: Context) => boolean;
+  /** The client's address: the connection's peer, or the one a trusted proxy (TRUST_PROXY) reports. */
+  clientAddress: (c: Context) => string;
 }
 
 /** Hono's context variables of a signed-in request. */

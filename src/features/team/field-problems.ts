@@ -60,7 +60,7 @@ export function sessionAction(error: unknown): string | undefined {
   return undefined;
 }
 
-/** What to do about a 429 of the sign-in and set-up limits (20 attempts in 15 minutes). */
+/** What to do about a 429 of the sign-in, set-up and password-link limits (the wait is its Retry-After). */
 export function rateLimitAction(error: unknown): string | undefined {
   if (!(error instanceof ApiError) || error.status !== 429) return undefined;
   const seconds = error.retryAfterSeconds;

@@ -95,9 +95,9 @@ describe('SignInPage', () => {
     vi.mocked(signIn).mockRejectedValue(
       problem(
         429,
-        '429-001',
-        'Too many requests',
-        'More than 20 sign-in attempts from this address in 15 minutes. Wait, or ask an admin.',
+        '429-003',
+        'Too many failed sign-ins',
+        '10 failed sign-ins of this name in the last 15 minutes: sign-in is refused for another 15 minutes. An admin can send you a password link.',
         [],
         900,
       ),
@@ -107,7 +107,7 @@ describe('SignInPage', () => {
     await user.type(screen.getByLabelText('Password'), 'whatever it is');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('More than 20 sign-in attempts');
+    expect(alert).toHaveTextContent('10 failed sign-ins of this name');
     expect(alert).toHaveTextContent('Try again in 15 minutes');
   });
 

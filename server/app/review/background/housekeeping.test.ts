@@ -27,9 +27,16 @@ describe('housekeeping', () => {
       more: false,
     });
     const remove = vi.fn().mockResolvedValue(undefined);
+    const sweepCounters = vi.fn().mockResolvedValueOnce(2).mockResolvedValue(0);
     const logs = captureLogs();
     const housekeeping = new Housekeeping({
-      review: { queue: { sweepRetention }, sessions: { deleteExpired }, files: { remove }, clock },
+      review: {
+        queue: { sweepRetention },
+        sessions: { deleteExpired },
+        limits: { deleteExpired: sweepCounters },
+        files: { remove },
+        clock,
+      },
       purgeLog,
       intervalMs: 60_000,
       batch: 2,
@@ -37,11 +44,13 @@ describe('housekeeping', () => {
     expect(await housekeeping.runOnce()).toEqual({
       sessions: 3,
       links: 0,
+      counters: 2,
       filesRemoved: 1,
       documentsDeleted: 1,
       more: false,
     });
     expect(deleteExpired).toHaveBeenCalledTimes(2);
+    expect(sweepCounters).toHaveBeenCalledTimes(2);
     expect(remove).toHaveBeenCalledWith('k1');
     logs.restore();
     expect(logs.records()).toContainEqual(

@@ -1,9 +1,9 @@
 /**
  * A copy's housekeeping (issue 22), on the loop that cannot crash the process (background-loop.ts):
- * every pass sweeps expired sessions and spent or expired set-up and password links, and (unless
- * RETENTION_SWEEP_INTERVAL_MS is 0) runs the retention purge (retention-purge.ts): each model's rule
- * applied, the kept files of what it purged removed once the rows are committed, the run kept in the
- * purge log for the admins.
+ * every pass sweeps expired sessions, spent or expired set-up and password links, and the limits'
+ * counters whose window is over (store/request-limits.ts), and (unless RETENTION_SWEEP_INTERVAL_MS
+ * is 0) runs the retention purge (retention-purge.ts): each model's rule applied, the kept files of
+ * what it purged removed once the rows are committed, the run kept in the purge log for the admins.
  *
  * Every copy runs the loop. The session sweep's writes are conditional, batch-limited statements that
  * copies share; the purge runs in one copy at a time (its lease: store/purge-log.ts), a copy finding it
@@ -27,11 +27,16 @@ const BATCH = 200;
 interface SessionSweeper {
   deleteExpired(now: number, batch?: number): Promise<{ sessions: number; links: number }>;
 }
+interface CounterSweeper {
+  deleteExpired(now: number, batch?: number): Promise<number>;
+}
 
 export interface HousekeepingOptions {
   review: {
     queue: PurgeDeps['queue'];
     sessions: SessionSweeper;
+    /** The sign-in, link and integration counters (RequestLimits); none: not swept. */
+    limits?: CounterSweeper | undefined;
     files?: Pick<KeptFileStorage, 'remove'> | undefined;
     clock: Clock;
   };
@@ -46,6 +51,8 @@ export interface HousekeepingOptions {
 export interface HousekeepingPass {
   sessions: number;
   links: number;
+  /** Counters of the request limits past their window. */
+  counters: number;
   filesRemoved: number;
   documentsDeleted: number;
   /** A batch came back full: more is due now. */
@@ -86,6 +93,7 @@ export class Housekeeping {
     const pass: HousekeepingPass = {
       sessions: 0,
       links: 0,
+      counters: 0,
       filesRemoved: 0,
       documentsDeleted: 0,
       more: false,
@@ -96,6 +104,16 @@ export class Housekeeping {
       pass.links += swept.links;
       pass.more = swept.sessions >= batch || swept.links >= batch;
       if (!pass.more) break;
+    }
+    if (review.limits !== undefined) {
+      for (let i = 0; i < maxBatches; i++) {
+        // Two tables, at most `batch` rows of each: a sum of `batch` may mean one is full (one more round).
+        const swept = await review.limits.deleteExpired(review.clock.now(), batch);
+        pass.counters += swept;
+        const full = swept >= batch;
+        pass.more ||= full && i === maxBatches - 1;
+        if (!full) break;
+      }
     }
     if (this.retention) {
       const purged = await runPurge(

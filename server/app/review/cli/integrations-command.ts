@@ -7,7 +7,8 @@
  * `| tail -n 1`; nothing else ever prints it (only its hash is kept). A webhook's signing secret is
  * printed when it is made (by `add --webhook` or `set-webhook`), on its own line before the key.
  * A webhook URL that names or resolves to a loopback, private, link-local (cloud metadata) or other
- * non-public address is refused (exit 1) unless ALLOW_PRIVATE_WEBHOOKS allows it.
+ * non-public address is refused (exit 1) unless ALLOW_PRIVATE_WEBHOOKS allows it. `set-limit` caps
+ * an integration's requests per minute on the gateway (issue 22; none by default).
  *
  * Exit codes: 0 done, 1 refused or failed, 2 bad arguments (usage on stderr).
  */
@@ -51,6 +52,9 @@ Commands:
   revoke NAME                Revoke an integration's key at once (its documents stay).
   set-webhook NAME URL       Set the webhook URL; prints its new signing secret once.
   set-webhook NAME --none    Stop pushing validated results to this integration.
+  set-limit NAME N           Take at most N requests a minute from this integration on the gateway
+                             (then 429 with Retry-After, counted across every copy).
+  set-limit NAME none        No limit (the default).
   help                       Show this text.
 
 Webhook URLs must name and resolve to public addresses: loopback, private, link-local (cloud
@@ -67,7 +71,8 @@ type Command =
   | { name: 'add'; integration: string; webhook: string | null }
   | { name: 'list' }
   | { name: 'revoke'; integration: string }
-  | { name: 'set-webhook'; integration: string; webhook: string | null };
+  | { name: 'set-webhook'; integration: string; webhook: string | null }
+  | { name: 'set-limit'; integration: string; requestsPerMinute: number | null };
 
 type Parsed = { kind: 'help' } | { kind: 'usage'; message: string } | { kind: 'run'; command: Command };
 
@@ -133,6 +138,13 @@ function parseCommand(argv: string[]): Parsed {
           command: { name: 'set-webhook', integration: name, webhook: checkWebhookUrl(url) },
         };
       }
+      case 'set-limit': {
+        const [name, limit] = expectArgs(command, rest, 2);
+        return {
+          kind: 'run',
+          command: { name: 'set-limit', integration: name, requestsPerMinute: checkLimit(limit) },
+        };
+      }
       default:
         return { kind: 'usage', message: `Unknown command ${JSON.stringify(command)}.` };
     }
@@ -153,6 +165,19 @@ function expectArgs<N extends 0 | 1 | 2>(
     throw new Failure(`${command} takes ${wanted}, got ${args.length}.`);
   }
   return args as never;
+}
+
+const MAX_REQUESTS_PER_MINUTE = 1_000_000;
+
+/** A whole number of requests per minute, 1 or more; `none` for no limit. */
+function checkLimit(limit: string): number | null {
+  if (limit.toLowerCase() === 'none') return null;
+  if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_REQUESTS_PER_MINUTE) {
+    throw new Failure(
+      `The limit is requests per minute, a whole number from 1 to ${MAX_REQUESTS_PER_MINUTE}, or none; got ${quote(limit)}.`,
+    );
+  }
+  return Number(limit);
 }
 
 function checkNewName(name: string): string {
@@ -229,11 +254,12 @@ async function execute(
         printable(integration.name),
         integration.keyHint,
         integration.revokedAt === null ? 'active' : `revoked ${isoTime(integration.revokedAt)}`,
+        integration.requestsPerMinute === null ? '-' : `${integration.requestsPerMinute}/min`,
         integration.webhookUrl ?? '-',
         isoTime(integration.createdAt),
         integration.lastUsedAt === null ? 'never' : isoTime(integration.lastUsedAt),
       ]);
-      io.stdout.write(table(['NAME', 'KEY', 'STATE', 'WEBHOOK', 'CREATED', 'LAST USED'], rows));
+      io.stdout.write(table(['NAME', 'KEY', 'STATE', 'LIMIT', 'WEBHOOK', 'CREATED', 'LAST USED'], rows));
       return;
     }
     case 'revoke': {
@@ -247,6 +273,16 @@ async function execute(
         );
       }
       io.stdout.write(`Revoked ${quote(revoked.name)}: its key is refused from now on.\n`);
+      return;
+    }
+    case 'set-limit': {
+      const updated = await integrations.setLimit(command.integration, command.requestsPerMinute);
+      if (updated === undefined) throw new Failure(`No integration named ${quote(command.integration)}.`);
+      io.stdout.write(
+        command.requestsPerMinute === null
+          ? `${quote(updated.name)} has no limit: the gateway takes every request it sends.\n`
+          : `${quote(updated.name)} may send ${command.requestsPerMinute} requests a minute; past them, 429 with Retry-After.\n`,
+      );
       return;
     }
     case 'set-webhook': {

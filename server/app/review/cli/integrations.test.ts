@@ -99,6 +99,10 @@ describe.each(ENGINES)('the integrations command on %s', (engine) => {
       ['set-webhook', 'X'],
       ['frobnicate'],
       ['list', '--none'],
+      ['set-limit', 'X'],
+      ['set-limit', 'X', '0'],
+      ['set-limit', 'X', '2.5'],
+      ['set-limit', 'X', 'lots'],
     ]) {
       const outcome = await command(argv);
       expect(outcome.code, argv.join(' ')).toBe(2);
@@ -110,8 +114,8 @@ describe.each(ENGINES)('the integrations command on %s', (engine) => {
   it('lists them with a key hint, never a key or a secret', async () => {
     const listed = await command(['list']);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^NAME\s+KEY\s+STATE\s+WEBHOOK\s+CREATED\s+LAST USED$/m);
-    expect(listed.stdout).toMatch(/Accounts payable\s+erk_\S{6}…\s+active\s+-/);
+    expect(listed.stdout).toMatch(/^NAME\s+KEY\s+STATE\s+LIMIT\s+WEBHOOK\s+CREATED\s+LAST USED$/m);
+    expect(listed.stdout).toMatch(/Accounts payable\s+erk_\S{6}…\s+active\s+-\s+-/);
     expect(listed.stdout).toContain('https://hooks.example.com/review');
     expect(listed.stdout).not.toContain(SECRET_PREFIX);
     expect(listed.stdout).not.toMatch(/erk_[A-Za-z0-9_-]{20,}/);
@@ -160,6 +164,19 @@ describe.each(ENGINES)('the integrations command on %s', (engine) => {
       webhook_secret: null,
     });
     expect((await command(['set-webhook', 'Nobody', 'https://example.com/'])).code).toBe(1);
+  });
+
+  it('sets, lists and clears a limit of requests per minute', async () => {
+    const set = await command(['set-limit', 'accounts payable', '120']);
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout).toContain('120 requests a minute');
+    expect(await integrations.findByName('Accounts payable')).toMatchObject({ requests_per_minute: 120 });
+    expect((await command(['list'])).stdout).toMatch(/Accounts payable\s+erk_\S{6}…\s+active\s+120\/min\s/);
+    expect(await command(['set-limit', 'Accounts payable', 'none'])).toMatchObject({ code: 0 });
+    expect(await integrations.findByName('Accounts payable')).toMatchObject({ requests_per_minute: null });
+    const nobody = await command(['set-limit', 'Nobody', '5']);
+    expect(nobody).toMatchObject({ code: 1, stdout: '' });
+    expect(nobody.stderr).toContain('No integration named "Nobody"');
   });
 
   it('revokes a key: refused at once, the integration still listed as revoked', async () => {

@@ -15,6 +15,7 @@ import { uploads } from './uploads-migration';
 import { uncheckedGate } from './unchecked-gate-migration';
 import { savedFilters } from './saved-filters-migration';
 import { assignments } from './assignments-migration';
+import { requestLimits } from './request-limits-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -344,6 +345,7 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('documents').addColumn('file_removed_at', time).execute();
       },
     },
+    '0015-request-limits': requestLimits(engine),
     '0016-purge-log': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
       async up(db: Kysely<any>) {

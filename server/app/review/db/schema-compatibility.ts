@@ -56,6 +56,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 22. Expand-only: nullable columns older code neither reads nor writes (its saves keep the
   // retention; it serves a file retention removed as a document without a kept file).
   '0014-retention': '0006-background-work',
+  // Issue 22. Expand-only: two new tables and a nullable integrations.requests_per_minute that older
+  // code never reads. An older copy counts sign-ins in its own memory and applies no integration limit.
+  '0015-request-limits': '0006-background-work',
   // Issue 22. Expand-only: a new table older code never reads (its sweeps purge without a log entry).
   '0016-purge-log': '0006-background-work',
 };

@@ -149,6 +149,27 @@ export interface IntegrationsTable {
   /** A revoked key is refused (401); the integration's documents stay. */
   revoked_at: number | null;
   last_used_at: number | null;
+  /** Requests per minute the gateway takes from it (`integrations -- set-limit`); null: no limit. */
+  requests_per_minute: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Failed sign-ins of a name from a client address, in the window that began with the first (0015). */
+export interface SignInFailuresTable {
+  /** The name as tried, lower-cased (operator-store nameKey), whether or not an operator has it. */
+  name_key: string;
+  /** The client address as the trusted proxy reports it. */
+  address: string;
+  failures: number;
+  /** When these failures stop counting: the first one's time plus the window. */
+  expires_at: number;
+}
+
+/** A fixed-window counter (0015): `integration:<id>`, `setup:<address>`, `password-link:<address>`. */
+export interface RequestCountsTable {
+  counter_key: string;
+  count: number;
+  /** When the window ends: the next request after it starts a new one. */
+  expires_at: number;
 }
 
 /** Per model, whether its unchecked-values gate is strict (migration 0009-unchecked-gate). */
@@ -329,6 +350,8 @@ export interface ReviewDatabaseSchema {
   background_jobs: BackgroundJobsTable;
   saved_queues: SavedQueuesTable;
   purge_runs: PurgeRunsTable;
+  sign_in_failures: SignInFailuresTable;
+  request_counts: RequestCountsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;

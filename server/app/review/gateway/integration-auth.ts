@@ -7,6 +7,12 @@
  *
  * A missing, wrong or revoked key gets 401 `401-013`: a problem body on v2, the v1 envelope on v1 (as
  * the service's own v1 errors), so that each official client reports it as it would the hosted one's.
+ *
+ * An integration with a limit (`npm run integrations -- set-limit NAME N`, issue 22) is counted per
+ * minute in the review store, one upsert per request, so that every copy shares its budget: past it,
+ * 429 `429-004` with `Retry-After` until its minute ends, in the same two forms. One pipeline cannot
+ * spend the whole upstream budget of every other. Refused requests are counted too: a pipeline that
+ * ignores `Retry-After` stays refused until it waits.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { v1ErrorBody } from '@extraction-review/contract/v1/api-request';
@@ -14,9 +20,11 @@ import { ProblemError, problemResponse } from '@extraction-review/contract/probl
 import type { IntegrationRow } from '../db/schema';
 import type { ReviewContext } from '../review-context';
 import type { ApiVersion } from '../model/review-types';
+import { describeWait, tooMany } from '../auth/too-many';
 
 const INTEGRATION = 'gatewayIntegration';
 const SCHEME = /^(?:token|bearer)\s+/i;
+const MINUTE_MS = 60_000;
 
 /** The integration this gateway request was authenticated as; undefined outside the gateway. */
 export function integrationOf(c: Context): IntegrationRow | undefined {
@@ -30,7 +38,7 @@ export function integrationKeyOf(authorization: string | undefined): string | un
 }
 
 export function integrationAuth(
-  review: Pick<ReviewContext, 'integrations' | 'clock'>,
+  review: Pick<ReviewContext, 'integrations' | 'clock' | 'limits'>,
   version: ApiVersion,
 ): MiddlewareHandler {
   return async (c, next) => {
@@ -49,6 +57,22 @@ export function integrationAuth(
       return version === 'v1'
         ? c.json(v1ErrorBody(problem, c.req.url), 401, problem.headers)
         : problemResponse(problem);
+    }
+    const limit = integration.requests_per_minute ?? null;
+    if (limit !== null) {
+      const now = review.clock.now();
+      const counted = await review.limits.count(`integration:${integration.id}`, now, MINUTE_MS);
+      if (counted.count > limit) {
+        const waitMs = counted.resetAt - now;
+        const problem = tooMany(
+          '429-004',
+          `This integration may make ${limit} request${limit === 1 ? '' : 's'} a minute (npm run integrations -- set-limit). Try again in ${describeWait(waitMs)}.`,
+          waitMs,
+        );
+        return version === 'v1'
+          ? c.json(v1ErrorBody(problem, c.req.url), 429, problem.headers)
+          : problemResponse(problem);
+      }
     }
     c.set(INTEGRATION as never, integration as never);
     await next();

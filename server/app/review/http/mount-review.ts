@@ -7,8 +7,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { ExchangeRecorder } from '../../proxy/create-proxy';
 import { hostPolicy } from '@extraction-review/server-kit/host-policy';
-import { requestFacts } from '@extraction-review/server-kit/request-connection';
-import { trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
+import { requestConnection, requestFacts } from '@extraction-review/server-kit/request-connection';
+import { clientAddress, trustedPeers } from '@extraction-review/server-kit/trusted-proxy';
 import { firstRecorder, sentBackRecorder } from './sent-back-recorder';
 import { uploadRecorder } from './upload-recorder';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
@@ -39,15 +39,19 @@ export interface MountOptions {
   intake?: { tempDir: string; onDocument?: (documentId: string) => void } | undefined;
 }
 
-export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: MountOptions = {}): ReviewMount {
+export function mountReview(
+  opened: Omit<ReviewContext, 'isHttps' | 'clientAddress'>,
+  options: MountOptions = {},
+): ReviewMount {
   const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
-  const policy = hostPolicy({
-    publicUrl: options.hosts?.publicUrl,
-    trustProxy: trustedPeers(options.hosts?.trustProxy ?? []),
-  });
+  const trustProxy = trustedPeers(options.hosts?.trustProxy ?? []);
+  const policy = hostPolicy({ publicUrl: options.hosts?.publicUrl, trustProxy });
   const review: ReviewContext = {
     ...opened,
     isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
+    // An in-process request (app.request(), tests) has no connection: one shared name stands for it.
+    clientAddress: (c) =>
+      clientAddress(c.req.raw.headers, requestConnection(c)?.remoteAddress, trustProxy) ?? 'in-process',
   };
   const recorder =
     options.intake !== undefined && review.files !== undefined

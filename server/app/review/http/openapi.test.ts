@@ -42,6 +42,7 @@ import type { IntegrationStore } from '../store/integration-store';
 import type { OperatorStore } from '../store/operator-store';
 import type { QueueStore } from '../store/queue-store';
 import type { SessionStore } from '../store/session-store';
+import type { RequestLimits } from '../store/request-limits';
 import { createReviewApi } from './create-review-api';
 import { reviewOpenApiDocument } from './openapi';
 import type { ReviewContext } from '../review-context';
@@ -464,7 +465,9 @@ function stubContext(): ReviewContext {
     integrations: {} as IntegrationStore,
     sessions: {} as SessionStore,
     clock: { now: () => 0 },
+    limits: {} as RequestLimits,
     isHttps: () => false,
+    clientAddress: () => 'in-process',
   };
 }
 

@@ -6,37 +6,19 @@
  * Issue 21: an admin changes a role, deactivates or reactivates an operator (never leaving the team
  * without an active admin: 409-008), and resets a password with a one-time link (password-links.ts)
  * that the operator opens at `/set-password?token=…`. The link's routes are public, so their tries
- * are limited per client address (429-002), as sign-in's are: a token cannot be guessed anyway (256
- * bits), but a flood of Argon2id hashes would cost the server.
+ * are limited per client address (429-002), counted in the review store so that every copy sees them
+ * (request-limits.ts): a token cannot be guessed anyway (256 bits), but a flood of Argon2id hashes
+ * would cost the server.
  */
-const PASSWORD_LINK_WINDOW_MS = 15 * 60 * 1000;
-
-function passwordLinkLimiter() {
-  return rateLimiter({
-    windowMs: PASSWORD_LINK_WINDOW_MS,
-    limit: declared.PASSWORD_LINK_ATTEMPTS,
-    standardHeaders: false,
-    keyGenerator: (c) => requestConnection(c)?.remoteAddress ?? 'in-process',
-    handler: () => {
-      throw new ProblemError(
-        '429-002',
-        `More than ${declared.PASSWORD_LINK_ATTEMPTS} tries of password links from this address in 15 minutes. Wait, or ask an admin for a new link.`,
-        { headers: { 'Retry-After': String(PASSWORD_LINK_WINDOW_MS / 1000) } },
-      );
-    },
-  });
-}
-
 const linkSpent = () =>
   new ProblemError(
     '404-020',
     'This password link was used already, has expired, or was replaced by a newer one. Ask an admin for a new link.',
   );
 import { Hono } from 'hono';
-import { rateLimiter } from 'hono-rate-limiter';
 import * as declared from '@extraction-review/contract/review/routes/operators';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { requestConnection } from '@extraction-review/server-kit/request-connection';
+import { passwordLinkTriesLimit } from './request-limits';
 import { checkPasswordRules, hashPassword } from '../auth/passwords';
 import { DuplicateOperatorError, OperatorAccess } from '../store/operator-store';
 import { PasswordLinks } from '../store/password-links';
@@ -137,7 +119,7 @@ export function operatorRoutes(review: ReviewContext): Hono<ReviewEnv> {
     );
   });
 
-  const limited = { before: [passwordLinkLimiter()] };
+  const limited = { before: [passwordLinkTriesLimit(review)] };
 
   mountRoute(
     routes,

@@ -5,15 +5,14 @@
  * A set-up link makes the first admin only: refused (the same 404-011) once any admin exists, however
  * made, used once (every link is spent with it), valid an hour (session-store.ts).
  *
- * Sign-in and set-up attempts are limited per client address (20 in 15 minutes), so passwords cannot
+ * Failed sign-ins are limited per name and per client address, and set-up attempts per client
+ * address, in the review store so that every copy counts them (request-limits.ts): passwords cannot
  * be guessed at the speed of the network; Argon2id makes each guess costly besides.
  */
 import { Hono, type Context } from 'hono';
-import { rateLimiter } from 'hono-rate-limiter';
 import * as declared from '@extraction-review/contract/review/routes/session';
 import type { SessionResponse } from '@extraction-review/contract/review/schemas';
 import { ProblemError } from '@extraction-review/contract/problem';
-import { requestConnection } from '@extraction-review/server-kit/request-connection';
 import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
 import type { ActiveSession } from '../store/session-store';
 import { presentOperator } from './present';
@@ -21,28 +20,15 @@ import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from './session-auth';
 import { getCookie } from 'hono/cookie';
-
-export const SIGN_IN_ATTEMPTS = declared.SIGN_IN_ATTEMPTS;
-const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+import {
+  clearSignInFailures,
+  recordSignInFailure,
+  refuseBlockedSignIn,
+  setupTriesLimit,
+} from './request-limits';
 
 function sessionBody(session: Pick<ActiveSession, 'operator' | 'csrfToken'>): SessionResponse {
   return { operator: presentOperator(session.operator), csrfToken: session.csrfToken };
-}
-
-function attemptsLimiter() {
-  return rateLimiter({
-    windowMs: SIGN_IN_WINDOW_MS,
-    limit: SIGN_IN_ATTEMPTS,
-    standardHeaders: false,
-    keyGenerator: (c) => requestConnection(c)?.remoteAddress ?? 'in-process',
-    handler: () => {
-      throw new ProblemError(
-        '429-001',
-        `More than ${SIGN_IN_ATTEMPTS} sign-in attempts from this address in 15 minutes. Wait, or ask an admin.`,
-        { headers: { 'Retry-After': String(SIGN_IN_WINDOW_MS / 1000) } },
-      );
-    },
-  });
 }
 
 async function openSession(c: Context, review: ReviewContext, operatorId: string) {
@@ -53,36 +39,35 @@ async function openSession(c: Context, review: ReviewContext, operatorId: string
 
 export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
-  const limited = { before: [attemptsLimiter()] };
 
-  mountRoute(
-    routes,
-    review,
-    declared.signIn,
-    async (c, { body: { name, password } }) => {
-      const operator = await review.operators.findByName(name);
-      if (!(await verifyPassword(operator?.password_hash, password)) || operator === undefined) {
-        throw new ProblemError('401-012', 'This name and password do not match an operator.', {
-          errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
-        });
-      }
-      // Checked after the password: a guesser learns nothing of who is deactivated.
-      if (operator.deactivated_at !== null) {
-        throw new ProblemError(
-          '403-007',
-          'An admin deactivated this operator: ask an admin to reactivate you.',
-        );
-      }
-      // A new session at each sign-in: a token planted before sign-in never becomes a session.
-      const previous = getCookie(c, SESSION_COOKIE);
-      if (previous !== undefined) await review.sessions.delete(previous);
-      const opened = await openSession(c, review, operator.id);
-      return c.json(sessionBody({ operator, csrfToken: opened.csrfToken }), 200, {
-        'Cache-Control': 'no-store',
+  mountRoute(routes, review, declared.signIn, async (c, { body: { name, password } }) => {
+    // Refused before the password is checked: past the limit, a right guess looks like a wrong one.
+    await refuseBlockedSignIn(review, c, name);
+    const operator = await review.operators.findByName(name);
+    if (!(await verifyPassword(operator?.password_hash, password)) || operator === undefined) {
+      // Counted whether or not an operator has this name: the limit tells nothing of who exists.
+      await recordSignInFailure(review, c, name);
+      throw new ProblemError('401-012', 'This name and password do not match an operator.', {
+        errors: [{ pointer: '#/password', detail: 'Check the name and the password.' }],
       });
-    },
-    limited,
-  );
+    }
+    // The right password: this name's failures from this address are forgiven (a typo or two).
+    await clearSignInFailures(review, c, name);
+    // Checked after the password: a guesser learns nothing of who is deactivated.
+    if (operator.deactivated_at !== null) {
+      throw new ProblemError(
+        '403-007',
+        'An admin deactivated this operator: ask an admin to reactivate you.',
+      );
+    }
+    // A new session at each sign-in: a token planted before sign-in never becomes a session.
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous !== undefined) await review.sessions.delete(previous);
+    const opened = await openSession(c, review, operator.id);
+    return c.json(sessionBody({ operator, csrfToken: opened.csrfToken }), 200, {
+      'Cache-Control': 'no-store',
+    });
+  });
 
   mountRoute(routes, review, declared.getSession, async (c) => {
     const session = await currentSession(c, review);
@@ -143,7 +128,7 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
         'Cache-Control': 'no-store',
       });
     },
-    limited,
+    { before: [setupTriesLimit(review)] },
   );
 
   return routes;

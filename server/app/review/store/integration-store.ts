@@ -39,6 +39,8 @@ export interface Integration {
   createdAt: number;
   revokedAt: number | null;
   lastUsedAt: number | null;
+  /** Requests per minute the gateway takes from it; null: no limit. */
+  requestsPerMinute: number | null;
 }
 
 export class DuplicateIntegrationError extends Error {
@@ -66,6 +68,7 @@ export function toIntegration(row: IntegrationRow): Integration {
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    requestsPerMinute: row.requests_per_minute ?? null,
   };
 }
 
@@ -177,6 +180,19 @@ export class IntegrationStore {
         .execute();
     }
     return row;
+  }
+
+  /**
+   * Sets (or, with null, removes) the requests per minute the gateway takes from this integration;
+   * every copy reads it with the key, at the integration's next request. Undefined: no such name.
+   */
+  async setLimit(name: string, requestsPerMinute: number | null): Promise<IntegrationRow | undefined> {
+    return this.store.db
+      .updateTable('integrations')
+      .set({ requests_per_minute: requestsPerMinute })
+      .where('name_key', '=', nameKey(name))
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Whether it existed and was not revoked yet. Its documents stay, tagged with it. */

@@ -8,8 +8,16 @@ import { MIN_PASSWORD_LENGTH, SessionResponse, SetupRequest, SignInRequest } fro
 import { SetupLinkValid, SignedOut } from './components';
 import { declareRoute } from './declare';
 
-/** Sign-in and set-up attempts per client address in 15 minutes (the server's limiter; checked by openapi.test.ts). */
-export const SIGN_IN_ATTEMPTS = 20;
+/**
+ * Failed sign-ins counted (issue 22), in the review store so that every copy sees them: a name's
+ * failures from any address, and an address's failures for any name, each in its last 15 minutes. A
+ * right password does not count, and clears that name's failures from that address.
+ */
+export const SIGN_IN_FAILURES_PER_NAME = 10;
+export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+export const SIGN_IN_WINDOW_MINUTES = 15;
+/** Set-up attempts (uses of the link) per client address in 15 minutes. */
+export const SETUP_ATTEMPTS = 20;
 
 const SET_COOKIE = {
   'Set-Cookie': {
@@ -25,11 +33,11 @@ export const signIn = declareRoute({
   path: '/api/session',
   tag: 'session',
   summary: 'Sign in',
-  description: `Opens a session: the \`er_session\` cookie, and the CSRF token in the body. A session cookie sent along is ended first. Sign-in and set-up attempts share a limit of ${SIGN_IN_ATTEMPTS} per client address in 15 minutes.`,
+  description: `Opens a session: the \`er_session\` cookie, and the CSRF token in the body. A session cookie sent along is ended first. Failed sign-ins are limited: ${SIGN_IN_FAILURES_PER_NAME} for one name from any address and ${SIGN_IN_FAILURES_PER_ADDRESS} from one client address (as the trusted proxy reports it) in ${SIGN_IN_WINDOW_MINUTES} minutes; past either, every try of that name or from that address is refused with 429-003 (and \`Retry-After\`) until the oldest failures are older than that. A right password is not counted, and clears the name’s failures from that address.`,
   access: 'public',
   body: SignInRequest,
   responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
-  problems: ['401-012', '403-007', '429-001'],
+  problems: ['401-012', '403-007', '429-003'],
 });
 
 export const getSession = declareRoute({
@@ -78,7 +86,7 @@ export const setUp = declareRoute({
   path: '/api/setup',
   tag: 'session',
   summary: 'Create the first admin',
-  description: `Uses up the one-time set-up link: creates the first admin and signs them in. Counted with sign-in attempts (${SIGN_IN_ATTEMPTS} per client address in 15 minutes).`,
+  description: `Uses up the one-time set-up link: creates the first admin and signs them in. Limited to ${SETUP_ATTEMPTS} attempts per client address in 15 minutes.`,
   access: 'public',
   body: SetupRequest,
   responses: { 200: { description: 'The admin, signed in.', schema: SessionResponse, headers: SET_COOKIE } },

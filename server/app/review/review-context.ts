@@ -13,6 +13,8 @@ import type { ActiveSession, SessionStore } from './store/session-store';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
 import type { SchemaFieldLike } from '@extraction-review/review-domain/fields/schema-hints';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import type { OidcProviderClient } from './auth/oidc-provider-client';
+import type { OidcIdentityStore } from './store/oidc-identities';
 
 export interface ReviewContext {
   database: ReviewDatabase;
@@ -25,6 +27,13 @@ export interface ReviewContext {
   clock: Clock;
   /** Single sign-on: the header naming the person, believed only from these peers. */
   sso?: { header: string; trusted: PeerCheck } | undefined;
+  /**
+   * OpenID Connect sign-in (OIDC_*): the provider's client, the identities linked to operators, and
+   * the key that signs the `er_oidc` cookie of a sign-in under way.
+   */
+  oidc?: { client: OidcProviderClient; identities: OidcIdentityStore; stateKey: Buffer } | undefined;
+  /** PASSWORD_SIGNIN: false refuses `POST /api/session` (403-008). Default true. */
+  passwordSignIn?: boolean | undefined;
   /** Where documents' files are kept; without it, `…/file` answers 404. */
   files?: FileStorage | undefined;
   /** Reads (once) the words of the kept files' pages; without it, `…/pages/{n}/words` answers 404. */

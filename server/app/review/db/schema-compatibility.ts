@@ -56,6 +56,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 22. Expand-only: nullable columns older code neither reads nor writes (its saves keep the
   // retention; it serves a file retention removed as a document without a kept file).
   '0014-retention': '0006-background-work',
+  // Issue 22. Expand-only: a new table older code never reads (an older copy signs in with passwords
+  // and the proxy's header only).
+  '0017-oidc-identities': '0006-background-work',
 };
 
 /**

@@ -21,6 +21,7 @@ import { mountRoute } from './mount-route';
 import type { ReviewContext, ReviewEnv } from '../review-context';
 import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from './session-auth';
 import { getCookie } from 'hono/cookie';
+import { providerSignInRoutes } from './provider-sign-in-routes';
 
 export const SIGN_IN_ATTEMPTS = declared.SIGN_IN_ATTEMPTS;
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
@@ -60,6 +61,12 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     review,
     declared.signIn,
     async (c, { body: { name, password } }) => {
+      if (review.passwordSignIn === false) {
+        throw new ProblemError(
+          '403-008',
+          'Sign-in with a name and password is turned off here: sign in with the company’s provider.',
+        );
+      }
       const operator = await review.operators.findByName(name);
       if (!(await verifyPassword(operator?.password_hash, password)) || operator === undefined) {
         throw new ProblemError('401-012', 'This name and password do not match an operator.', {
@@ -100,6 +107,16 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     if (token !== undefined) await review.sessions.delete(token);
     clearSessionCookie(c, review);
     return c.json({ signedOut: true }, 200);
+  });
+
+  providerSignInRoutes(routes, review, {
+    limited,
+    openSession: async (c, operatorId) => {
+      // A new session at each sign-in, as for a password.
+      const previous = getCookie(c, SESSION_COOKIE);
+      if (previous !== undefined) await review.sessions.delete(previous);
+      return openSession(c, review, operatorId);
+    },
   });
 
   const spent = () =>

@@ -146,10 +146,22 @@ export class OidcProviderClient {
         : error instanceof client.ResponseBodyError
           ? `the provider refused the code (${error.error})`
           : error instanceof Error
-            ? error.message
+            ? `${error.message}${claimOf(error)}`
             : 'its answer does not check out';
     return new ProviderAnswerRefusedError(reason);
   }
+}
+
+/** Which claim of the ID token failed its check (`nonce`, `iss`, `aud`), never its values. */
+function claimOf(error: Error): string {
+  // openid-client wraps oauth4webapi's error, whose cause names the claim.
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 3 && cause !== null && typeof cause === 'object'; depth++) {
+    const claim = (cause as { claim?: unknown }).claim;
+    if (typeof claim === 'string') return ` (the ID token's "${claim}")`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return '';
 }
 
 /**
@@ -166,7 +178,7 @@ function describe(error: unknown): { type: string; message: string; code?: strin
       : '';
   return {
     type: error.name,
-    message: `${error.message.slice(0, 300)}${causeCode}`,
+    message: `${error.message.slice(0, 300)}${claimOf(error)}${causeCode}`,
     ...(typeof code === 'string' ? { code } : {}),
   };
 }

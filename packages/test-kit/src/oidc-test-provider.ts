@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- oidc-provider ships no types, and the e2e project compiles this file without the rest of the test kit
+/// <reference path="./oidc-provider.d.ts" />
 /**
  * A real OpenID Connect provider on 127.0.0.1 for tests (oidc-provider, the certified one): one
  * confidential client, a few accounts, and an interaction that signs in the account the test chose
@@ -85,6 +87,8 @@ export async function startTestProvider(options: {
         return grant;
       },
       cookies: { keys: ['oidc-test-provider-cookie-key'] },
+      // Set, so that the provider does not print a notice for each default.
+      ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     });
     // The interaction: the chosen account signs in, no form.
     provider.use(async (ctx, nextMiddleware) => {

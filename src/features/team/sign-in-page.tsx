@@ -41,7 +41,7 @@ export function SignInPage() {
           <span className="h-px flex-1 bg-slate-200" />
         </div>
       )}
-      {passwordSignIn && <SignInForm next={next} />}
+      {passwordSignIn && <SignInForm next={next} secondary={provider !== null} />}
     </>
   );
 

@@ -100,7 +100,11 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
 }
 
 function oidcSettingsFromEnv(env: Env): OidcSettings | undefined {
-  if (env.OIDC_ISSUER === undefined || env.OIDC_CLIENT_ID === undefined || env.OIDC_CLIENT_SECRET === undefined)
+  if (
+    env.OIDC_ISSUER === undefined ||
+    env.OIDC_CLIENT_ID === undefined ||
+    env.OIDC_CLIENT_SECRET === undefined
+  )
     return undefined;
   return {
     issuer: env.OIDC_ISSUER,

@@ -198,7 +198,8 @@ const CheckedEnvSchema = EnvSchema.refine(
 )
   .refine(
     (env) =>
-      env.OIDC_ISSUER === undefined || (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined),
+      env.OIDC_ISSUER === undefined ||
+      (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined),
     {
       message:
         'OIDC_ISSUER is set but OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is not: register the app at the provider ' +
@@ -211,8 +212,7 @@ const CheckedEnvSchema = EnvSchema.refine(
     path: ['OIDC_ADMIN_VALUES'],
   })
   .refine((env) => env.PASSWORD_SIGNIN || env.OIDC_ISSUER !== undefined || env.SSO_HEADER !== undefined, {
-    message:
-      'PASSWORD_SIGNIN is false but neither OIDC_ISSUER nor SSO_HEADER is set: nobody could sign in',
+    message: 'PASSWORD_SIGNIN is false but neither OIDC_ISSUER nor SSO_HEADER is set: nobody could sign in',
     path: ['PASSWORD_SIGNIN'],
   })
   .refine((env) => (env.FILE_STORAGE ?? 'disk') !== 's3' || env.S3_BUCKET !== undefined, {

@@ -189,7 +189,8 @@ export function claimValues(claims: Record<string, unknown>, path: string): stri
   if (value === undefined) {
     value = claims;
     for (const part of path.split('.')) {
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+      value =
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
     }
   }
   if (typeof value === 'string') return [value];

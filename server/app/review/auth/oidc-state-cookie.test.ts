@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { openPendingSignIn, sealPendingSignIn, stateCookieKey, type PendingSignIn } from './oidc-state-cookie';
+import {
+  openPendingSignIn,
+  sealPendingSignIn,
+  stateCookieKey,
+  type PendingSignIn,
+} from './oidc-state-cookie';
 
 const key = stateCookieKey('client secret');
 const pending: PendingSignIn = {

@@ -101,7 +101,10 @@ async function firstSignIn(
       if (!(error instanceof DuplicateOperatorError)) throw error;
     }
     operator = await deps.operators.findByName(name);
-    logger.info({ operatorId: operator?.id, role }, 'operator created at their first sign-in with the provider');
+    logger.info(
+      { operatorId: operator?.id, role },
+      'operator created at their first sign-in with the provider',
+    );
   }
   if (operator === undefined) {
     throw new ProblemError(

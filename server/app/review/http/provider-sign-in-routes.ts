@@ -10,7 +10,6 @@
  * then the code is exchanged and the ID token checked, then the operator found (auth/provider-operator.ts)
  * and a session opened as for a password.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import * as client from 'openid-client';
@@ -36,7 +35,11 @@ export interface ProviderSignInDeps {
   limited: { before: MiddlewareHandler[] };
 }
 
-export function providerSignInRoutes(routes: Hono<ReviewEnv>, review: ReviewContext, deps: ProviderSignInDeps) {
+export function providerSignInRoutes(
+  routes: Hono<ReviewEnv>,
+  review: ReviewContext,
+  deps: ProviderSignInDeps,
+) {
   const oidc = review.oidc;
 
   mountRoute(routes, review, declared.signInOptions, (c) =>
@@ -52,7 +55,10 @@ export function providerSignInRoutes(routes: Hono<ReviewEnv>, review: ReviewCont
 
   const configured = () => {
     if (oidc === undefined) {
-      throw new ProblemError('404-015', 'No sign-in provider is configured here (OIDC_ISSUER): sign in with a password.');
+      throw new ProblemError(
+        '404-015',
+        'No sign-in provider is configured here (OIDC_ISSUER): sign in with a password.',
+      );
     }
     return oidc;
   };
@@ -118,11 +124,9 @@ export function providerSignInRoutes(routes: Hono<ReviewEnv>, review: ReviewCont
         now,
       );
       const opened = await deps.openSession(c, operator.id);
-      return c.json(
-        { operator: presentOperator(operator), csrfToken: opened.csrfToken },
-        200,
-        { 'Cache-Control': 'no-store' },
-      );
+      return c.json({ operator: presentOperator(operator), csrfToken: opened.csrfToken }, 200, {
+        'Cache-Control': 'no-store',
+      });
     },
     deps.limited,
   );
@@ -139,7 +143,10 @@ async function asProblem<T>(step: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ProviderUnreachableError) throw new ProblemError('502-004', error.message);
     if (error instanceof ProviderAnswerRefusedError) {
-      throw new ProblemError('401-015', `The sign-in provider’s answer was refused: ${error.message}. Start again.`);
+      throw new ProblemError(
+        '401-015',
+        `The sign-in provider’s answer was refused: ${error.message}. Start again.`,
+      );
     }
     throw error;
   }

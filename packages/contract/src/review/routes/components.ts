@@ -296,7 +296,8 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   },
   ProviderSignInStart: {
     schema: ProviderSignInStart,
-    description: 'The provider’s authorization URL (code flow with PKCE, state and nonce) the browser goes to.',
+    description:
+      'The provider’s authorization URL (code flow with PKCE, state and nonce) the browser goes to.',
   },
   PasswordLinkResponse: {
     schema: PasswordLinkResponse,

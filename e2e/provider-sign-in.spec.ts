@@ -59,7 +59,15 @@ test('signs in with the company’s provider and lands on the team queue', async
       await keepScreenshot(page, `sign-in-provider-${width}x${height}`);
     }
 
-    await button.click();
+    // A way back this browser did not start: refused, in the server's words, with the choices again.
+    await page.goto('/sign-in?code=not-a-code&state=not-this-browser');
+    const refusal = page.getByRole('alert');
+    await expect(refusal).toContainText('Provider sign-in expired');
+    await expect(refusal).toContainText('401-017');
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await keepScreenshot(page, 'sign-in-provider-refused');
+
+    await page.getByRole('button', { name: 'Sign in with Test IdP' }).click();
     // Through the provider's pages and back to /sign-in, then on to the queue.
     await expect(page).toHaveURL(/\/queue$/, { timeout: 30_000 });
     await expect(page.getByRole('heading', { name: /queue/i }).first()).toBeVisible();

@@ -45,6 +45,11 @@ export interface ReviewContext {
   modelSchemas?: ((modelId: string) => Promise<readonly SchemaFieldLike[] | null>) | undefined;
   /** Whether the browser reached us over HTTPS (directly or through a trusted proxy): cookies `Secure`. */
   isHttps: (c: Context) => boolean;
+  /**
+   * The app's origin for a request without an `Origin` header: PUBLIC_URL's, else the host and
+   * protocol the request (or a trusted proxy) names. Unset: the request URL's.
+   */
+  appOrigin?: ((c: Context) => string) | undefined;
 }
 
 /** Hono's context variables of a signed-in request. */

@@ -39,7 +39,10 @@ export interface MountOptions {
   intake?: { tempDir: string; onDocument?: (documentId: string) => void } | undefined;
 }
 
-export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: MountOptions = {}): ReviewMount {
+export function mountReview(
+  opened: Omit<ReviewContext, 'isHttps' | 'appOrigin'>,
+  options: MountOptions = {},
+): ReviewMount {
   const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
   const policy = hostPolicy({
     publicUrl: options.hosts?.publicUrl,
@@ -48,6 +51,13 @@ export function mountReview(opened: Omit<ReviewContext, 'isHttps'>, options: Mou
   const review: ReviewContext = {
     ...opened,
     isHttps: (c) => publicHttps || policy.requested(requestFacts(c)).proto === 'https',
+    appOrigin: (c) => {
+      if (options.hosts?.publicUrl !== undefined) return new URL(options.hosts.publicUrl).origin;
+      const requested = policy.requested(requestFacts(c));
+      return requested.host === undefined
+        ? new URL(c.req.url).origin
+        : `${requested.proto}://${requested.host}`;
+    },
   };
   const recorder =
     options.intake !== undefined && review.files !== undefined

@@ -73,7 +73,7 @@ export function providerSignInRoutes(
         state: client.randomState(),
         nonce: client.randomNonce(),
         verifier: client.randomPKCECodeVerifier(),
-        redirectUri: `${appOrigin(c)}/sign-in`,
+        redirectUri: `${appOrigin(c, review)}/sign-in`,
       };
       const url = await asProblem(() => provider.authorizationUrl(pending));
       const expiresAt = review.clock.now() + OIDC_STATE_TTL_MS;
@@ -132,9 +132,13 @@ export function providerSignInRoutes(
   );
 }
 
-/** The app's origin as the browser sees it: the Origin its page sent (checked by cross-site-guard.ts). */
-function appOrigin(c: Context): string {
-  return c.req.header('origin') ?? new URL(c.req.url).origin;
+/**
+ * The app's origin as the browser sees it: the Origin its page sent (cross-site-guard.ts checked it is
+ * the app's own), so that the provider sends the browser back to the host that holds its `er_oidc`
+ * cookie; else PUBLIC_URL's or the requested one.
+ */
+function appOrigin(c: Context, review: ReviewContext): string {
+  return c.req.header('origin') ?? review.appOrigin?.(c) ?? new URL(c.req.url).origin;
 }
 
 async function asProblem<T>(step: () => Promise<T>): Promise<T> {

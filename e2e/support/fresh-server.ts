@@ -25,8 +25,15 @@ function runId(): string {
   return id;
 }
 
-/** Starts the app server on `dataDir` (a new folder unless given: a restart keeps the store). */
-export async function startFreshServer(options: { offset: number; dataDir?: string }): Promise<FreshServer> {
+/**
+ * Starts the app server on `dataDir` (a new folder unless given: a restart keeps the store), with
+ * `env`'s settings besides (OIDC_*, PASSWORD_SIGNIN…).
+ */
+export async function startFreshServer(options: {
+  offset: number;
+  dataDir?: string;
+  env?: Record<string, string>;
+}): Promise<FreshServer> {
   const port = Number(process.env.E2E_PORT) + options.offset;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'extraction-review-e2e-fresh-')));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -47,6 +54,7 @@ export async function startFreshServer(options: { offset: number; dataDir?: stri
       WEBHOOK_V2_SECRET: '',
       WEBHOOK_V2_IDS: '',
       SHUTDOWN_DRAIN_MS: '0', // no load balancer to drain for: stop at once (requests still finish)
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

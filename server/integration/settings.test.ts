@@ -154,6 +154,38 @@ describe('review store settings', () => {
   });
 });
 
+describe('OpenID Connect sign-in settings', () => {
+  it('read the provider, its button, auto-creation and the role claim', () => {
+    expect(readEnv({}).PASSWORD_SIGNIN).toBe(true);
+    expect(
+      readEnv({
+        OIDC_ISSUER: 'https://login.example.com/oauth2/default',
+        OIDC_CLIENT_ID: 'review',
+        OIDC_CLIENT_SECRET: 's3cret',
+        OIDC_NAME: 'Okta',
+        OIDC_AUTO_CREATE: 'true',
+        OIDC_ROLE_CLAIM: 'groups',
+        OIDC_ADMIN_VALUES: 'review-admins, it-admins',
+        PASSWORD_SIGNIN: 'false',
+      }),
+    ).toMatchObject({
+      OIDC_NAME: 'Okta',
+      OIDC_AUTO_CREATE: true,
+      OIDC_ADMIN_VALUES: ['review-admins', 'it-admins'],
+      PASSWORD_SIGNIN: false,
+    });
+  });
+
+  it('refuse a provider without its client, a role claim without admin values, and no way to sign in', () => {
+    expect(() => readEnv({ OIDC_ISSUER: 'https://login.example.com' })).toThrow(/OIDC_CLIENT_ID/);
+    expect(() => readEnv({ OIDC_ISSUER: 'not a url', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' })).toThrow(
+      /OIDC_ISSUER/,
+    );
+    expect(() => readEnv({ OIDC_ROLE_CLAIM: 'groups' })).toThrow(/OIDC_ADMIN_VALUES/);
+    expect(() => readEnv({ PASSWORD_SIGNIN: 'false' })).toThrow(/nobody could sign in/);
+  });
+});
+
 describe('every setting is documented', () => {
   // DEV is set by `npm run dev` itself, never by a person.
   const internal = new Set(['DEV']);

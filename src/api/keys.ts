@@ -79,6 +79,7 @@ export const feedbackKeys = {
 export const reviewKeys = {
   all: ['review'] as const,
   session: () => [...reviewKeys.all, 'session'] as const,
+  signInOptions: () => [...reviewKeys.all, 'sign-in-options'] as const,
   queue: (query: Partial<QueueQuery>) => [...reviewKeys.all, 'queue', query] as const,
   queues: () => [...reviewKeys.all, 'queue'] as const,
   /** Which document "take next" would take now with these filters (under `queues`: read again with them). */

@@ -25,6 +25,9 @@ import { QueueStore } from './store/queue-store';
 import { SETUP_LINK_TTL_MS, SessionStore, type SessionStoreOptions } from './store/session-store';
 import { deliveriesOnConfirm, type DeliveryOptions } from './deliveries/deliveries-on-confirm';
 import { componentLogger } from '@extraction-review/server-kit/logger';
+import { OidcProviderClient, type OidcSettings } from './auth/oidc-provider-client';
+import { stateCookieKey } from './auth/oidc-state-cookie';
+import { OidcIdentityStore } from './store/oidc-identities';
 
 const logger = componentLogger('review files');
 
@@ -40,6 +43,10 @@ export interface ReviewSettings extends Pick<
   leaseMs?: number | undefined;
   sessions?: SessionStoreOptions;
   sso?: { header: string; trustedProxies: readonly string[] } | undefined;
+  /** OpenID Connect sign-in (OIDC_*); unset: none. */
+  oidc?: OidcSettings | undefined;
+  /** PASSWORD_SIGNIN (default true). */
+  passwordSignIn?: boolean | undefined;
   /** The one clock (server-kit/clock.ts): server/main.ts passes its own; default the system's. */
   clock?: Clock | undefined;
   /** The way back (deliveries/deliveries-on-confirm.ts): whether confirmed v2 results go to the upstream's RAG. */
@@ -88,6 +95,26 @@ export function reviewSettingsFromEnv(env: Env): ReviewSettings {
       env.SSO_HEADER === undefined
         ? undefined
         : { header: env.SSO_HEADER, trustedProxies: env.SSO_TRUSTED_PROXIES },
+    oidc: oidcSettingsFromEnv(env),
+    passwordSignIn: env.PASSWORD_SIGNIN,
+  };
+}
+
+function oidcSettingsFromEnv(env: Env): OidcSettings | undefined {
+  if (
+    env.OIDC_ISSUER === undefined ||
+    env.OIDC_CLIENT_ID === undefined ||
+    env.OIDC_CLIENT_SECRET === undefined
+  )
+    return undefined;
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    name: env.OIDC_NAME,
+    autoCreate: env.OIDC_AUTO_CREATE,
+    roleClaim: env.OIDC_ROLE_CLAIM,
+    adminValues: env.OIDC_ADMIN_VALUES,
   };
 }
 
@@ -178,6 +205,15 @@ export async function openReview(settings: ReviewSettings): Promise<OpenedReview
       settings.sso === undefined
         ? undefined
         : { header: settings.sso.header, trusted: trustedPeers(settings.sso.trustedProxies) },
+    oidc:
+      settings.oidc === undefined
+        ? undefined
+        : {
+            client: new OidcProviderClient(settings.oidc),
+            identities: new OidcIdentityStore(database),
+            stateKey: stateCookieKey(settings.oidc.clientSecret),
+          },
+    passwordSignIn: settings.passwordSignIn ?? true,
     swept,
     fileStorageKind: files.kind,
     close: async () => {

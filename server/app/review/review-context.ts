@@ -14,6 +14,8 @@ import type { RequestLimits } from './store/request-limits';
 import type { PeerCheck } from '@extraction-review/server-kit/trusted-proxy';
 import type { SchemaFieldLike } from '@extraction-review/review-domain/fields/schema-hints';
 import type { Clock } from '@extraction-review/server-kit/clock';
+import type { OidcProviderClient } from './auth/oidc-provider-client';
+import type { OidcIdentityStore } from './store/oidc-identities';
 
 export interface ReviewContext {
   database: ReviewDatabase;
@@ -28,6 +30,13 @@ export interface ReviewContext {
   clock: Clock;
   /** Single sign-on: the header naming the person, believed only from these peers. */
   sso?: { header: string; trusted: PeerCheck } | undefined;
+  /**
+   * OpenID Connect sign-in (OIDC_*): the provider's client, the identities linked to operators, and
+   * the key that signs the `er_oidc` cookie of a sign-in under way.
+   */
+  oidc?: { client: OidcProviderClient; identities: OidcIdentityStore; stateKey: Buffer } | undefined;
+  /** PASSWORD_SIGNIN: false refuses `POST /api/session` (403-008). Default true. */
+  passwordSignIn?: boolean | undefined;
   /** Where documents' files are kept; without it, `…/file` answers 404. */
   files?: FileStorage | undefined;
   /** Reads (once) the words of the kept files' pages; without it, `…/pages/{n}/words` answers 404. */
@@ -41,6 +50,11 @@ export interface ReviewContext {
   isHttps: (c: Context) => boolean;
   /** The client's address: the connection's peer, or the one a trusted proxy (TRUST_PROXY) reports. */
   clientAddress: (c: Context) => string;
+  /**
+   * The app's origin for a request without an `Origin` header: PUBLIC_URL's, else the host and
+   * protocol the request (or a trusted proxy) names. Unset: the request URL's.
+   */
+  appOrigin?: ((c: Context) => string) | undefined;
 }
 
 /** Hono's context variables of a signed-in request. */

@@ -143,6 +143,28 @@ export const EnvSchema = z.object({
   ),
   /** The proxies allowed to set SSO_HEADER: `loopback`, addresses, CIDR ranges. */
   SSO_TRUSTED_PROXIES: trustProxyList,
+  /**
+   * OpenID Connect sign-in (docs/security.md, "Company sign-in"): the provider's issuer URL (its
+   * `/.well-known/openid-configuration` is read from it). Unset: no "Sign in with …" button.
+   */
+  OIDC_ISSUER: optionalUrl,
+  /** The app's client id at the provider. */
+  OIDC_CLIENT_ID: optionalString,
+  /** The client's secret (a confidential client); it also signs the `er_oidc` cookie of a sign-in under way. */
+  OIDC_CLIENT_SECRET: optionalString,
+  /** What the sign-in page's button says after "Sign in with" (`Okta`, `Entra ID`, `Google`). */
+  OIDC_NAME: z.string().trim().min(1).max(60).default('your company account'),
+  /** Create an operator at a person's first sign-in through the provider; off: an admin adds them first. */
+  OIDC_AUTO_CREATE: flag(false),
+  /**
+   * The claim carrying the person's roles or groups (`roles`, `groups`, `realm_access.roles`): read at
+   * every sign-in. Unset: roles are set here, by an admin, and new operators are operators.
+   */
+  OIDC_ROLE_CLAIM: optionalString,
+  /** Values of OIDC_ROLE_CLAIM that make an admin (any one of them); any other makes an operator. */
+  OIDC_ADMIN_VALUES: list,
+  /** Sign-in with a name and password (`false`: the form is hidden, and `POST /api/session` refused). */
+  PASSWORD_SIGNIN: flag(true),
   STATIC_DIR: z.string().default(path.join(repoRoot, 'dist')),
   /**
    * LOG_FORMAT (`json`, `pretty`, `auto`: readable on a terminal, else JSON lines) and LOG_LEVEL
@@ -188,6 +210,25 @@ const CheckedEnvSchema = EnvSchema.refine(
     path: ['SSO_TRUSTED_PROXIES'],
   },
 )
+  .refine(
+    (env) =>
+      env.OIDC_ISSUER === undefined ||
+      (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined),
+    {
+      message:
+        'OIDC_ISSUER is set but OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is not: register the app at the provider ' +
+        '(a confidential web client) and set both',
+      path: ['OIDC_CLIENT_ID'],
+    },
+  )
+  .refine((env) => env.OIDC_ROLE_CLAIM === undefined || env.OIDC_ADMIN_VALUES.length > 0, {
+    message: 'OIDC_ROLE_CLAIM is set but OIDC_ADMIN_VALUES is not: list the claim values that make an admin',
+    path: ['OIDC_ADMIN_VALUES'],
+  })
+  .refine((env) => env.PASSWORD_SIGNIN || env.OIDC_ISSUER !== undefined || env.SSO_HEADER !== undefined, {
+    message: 'PASSWORD_SIGNIN is false but neither OIDC_ISSUER nor SSO_HEADER is set: nobody could sign in',
+    path: ['PASSWORD_SIGNIN'],
+  })
   .refine((env) => (env.FILE_STORAGE ?? 'disk') !== 's3' || env.S3_BUCKET !== undefined, {
     message: 'FILE_STORAGE is s3 but S3_BUCKET is not set: name the bucket the files go to',
     path: ['S3_BUCKET'],

@@ -29,6 +29,17 @@ export const getSession = (options: CallOptions = {}) => callRoute(session.getSe
 export const signIn = (input: SignInRequest, options: CallOptions = {}) =>
   callRoute(session.signIn, { body: input }, options);
 
+/** How this app signs people in: a password, the company's OpenID Connect provider (public). */
+export const getSignInOptions = (options: CallOptions = {}) => callRoute(session.signInOptions, {}, options);
+
+/** Starts a sign-in with the provider: its URL to go to (the `er_oidc` cookie keeps the rest). */
+export const startProviderSignIn = (options: CallOptions = {}) =>
+  callRoute(session.startProviderSignIn, {}, options);
+
+/** Finishes it with the query string the provider sent the browser back to `/sign-in` with. */
+export const finishProviderSignIn = (callback: string, options: CallOptions = {}) =>
+  callRoute(session.finishProviderSignIn, { body: { callback } }, options);
+
 export const signOut = (options: CallOptions = {}) => callRoute(session.signOut, {}, options);
 
 export const checkSetupLink = (token: string, options: CallOptions = {}) =>

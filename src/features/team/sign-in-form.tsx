@@ -24,8 +24,11 @@ function actionFor(error: unknown): string | undefined {
   return rateLimitAction(error);
 }
 
-/** Name and password; once signed in, on to `next` (a path of this app, checked by the caller). */
-export function SignInForm({ next }: { next: string | null }) {
+/**
+ * Name and password; once signed in, on to `next` (a path of this app, checked by the caller).
+ * `secondary`: beside the company's provider, whose button is the page's main one.
+ */
+export function SignInForm({ next, secondary = false }: { next: string | null; secondary?: boolean }) {
   const [, navigate] = useLocation();
   const acceptSession = useAcceptSession();
   const formRef = useRef<HTMLFormElement>(null);
@@ -82,7 +85,7 @@ export function SignInForm({ next }: { next: string | null }) {
       />
       {server.rest != null && <ProblemAlert error={server.rest} action={actionFor(mutation.error)} />}
       <div>
-        <Button type="submit" disabled={mutation.isPending}>
+        <Button type="submit" variant={secondary ? 'secondary' : 'primary'} disabled={mutation.isPending}>
           {mutation.isPending ? 'Signing in…' : 'Sign in'}
         </Button>
       </div>

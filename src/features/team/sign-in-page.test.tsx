@@ -3,7 +3,7 @@ import { Route, Switch } from 'wouter';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { reviewKeys } from '../../api/keys';
 import { csrfHeaders, rememberCsrfToken } from '@extraction-review/contract/review/csrf';
-import { signIn } from '../../api/review/endpoints';
+import { finishProviderSignIn, getSignInOptions, signIn } from '../../api/review/endpoints';
 import { SignInPage } from './sign-in-page';
 import { ada, problem, renderTeam, sessionOf } from '../../app/session/testing';
 
@@ -117,5 +117,30 @@ describe('SignInPage', () => {
     expect(screen.getByRole('link', { name: 'Open the team queue' })).toHaveAttribute('href', '/queue');
     expect(screen.getByRole('link', { name: 'Manage operators' })).toHaveAttribute('href', '/operators');
     expect(screen.queryByRole('form', { name: 'Sign in' })).toBeNull();
+  });
+
+  it('offers the company’s provider instead of the password form when passwords are off', async () => {
+    vi.mocked(getSignInOptions).mockResolvedValue({ passwordSignIn: false, provider: { name: 'Okta' } });
+    renderSignIn('/sign-in');
+    expect(await screen.findByRole('button', { name: 'Sign in with Okta' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+  });
+
+  it('hands the provider’s answer to the server once, and shows its refusal with the choices', async () => {
+    vi.mocked(getSignInOptions).mockResolvedValue({ passwordSignIn: true, provider: { name: 'Okta' } });
+    vi.mocked(finishProviderSignIn).mockRejectedValue(
+      problem(401, '401-016', 'No operator for this identity', 'No operator is named "eve" here.'),
+    );
+    renderSignIn('/sign-in?code=abc&state=xyz');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('No operator for this identity');
+    expect(alert).toHaveTextContent('No operator is named "eve" here.');
+    expect(alert).toHaveTextContent('Ask an admin to add you');
+    expect(finishProviderSignIn).toHaveBeenCalledTimes(1);
+    expect(finishProviderSignIn).toHaveBeenCalledWith('?code=abc&state=xyz');
+    // The spent code is off the address; both ways to sign in are offered again.
+    expect(window.location.search).toBe('');
+    expect(await screen.findByRole('button', { name: 'Sign in with Okta' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
   });
 });

@@ -69,6 +69,29 @@ export type SignInRequest = z.infer<typeof SignInRequest>;
 export const SessionResponse = z.object({ operator: OperatorView, csrfToken: z.string() });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
+/**
+ * `GET /api/session/options` (public): how this app signs people in, for the sign-in page. `provider`:
+ * the company's OpenID Connect provider (OIDC_*), with the name its button shows; null without one.
+ */
+export const SignInOptions = z.object({
+  passwordSignIn: z.boolean(),
+  provider: z.object({ name: z.string() }).nullable(),
+});
+export type SignInOptions = z.infer<typeof SignInOptions>;
+
+/** `POST /api/session/provider` (200): where the browser goes to sign in with the provider. */
+export const ProviderSignInStart = z.object({ authorizationUrl: z.url() });
+export type ProviderSignInStart = z.infer<typeof ProviderSignInStart>;
+
+/**
+ * `POST /api/session/provider/callback`: the query string the provider sent the browser back to the
+ * sign-in page with (`?code=…&state=…`, or `?error=…`), as it came.
+ */
+export const ProviderCallbackRequest = z.strictObject({
+  callback: z.string().min(1, { error: 'Give the query string the provider sent back' }).max(8192),
+});
+export type ProviderCallbackRequest = z.infer<typeof ProviderCallbackRequest>;
+
 /** `POST /api/setup`: the one-time set-up link's token and the first admin. */
 export const SetupRequest = z.strictObject({
   token: z.string().min(1).max(200),

@@ -364,6 +364,25 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .addColumn('errors_json', 'text', (c) => c.notNull())
           .execute();
         await db.schema.createIndex('purge_runs_started').on('purge_runs').column('started_at').execute();
+    '0017-oidc-identities': {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+      async up(db: Kysely<any>) {
+        // Issue 22: the OpenID Connect identities (issuer and subject, the provider's stable id of a
+        // person) linked to operators; an e-mail can change, the subject does not.
+        await db.schema
+          .createTable('oidc_identities')
+          .addColumn('issuer', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('last_sign_in_at', time, (c) => c.notNull())
+          .addPrimaryKeyConstraint('oidc_identities_pk', ['issuer', 'subject'])
+          .execute();
+        await db.schema
+          .createIndex('oidc_identities_operator')
+          .on('oidc_identities')
+          .column('operator_id')
+          .execute();
       },
     },
   };

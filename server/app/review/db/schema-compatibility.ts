@@ -61,6 +61,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   '0015-request-limits': '0006-background-work',
   // Issue 22. Expand-only: a new table older code never reads (its sweeps purge without a log entry).
   '0016-purge-log': '0006-background-work',
+  // Issue 22. Expand-only: a new table older code never reads (an older copy signs in with passwords
+  // and the proxy's header only).
+  '0017-oidc-identities': '0006-background-work',
 };
 
 /**

@@ -33,6 +33,17 @@ export interface PasswordLinksTable {
   used_at: number | null;
 }
 
+/** An OpenID Connect identity linked to an operator (migration 0017-oidc-identities). */
+export interface OidcIdentitiesTable {
+  /** The provider's issuer URL, as its ID tokens name it. */
+  issuer: string;
+  /** The provider's stable id of the person (`sub`). */
+  subject: string;
+  operator_id: string;
+  created_at: number;
+  last_sign_in_at: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the cookie's token: the token itself is never stored. */
   token_hash: string;
@@ -338,6 +349,7 @@ export interface ReviewDatabaseSchema {
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   password_links: PasswordLinksTable;
+  oidc_identities: OidcIdentitiesTable;
   documents: DocumentsTable;
   corrections: CorrectionsTable;
   audit_events: AuditEventsTable;

@@ -40,7 +40,7 @@ export interface MountOptions {
 }
 
 export function mountReview(
-  opened: Omit<ReviewContext, 'isHttps' | 'clientAddress'>,
+  opened: Omit<ReviewContext, 'isHttps' | 'clientAddress' | 'appOrigin'>,
   options: MountOptions = {},
 ): ReviewMount {
   const publicHttps = options.hosts?.publicUrl?.startsWith('https:') === true;
@@ -52,6 +52,13 @@ export function mountReview(
     // An in-process request (app.request(), tests) has no connection: one shared name stands for it.
     clientAddress: (c) =>
       clientAddress(c.req.raw.headers, requestConnection(c)?.remoteAddress, trustProxy) ?? 'in-process',
+    appOrigin: (c) => {
+      if (options.hosts?.publicUrl !== undefined) return new URL(options.hosts.publicUrl).origin;
+      const requested = policy.requested(requestFacts(c));
+      return requested.host === undefined
+        ? new URL(c.req.url).origin
+        : `${requested.proto}://${requested.host}`;
+    },
   };
   const recorder =
     options.intake !== undefined && review.files !== undefined

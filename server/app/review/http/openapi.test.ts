@@ -24,6 +24,7 @@ import {
   SetPasswordRequest,
   SetupRequest,
   SignInRequest,
+  ProviderCallbackRequest,
   UpdateOperatorRequest,
   VersionRequest,
 } from '@extraction-review/contract/review/schemas';
@@ -256,6 +257,11 @@ const REQUESTS: Record<string, { schema: z.ZodType; valid: unknown[]; invalid: u
     schema: SignInRequest,
     valid: [{ name: 'Ada', password: 'correct horse battery staple' }],
     invalid: [{ name: 'Ada' }, { name: 'Ada', password: 'x', admin: true }, { name: '', password: 'x' }],
+  },
+  ProviderCallbackRequest: {
+    schema: ProviderCallbackRequest,
+    valid: [{ callback: '?code=abc&state=xyz&iss=https%3A%2F%2Flogin.example.com' }],
+    invalid: [{ callback: '' }, {}, { callback: '?code=abc', code: 'abc' }],
   },
   SetupRequest: {
     schema: SetupRequest,
@@ -569,6 +575,9 @@ describe('the review API’s OpenAPI document', () => {
   it('asks for a session where the routes do, and the CSRF token on every change', () => {
     const open = new Set([
       'post /api/session',
+      'get /api/session/options',
+      'post /api/session/provider',
+      'post /api/session/provider/callback',
       'post /api/setup',
       'get /api/setup/{token}',
       'get /api/password-links/{token}',

@@ -106,3 +106,19 @@ export const passwordLinkTriesLimit = (review: ReviewContext): MiddlewareHandler
     what: 'tries of password links',
     advice: 'or ask an admin for a new link.',
   });
+
+/**
+ * Starting or finishing a sign-in with the company's provider: the provider checks the credentials
+ * (and limits guesses itself), so only the hammering of these routes is bounded here. A sign-in is two
+ * requests; a whole office behind one address signs in through them.
+ */
+export const PROVIDER_SIGN_IN_TRIES = 200;
+
+export const providerTriesLimit = (review: ReviewContext): MiddlewareHandler =>
+  triesPerAddress(review, {
+    counter: 'provider-sign-in',
+    limit: PROVIDER_SIGN_IN_TRIES,
+    code: '429-001',
+    what: 'requests to sign in with the provider',
+    advice: 'or sign in with a name and password if your admin allows it.',
+  });

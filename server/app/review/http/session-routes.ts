@@ -24,8 +24,10 @@ import {
   clearSignInFailures,
   recordSignInFailure,
   refuseBlockedSignIn,
+  providerTriesLimit,
   setupTriesLimit,
 } from './request-limits';
+import { providerSignInRoutes } from './provider-sign-in-routes';
 
 function sessionBody(session: Pick<ActiveSession, 'operator' | 'csrfToken'>): SessionResponse {
   return { operator: presentOperator(session.operator), csrfToken: session.csrfToken };
@@ -41,6 +43,12 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
   const routes = new Hono<ReviewEnv>();
 
   mountRoute(routes, review, declared.signIn, async (c, { body: { name, password } }) => {
+    if (review.passwordSignIn === false) {
+      throw new ProblemError(
+        '403-008',
+        'Sign-in with a name and password is turned off here: sign in with the company’s provider.',
+      );
+    }
     // Refused before the password is checked: past the limit, a right guess looks like a wrong one.
     await refuseBlockedSignIn(review, c, name);
     const operator = await review.operators.findByName(name);
@@ -130,6 +138,16 @@ export function sessionRoutes(review: ReviewContext): Hono<ReviewEnv> {
     },
     { before: [setupTriesLimit(review)] },
   );
+
+  providerSignInRoutes(routes, review, {
+    limited: { before: [providerTriesLimit(review)] },
+    openSession: async (c, operatorId) => {
+      // A new session at each sign-in, as for a password.
+      const previous = getCookie(c, SESSION_COOKIE);
+      if (previous !== undefined) await review.sessions.delete(previous);
+      return openSession(c, review, operatorId);
+    },
+  });
 
   return routes;
 }

@@ -57,6 +57,9 @@ import {
   SetPasswordRequest,
   SetupRequest,
   SignInRequest,
+  SignInOptions,
+  ProviderSignInStart,
+  ProviderCallbackRequest,
   StateCounts,
   TimelineEntry,
   TimelineResponse,
@@ -99,6 +102,11 @@ export const Problem = ErrorResponse.extend({
 /** Read as zod reads them: defaults optional, transforms before they run. */
 export const REQUEST_SCHEMAS: Record<string, Named> = {
   SignInRequest: { schema: SignInRequest, description: 'An operator’s name (any case) and password.' },
+  ProviderCallbackRequest: {
+    schema: ProviderCallbackRequest,
+    description:
+      'The query string the OpenID Connect provider sent the browser back to `/sign-in` with (`?code=…&state=…&iss=…`, or `?error=…`).',
+  },
   SetupRequest: {
     schema: SetupRequest,
     description: `The one-time set-up link’s token and the first admin. The password has at least ${MIN_PASSWORD_LENGTH} characters (422-008 otherwise).`,
@@ -295,6 +303,16 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
   OperatorResponse: { schema: OperatorResponse, description: 'One operator.' },
   SignedOut: { schema: SignedOut, description: 'The session has ended.' },
   SetupLinkValid: { schema: SetupLinkValid, description: 'The set-up link can still be used.' },
+  SignInOptions: {
+    schema: SignInOptions,
+    description:
+      'How this app signs people in: with a password (PASSWORD_SIGNIN), and with the company’s OpenID Connect provider (its button’s name), if any.',
+  },
+  ProviderSignInStart: {
+    schema: ProviderSignInStart,
+    description:
+      'The provider’s authorization URL (code flow with PKCE, state and nonce) the browser goes to.',
+  },
   PasswordLinkResponse: {
     schema: PasswordLinkResponse,
     description: 'A one-time password link: its path under the app (shown once) and when it expires (a day).',

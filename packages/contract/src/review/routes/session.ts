@@ -4,7 +4,15 @@
  * once any admin exists, however made; used once; valid an hour.
  */
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH, SessionResponse, SetupRequest, SignInRequest } from '../schemas';
+import {
+  MIN_PASSWORD_LENGTH,
+  ProviderCallbackRequest,
+  ProviderSignInStart,
+  SessionResponse,
+  SetupRequest,
+  SignInOptions,
+  SignInRequest,
+} from '../schemas';
 import { SetupLinkValid, SignedOut } from './components';
 import { declareRoute } from './declare';
 
@@ -37,7 +45,46 @@ export const signIn = declareRoute({
   access: 'public',
   body: SignInRequest,
   responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
-  problems: ['401-012', '403-007', '429-003'],
+  problems: ['401-012', '403-007', '403-008', '429-003'],
+});
+
+export const signInOptions = declareRoute({
+  operationId: 'signInOptions',
+  method: 'get',
+  path: '/api/session/options',
+  tag: 'session',
+  summary: 'How to sign in',
+  description:
+    'Whether a password signs in here (PASSWORD_SIGNIN), and the company’s OpenID Connect provider, if one is configured (OIDC_ISSUER), with the name of its button.',
+  access: 'public',
+  responses: { 200: { description: 'The ways to sign in.', schema: SignInOptions } },
+});
+
+export const startProviderSignIn = declareRoute({
+  operationId: 'startProviderSignIn',
+  method: 'post',
+  path: '/api/session/provider',
+  tag: 'session',
+  summary: 'Start signing in with the OpenID Connect provider',
+  description:
+    'Answers the provider’s authorization URL (authorization code flow with PKCE, state and nonce) and sets `er_oidc`, a signed, HttpOnly cookie valid 10 minutes that keeps the state, the nonce and the PKCE verifier for the way back. The provider sends the browser back to `/sign-in`. Counted with sign-in attempts.',
+  access: 'public',
+  responses: { 200: { description: 'Go there to sign in.', schema: ProviderSignInStart } },
+  problems: ['404-015', '429-001', '502-004'],
+});
+
+export const finishProviderSignIn = declareRoute({
+  operationId: 'finishProviderSignIn',
+  method: 'post',
+  path: '/api/session/provider/callback',
+  tag: 'session',
+  summary: 'Finish signing in with the OpenID Connect provider',
+  description:
+    'Checks the provider’s answer against the `er_oidc` cookie (state, then the code with the PKCE verifier, then the ID token’s nonce), finds the operator linked to the identity (issuer and subject), or the operator named by its e-mail or user name (then links it), or creates one (OIDC_AUTO_CREATE); sets the role from OIDC_ROLE_CLAIM; then opens a session as a password sign-in does. Counted with sign-in attempts.',
+  access: 'public',
+  body: ProviderCallbackRequest,
+  responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },
+  problems: ['401-015', '401-016', '401-017', '403-007', '404-015', '429-001', '502-004'],
 });
 
 export const getSession = declareRoute({
@@ -94,4 +141,13 @@ export const setUp = declareRoute({
   notes: { '422-008': `the body does not fit, or the password is shorter than ${MIN_PASSWORD_LENGTH}` },
 });
 
-export const sessionRoutes = [signIn, getSession, signOut, checkSetupLink, setUp] as const;
+export const sessionRoutes = [
+  signIn,
+  getSession,
+  signOut,
+  signInOptions,
+  startProviderSignIn,
+  finishProviderSignIn,
+  checkSetupLink,
+  setUp,
+] as const;

@@ -364,6 +364,8 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .addColumn('errors_json', 'text', (c) => c.notNull())
           .execute();
         await db.schema.createIndex('purge_runs_started').on('purge_runs').column('started_at').execute();
+      },
+    },
     '0017-oidc-identities': {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
       async up(db: Kysely<any>) {

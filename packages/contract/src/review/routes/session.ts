@@ -67,7 +67,7 @@ export const startProviderSignIn = declareRoute({
   tag: 'session',
   summary: 'Start signing in with the OpenID Connect provider',
   description:
-    'Answers the provider’s authorization URL (authorization code flow with PKCE, state and nonce) and sets `er_oidc`, a signed, HttpOnly cookie valid 10 minutes that keeps the state, the nonce and the PKCE verifier for the way back. The provider sends the browser back to `/sign-in`. Counted with sign-in attempts.',
+    'Answers the provider’s authorization URL (authorization code flow with PKCE, state and nonce) and sets `er_oidc`, a signed, HttpOnly cookie valid 10 minutes that keeps the state, the nonce and the PKCE verifier for the way back. The provider sends the browser back to `/sign-in`. Bounded per client address (200 in 15 minutes, 429-001).',
   access: 'public',
   responses: { 200: { description: 'Go there to sign in.', schema: ProviderSignInStart } },
   problems: ['404-015', '429-001', '502-004'],
@@ -80,7 +80,7 @@ export const finishProviderSignIn = declareRoute({
   tag: 'session',
   summary: 'Finish signing in with the OpenID Connect provider',
   description:
-    'Checks the provider’s answer against the `er_oidc` cookie (state, then the code with the PKCE verifier, then the ID token’s nonce), finds the operator linked to the identity (issuer and subject), or the operator named by its e-mail or user name (then links it), or creates one (OIDC_AUTO_CREATE); sets the role from OIDC_ROLE_CLAIM; then opens a session as a password sign-in does. Counted with sign-in attempts.',
+    'Checks the provider’s answer against the `er_oidc` cookie (state, then the code with the PKCE verifier, then the ID token’s nonce), finds the operator linked to the identity (issuer and subject), or the operator named by its e-mail or user name (then links it), or creates one (OIDC_AUTO_CREATE); sets the role from OIDC_ROLE_CLAIM; then opens a session as a password sign-in does. Bounded per client address (200 in 15 minutes, 429-001).',
   access: 'public',
   body: ProviderCallbackRequest,
   responses: { 200: { description: 'Signed in.', schema: SessionResponse, headers: SET_COOKIE } },

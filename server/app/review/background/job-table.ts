@@ -161,20 +161,7 @@ export class JobTable {
 export async function scheduleJob(db: Db, job: JobToSchedule, now: number): Promise<void> {
   await db
     .insertInto('background_jobs')
-    .values({
-      kind: job.kind,
-      key: job.key,
-      scope: job.scope ?? null,
-      payload_json: JSON.stringify(job.payload ?? {}),
-      state: 'pending',
-      run_at: job.runAt,
-      attempts: 0,
-      lease_owner: null,
-      lease_until: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(newJobRow(job, now))
     .onConflict((conflict) =>
       conflict.columns(['kind', 'key']).doUpdateSet((eb) => ({
         run_at: eb.ref('excluded.run_at'),
@@ -186,6 +173,35 @@ export async function scheduleJob(db: Db, job: JobToSchedule, now: number): Prom
       })),
     )
     .execute();
+}
+
+/**
+ * Enqueues a job unless one of its kind and key is there, which is left as it is (its lease, its
+ * schedule): a standing job such as the retention purge's, whose row is only a lease.
+ */
+export async function ensureJob(db: Db, job: JobToSchedule, now: number): Promise<void> {
+  await db
+    .insertInto('background_jobs')
+    .values(newJobRow(job, now))
+    .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
+    .execute();
+}
+
+function newJobRow(job: JobToSchedule, now: number) {
+  return {
+    kind: job.kind,
+    key: job.key,
+    scope: job.scope ?? null,
+    payload_json: JSON.stringify(job.payload ?? {}),
+    state: 'pending' as const,
+    run_at: job.runAt,
+    attempts: 0,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ReviewDatabase } from '../db/open-database';
 import type { PurgeRunRow } from '../db/schema';
-import { JobTable, type LeasedJob } from '../background/job-table';
+import { ensureJob, JobTable, type LeasedJob } from '../background/job-table';
 import type { PurgeRun } from '../background/retention-purge';
 
 export type { PurgeRun };
@@ -45,24 +45,7 @@ export class PurgeLog {
   /** The purge's lease for `owner`, or undefined while another copy (or the command) purges. */
   async acquire(owner: string, now: number): Promise<PurgeLease | undefined> {
     // The one row, made once (never rescheduled here: that would not touch a lease anyway).
-    await this.store.db
-      .insertInto('background_jobs')
-      .values({
-        kind: PURGE_JOB_KIND,
-        key: PURGE_JOB_KEY,
-        scope: null,
-        payload_json: '{}',
-        state: 'pending',
-        run_at: 0,
-        attempts: 0,
-        lease_owner: null,
-        lease_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((conflict) => conflict.columns(['kind', 'key']).doNothing())
-      .execute();
+    await ensureJob(this.store.db, { kind: PURGE_JOB_KIND, key: PURGE_JOB_KEY, runAt: 0 }, now);
     return this.jobs.claim({ kind: PURGE_JOB_KIND, owner, now, leaseMs: PURGE_LEASE_MS });
   }
 

@@ -1,6 +1,6 @@
 /**
  * What the metrics read of the review store, counted at most every `maxAgeMs` (default 15 s) and
- * kept: the documents by state and model, the outbox's pending deliveries, the oldest job waiting to
+ * kept: the documents by state and model (the counts the store keeps), the outbox's pending deliveries, the oldest job waiting to
  * be followed. A scrape reads the kept figures and, when they are older than `maxAgeMs`, counts them
  * again first (one grouped count per refresh, never one per scrape however many scrapers there are:
  * concurrent scrapes share one refresh). A refresh that fails (the database away) keeps the last
@@ -11,6 +11,7 @@ import type { Clock } from '@extraction-review/server-kit/clock';
 import { componentLogger } from '@extraction-review/server-kit/logger';
 import type { ReviewDatabase } from '../review/db/open-database';
 import { FOLLOW_KIND } from '../review/intake/job-follower';
+import { QueueCounts } from '../review/store/queue-counts';
 
 const logger = componentLogger('metrics');
 
@@ -38,9 +39,11 @@ export class StoreSnapshot {
   private countedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
   private readonly maxAgeMs: number;
+  private readonly counts: QueueCounts;
 
   constructor(private readonly options: StoreSnapshotOptions) {
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_SNAPSHOT_MAX_AGE_MS;
+    this.counts = new QueueCounts(options.database);
   }
 
   /** The figures, counted again first when stale; the last ones (or none yet) when that fails. */
@@ -57,7 +60,7 @@ export class StoreSnapshot {
   private async refresh(): Promise<void> {
     const startedAt = this.options.clock.now();
     try {
-      this.figures = await count(this.options.database);
+      this.figures = await count(this.options.database, this.counts, startedAt);
     } catch (error) {
       this.options.onFailure?.();
       logger.warn({ err: error }, 'the metrics could not count the review store; the last figures are kept');
@@ -68,13 +71,10 @@ export class StoreSnapshot {
   }
 }
 
-async function count(database: ReviewDatabase): Promise<StoreFigures> {
+async function count(database: ReviewDatabase, counts: QueueCounts, now: number): Promise<StoreFigures> {
   const { db } = database;
-  const documents = await db
-    .selectFrom('documents')
-    .select(['state', 'model_key', sql<number | string>`count(*)`.as('count')])
-    .groupBy(['state', 'model_key'])
-    .execute();
+  // The counts the store's triggers keep (migration 0018): a few rows, never a walk of the documents.
+  const documents = await counts.byModel(now);
   const pending = await db
     .selectFrom('deliveries')
     .select(sql<number | string>`count(*)`.as('count'))
@@ -88,7 +88,7 @@ async function count(database: ReviewDatabase): Promise<StoreFigures> {
     .executeTakeFirst();
   return {
     // PostgreSQL's count(*) is a bigint, which pg hands over as a string.
-    documents: documents.map((row) => ({ state: row.state, model: row.model_key, count: Number(row.count) })),
+    documents,
     pendingDeliveries: Number(pending?.count ?? 0),
     oldestFollowDueAt: oldest?.due === null || oldest?.due === undefined ? null : Number(oldest.due),
   };

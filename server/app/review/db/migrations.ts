@@ -16,6 +16,8 @@ import { uncheckedGate } from './unchecked-gate-migration';
 import { savedFilters } from './saved-filters-migration';
 import { assignments } from './assignments-migration';
 import { requestLimits } from './request-limits-migration';
+import { queueCounts } from './queue-counts-migration';
+import { nameSearch } from './name-search-migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -387,5 +389,7 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0018-queue-counts': queueCounts(engine),
+    '0019-name-search': nameSearch(engine),
   };
 }

@@ -64,6 +64,12 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 22. Expand-only: a new table older code never reads (an older copy signs in with passwords
   // and the proxy's header only).
   '0017-oidc-identities': '0006-background-work',
+  // Issue 22. Expand-only: new tables older code never reads, and triggers that keep them current
+  // whatever code writes the documents (an older copy's writes included).
+  '0018-queue-counts': '0006-background-work',
+  // Issue 22. Expand-only: indexes (PostgreSQL), and on SQLite a search table, its triggers and a
+  // nullable documents.search_id that only the triggers write.
+  '0019-name-search': '0006-background-work',
 };
 
 /**

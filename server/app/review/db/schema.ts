@@ -329,6 +329,24 @@ export interface SavedQueuesTable {
 }
 
 /** One retention purge (migration 0016-purge-log): what it did, for the admins' log. */
+/**
+ * Documents per model and stored state (migration 0018), kept by triggers; on PostgreSQL the latest
+ * changes wait in `queue_count_changes` until store/queue-counts.ts folds them in.
+ */
+export interface QueueCountsTable {
+  model_key: string;
+  state: DocumentState;
+  n: number | string;
+}
+
+export interface QueueCountChangesTable {
+  id: Generated<number>;
+  model_key: string;
+  state: DocumentState;
+  /** The net change of one statement (negative when documents left the state). */
+  n: number | string;
+}
+
 export interface PurgeRunsTable {
   id: string;
   started_at: number;
@@ -362,6 +380,8 @@ export interface ReviewDatabaseSchema {
   background_jobs: BackgroundJobsTable;
   saved_queues: SavedQueuesTable;
   purge_runs: PurgeRunsTable;
+  queue_counts: QueueCountsTable;
+  queue_count_changes: QueueCountChangesTable;
   sign_in_failures: SignInFailuresTable;
   request_counts: RequestCountsTable;
 }

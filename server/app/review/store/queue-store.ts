@@ -10,7 +10,16 @@
  * (`now`), so tests can move it.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
+import type { Engine } from '../db/migrations';
+import { QueueCounts, noCounts, type StateCounts } from './queue-counts';
 import type { ReviewDatabase } from '../db/open-database';
 import type { DocumentRow, NewDocumentRow, ReviewDatabaseSchema } from '../db/schema';
 import { effectiveState, explainHolderRefusal, type Refusal } from '../model/queue-state';
@@ -148,10 +157,28 @@ const heldBy = (operatorId: string, now: number) => (eb: Eb) =>
   eb.and([eb('state', '=', 'in_review'), eb('holder_id', '=', operatorId), eb('lease_expires_at', '>', now)]);
 
 /**
+ * In file names and aliases, whatever the case, anywhere in the name (migration 0019-name-search):
+ * on PostgreSQL `lower(…) like '%…%'`, which pg_trgm's indexes on the same expressions serve; on
+ * SQLite the trigram table's match of the phrase, whose index needs three characters (a shorter
+ * needle walks the names with `like`, as both engines did before the index).
+ */
+function nameMatches(eb: Eb, search: string, engine: Engine) {
+  if (engine === 'sqlite' && [...search].length >= 3) {
+    const phrase = `"${search.replaceAll('"', '""')}"`;
+    return sql<SqlBool>`documents.search_id in (select rowid from documents_search where documents_search match ${phrase})`;
+  }
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return eb.or([
+    eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
+    eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
+  ]);
+}
+
+/**
  * The documents these filters list, as readers see them (an expired lease is `to_review`): one
  * predicate for the list, its counts and "next", so the three always agree.
  */
-const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
+const matching = (filters: DocumentFilters, now: number, engine: Engine) => (eb: Eb) => {
   const all = [];
   const { state } = filters;
   if (state === 'to_review') all.push(waiting(now)(eb));
@@ -182,15 +209,7 @@ const matching = (filters: DocumentFilters, now: number) => (eb: Eb) => {
   if (filters.assigned === 'anyone') all.push(eb('documents.assigned_to', 'is not', null));
   else if (filters.assigned === 'nobody') all.push(eb('documents.assigned_to', 'is', null));
   else if (filters.assigned !== undefined) all.push(eb('documents.assigned_to', '=', filters.assigned));
-  if (filters.search !== undefined) {
-    const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    all.push(
-      eb.or([
-        eb(eb.fn('lower', ['documents.file_name']), 'like', sql<string>`${pattern} escape '\\'`),
-        eb(eb.fn('lower', ['documents.alias']), 'like', sql<string>`${pattern} escape '\\'`),
-      ]),
-    );
-  }
+  if (filters.search !== undefined) all.push(nameMatches(eb, filters.search, engine));
   return eb.and(all);
 };
 
@@ -215,11 +234,12 @@ const nextOf = (
   filters: DocumentFilters,
   now: number,
   pool: NextPool,
+  engine: Engine,
 ) =>
   from
     .select('documents.id')
     .where(waiting(now))
-    .where(matching(filters, now))
+    .where(matching(filters, now, engine))
     .where((eb) =>
       pool === 'team'
         ? eb('documents.assigned_to', 'is', null)
@@ -234,6 +254,9 @@ const nextOf = (
 const takenOverFrom = sql<string | null>`case when state = 'in_review' then holder_id else null end`;
 
 export class QueueStore {
+  /** The kept counts per state (store/queue-counts.ts). */
+  readonly counts: QueueCounts;
+
   constructor(
     private readonly store: ReviewDatabase,
     private readonly leaseMs: number,
@@ -244,7 +267,9 @@ export class QueueStore {
      * must follow a confirmation (the way back's deliveries) is then written with it or not at all.
      */
     private readonly onConfirmed?: ConfirmationHook,
-  ) {}
+  ) {
+    this.counts = new QueueCounts(store);
+  }
 
   /** The columns of a document taken by `operatorId` under a fresh lease (from whoever held it). */
   private takenBy(operatorId: string, now: number) {
@@ -417,7 +442,7 @@ export class QueueStore {
             .updateTable('documents')
             .set(this.takenBy(operatorId, now))
             .where('id', '=', (eb) => {
-              const next = nextOf(eb.selectFrom('documents'), filters, now, pool);
+              const next = nextOf(eb.selectFrom('documents'), filters, now, pool, this.store.engine);
               return postgres ? next.forUpdate().skipLocked() : next;
             })
             // Checked again on the row itself: on PostgreSQL a row changed since the subquery read it is
@@ -443,7 +468,13 @@ export class QueueStore {
    */
   async peekNext(takerId: string, now: number, filters: DocumentFilters = {}): Promise<string | undefined> {
     for (const pool of poolsOf(takerId)) {
-      const row = await nextOf(this.db.selectFrom('documents'), filters, now, pool).executeTakeFirst();
+      const row = await nextOf(
+        this.db.selectFrom('documents'),
+        filters,
+        now,
+        pool,
+        this.store.engine,
+      ).executeTakeFirst();
       if (row) return row.id;
     }
     return undefined;
@@ -1029,7 +1060,7 @@ export class QueueStore {
         earlierSameFile(eb).select('earlier.id').as('duplicate_of_id'),
         earlierSameFile(eb).select('earlier.file_name').as('duplicate_of_name'),
       ]);
-    query = query.where(matching(filters, now));
+    query = query.where(matching(filters, now, this.store.engine));
     if (filters.after !== undefined) {
       const { value, id } = filters.after;
       const beyond = direction === 'desc' ? '<' : '>';
@@ -1062,7 +1093,7 @@ export class QueueStore {
       .selectFrom('documents')
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
       .where(waiting(now))
-      .where(matching(filters, now))
+      .where(matching(filters, now, this.store.engine))
       .where((eb) =>
         takerId === undefined
           ? eb.and([])
@@ -1076,11 +1107,15 @@ export class QueueStore {
    * How many documents are in each state, as readers see them (expired leases count as waiting), of
    * those the filters list (whatever their state).
    */
-  async countByState(now: number, filters: DocumentFilters = {}): Promise<Record<DocumentState, number>> {
+  async countByState(now: number, filters: DocumentFilters = {}): Promise<StateCounts> {
+    // The queue's own views (all, or one model's) read the kept counts; other filters count what
+    // they select, bounded by their own index (an operator's, a search's, a range of dates).
+    const { state: _state, model, ...others } = filters;
+    if (Object.values(others).every((value) => value === undefined)) return this.counts.byState(now, model);
     const rows = await this.db
       .selectFrom('documents')
       // Every state is counted: the filters but the state.
-      .where(matching({ ...filters, state: undefined }, now))
+      .where(matching({ ...filters, state: undefined }, now, this.store.engine))
       .select((eb) => [
         eb
           .case()
@@ -1095,15 +1130,7 @@ export class QueueStore {
       ])
       .groupBy('effective')
       .execute();
-    const counts: Record<DocumentState, number> = {
-      processing: 0,
-      failed: 0,
-      to_review: 0,
-      in_review: 0,
-      confirmed: 0,
-      rejected: 0,
-      postponed: 0,
-    };
+    const counts = noCounts();
     for (const row of rows) counts[row.effective as DocumentState] += Number(row.n);
     return counts;
   }

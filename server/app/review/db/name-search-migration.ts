@@ -31,7 +31,7 @@ export function nameSearch(engine: Engine): Migration {
           await sql`rollback to savepoint name_search`.execute(db);
           logger.warn(
             { err: error },
-            'pg_trgm could not be created: the queue search scans the documents (create the extension as a superuser, then run the migration of a later release, or create the indexes of docs/operations.md)',
+            'pg_trgm could not be created: the queue search walks the names (docs/review-store.md, "Search through a trigram index", says how to add its indexes)',
           );
           return;
         }

@@ -3,7 +3,9 @@
  * case, anywhere in the name") through a trigram index instead of a walk of every document.
  *
  * - PostgreSQL: `pg_trgm`'s GIN indexes on `lower(file_name)` and `lower(alias)`, which serve the
- *   store's `lower(…) like '%…%'` as they are. The extension is trusted (PostgreSQL 13 and later): the
+ *   store's `lower(…) like '%…%'` as they are. Without GIN's pending list (`fastupdate = off`): each
+ *   insert writes its trigrams at once (documents arrive one by one), where the list would make every
+ *   search read up to 4 MB of entries not yet merged (measured: 83 ms of a search's 250 at 1,000,000). The extension is trusted (PostgreSQL 13 and later): the
  *   owner of the database may create it. Where it cannot be created (an older server, a role without
  *   the right), the migration goes on without it (savepoint) and search scans, as before; the log says so.
  * - SQLite: an FTS5 table with the trigram tokenizer over the same two columns, external content
@@ -36,10 +38,10 @@ export function nameSearch(engine: Engine): Migration {
           return;
         }
         await sql`release savepoint name_search`.execute(db);
-        await sql`create index documents_file_name_trgm on documents using gin (lower(file_name) gin_trgm_ops)`.execute(
+        await sql`create index documents_file_name_trgm on documents using gin (lower(file_name) gin_trgm_ops) with (fastupdate = off)`.execute(
           db,
         );
-        await sql`create index documents_alias_trgm on documents using gin (lower(alias) gin_trgm_ops)`.execute(
+        await sql`create index documents_alias_trgm on documents using gin (lower(alias) gin_trgm_ops) with (fastupdate = off)`.execute(
           db,
         );
         return;

@@ -29,9 +29,10 @@ describe('housekeeping', () => {
     const remove = vi.fn().mockResolvedValue(undefined);
     const sweepCounters = vi.fn().mockResolvedValueOnce(2).mockResolvedValue(0);
     const logs = captureLogs();
+    const fold = vi.fn().mockResolvedValue(undefined);
     const housekeeping = new Housekeeping({
       review: {
-        queue: { sweepRetention },
+        queue: { sweepRetention, counts: { fold } },
         sessions: { deleteExpired },
         limits: { deleteExpired: sweepCounters },
         files: { remove },
@@ -50,6 +51,7 @@ describe('housekeeping', () => {
       more: false,
     });
     expect(deleteExpired).toHaveBeenCalledTimes(2);
+    expect(fold).toHaveBeenCalledTimes(1);
     expect(sweepCounters).toHaveBeenCalledTimes(2);
     expect(remove).toHaveBeenCalledWith('k1');
     logs.restore();

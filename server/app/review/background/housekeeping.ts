@@ -1,7 +1,8 @@
 /**
  * A copy's housekeeping (issue 22), on the loop that cannot crash the process (background-loop.ts):
  * every pass sweeps expired sessions, spent or expired set-up and password links, and the limits'
- * counters whose window is over (store/request-limits.ts), and (unless RETENTION_SWEEP_INTERVAL_MS
+ * counters whose window is over (store/request-limits.ts), folds the queue counts' waiting changes
+ * (store/queue-counts.ts), and (unless RETENTION_SWEEP_INTERVAL_MS
  * is 0) runs the retention purge (retention-purge.ts): each model's rule applied, the kept files of
  * what it purged removed once the rows are committed, the run kept in the purge log for the admins.
  *
@@ -33,7 +34,8 @@ interface CounterSweeper {
 
 export interface HousekeepingOptions {
   review: {
-    queue: PurgeDeps['queue'];
+    /** With its kept counts (store/queue-counts.ts), whose waiting changes each pass folds in. */
+    queue: PurgeDeps['queue'] & { counts?: { fold(): Promise<void> } };
     sessions: SessionSweeper;
     /** The sign-in, link and integration counters (RequestLimits); none: not swept. */
     limits?: CounterSweeper | undefined;
@@ -98,6 +100,9 @@ export class Housekeeping {
       documentsDeleted: 0,
       more: false,
     };
+    // The queue's counts read their waiting changes too; folding them here keeps those few even in a
+    // deployment where nobody reads the counts (pipelines only, no metrics).
+    await review.queue.counts?.fold();
     for (let i = 0; i < maxBatches; i++) {
       const swept = await review.sessions.deleteExpired(review.clock.now(), batch);
       pass.sessions += swept.sessions;

@@ -70,6 +70,9 @@ export const OLDEST_CODE_FOR: Readonly<Record<string, string>> = {
   // Issue 22. Expand-only: indexes (PostgreSQL), and on SQLite a search table, its triggers and a
   // nullable documents.search_id that only the triggers write.
   '0019-name-search': '0006-background-work',
+  // Issue 22. Expand-only in effect: an index replaced by a wider one on the same leading columns
+  // (older code's look-ups use it as they used the old one).
+  '0020-same-file-order': '0006-background-work',
 };
 
 /**

@@ -399,9 +399,10 @@ export function reviewMigrations(engine: Engine): Record<string, Migration> {
         // created_at) left the tie to a sort, so SQLite, once its statistics saw a million documents
         // with few hashes, walked documents_created instead, for each listed row: a first page of
         // 1,000,000 documents took 100 s. With the id in the index the look-up is one seek.
-        await db.schema.dropIndex('documents_file_sha256').execute();
+        await db.schema.dropIndex('documents_file_sha256').ifExists().execute();
         await db.schema
           .createIndex('documents_same_file')
+          .ifNotExists()
           .on('documents')
           .columns(['file_sha256', 'created_at', 'id'])
           .execute();

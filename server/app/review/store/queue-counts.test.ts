@@ -275,6 +275,25 @@ describe.each(ENGINES)('the name search on %s', (engine) => {
     expect(await search('batch süd')).toEqual(['aliased']);
   });
 
+  it("pages a needle most names have in the list's order (SQLite walks it past 2,000 matches)", async () => {
+    const { db } = store.database;
+    await db
+      .insertInto('documents')
+      .values(rows(2_100, 'Common-Word', 'm', 'to_review', T0 + 10_000))
+      .execute();
+    const first = await queue.listDocuments({ search: 'common-w', limit: 50 }, T0);
+    expect(first.rows.map((row) => row.id)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Common-Word-${String(2_099 - i).padStart(4, '0')}`),
+    );
+    const second = await queue.listDocuments(
+      { search: 'common-w', limit: 50, after: first.next ?? undefined },
+      T0,
+    );
+    expect(second.rows[0]?.id).toBe('Common-Word-2049');
+    expect((await queue.countByState(T0, { search: 'common-w' })).to_review).toBe(2_100);
+    await db.deleteFrom('documents').where('id', 'like', 'Common-Word-%').execute();
+  });
+
   it('reads the index, not every name', async () => {
     const plan = await explainSearch(store.database.db, engine);
     expect(plan).toMatch(engine === 'postgres' ? /documents_file_name_trgm/ : /documents_search/);

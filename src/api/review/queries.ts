@@ -37,12 +37,23 @@ export function sessionQueryOptions() {
   });
 }
 
-export function queueQueryOptions(query: Partial<QueueQuery>) {
+/** How often a shown queue list is read again while the tab hears no events. */
+export const QUEUE_POLL_MS = 10_000;
+
+/**
+ * The queue moves as the team works. While the tab's event stream is up (`eventsUp`: useAppEventsUp),
+ * the events say what changed and src/app/queue-live-updates.tsx refreshes just that (the row, the
+ * counts, a first page): no poll. Before it opens, while it is broken, or with events off on the
+ * server, the list shown is read again every QUEUE_POLL_MS.
+ */
+export function queueQueryOptions(
+  query: Partial<QueueQuery>,
+  { eventsUp = false }: { eventsUp?: boolean } = {},
+) {
   return queryOptions({
     queryKey: reviewKeys.queue(query),
     queryFn: ({ signal }) => listQueue(query, { signal }),
-    // The queue moves as the team works: kept fresh while shown.
-    refetchInterval: 10_000,
+    refetchInterval: eventsUp ? false : QUEUE_POLL_MS,
   });
 }
 

@@ -43,8 +43,8 @@ export const QUEUE_POLL_MS = 10_000;
 /**
  * The queue moves as the team works. While the tab's event stream is up (`eventsUp`: useAppEventsUp),
  * the events say what changed and src/app/queue-live-updates.tsx refreshes just that (the row, the
- * counts, a first page): no poll. Before it opens, while it is broken, or with events off on the
- * server, the list shown is read again every QUEUE_POLL_MS.
+ * counts, a first page): no poll. Before it opens, while it is broken or refused (a 503, a proxy
+ * that does not stream), the list shown is read again every QUEUE_POLL_MS.
  */
 export function queueQueryOptions(
   query: Partial<QueueQuery>,

@@ -101,9 +101,10 @@ export function subscribeToAppEvents(
 
 /**
  * Whether an event stream of this tab is open now: while it is, the queue lists need no poll (the
- * events say what changed, queue-live-updates.tsx); before it opens, when it breaks, and when the
- * server has events off (no stream ever opens), they poll. Read it with `appEventsUp`, follow it with
- * `subscribeToAppEventsStatus` (React: src/lib/use-app-events-up.ts).
+ * events say what changed, queue-live-updates.tsx); before it opens, when it breaks, and when it is
+ * refused (no stream ever opens), they poll. The app-config's `events` is no sign of it: that flag
+ * is about job events (a webhook), while the queue's are sent whenever someone is signed in. Read it
+ * with `appEventsUp`, follow it with `subscribeToAppEventsStatus` (React: src/lib/use-app-events-up.ts).
  */
 export function appEventsUp(): boolean {
   return openStreams > 0;

@@ -77,6 +77,7 @@ export function QueuePage() {
         sort={filters.sort ?? '-received'}
         onSort={(sort) => setFilters({ sort: sort === '-received' ? undefined : sort })}
         selection={isAdmin ? selection : undefined}
+        live={eventsUp}
       />
     </main>
   );

@@ -6,6 +6,7 @@
 import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { reviewKeys } from '../api/keys';
+import { savedQueuesKey } from '../api/review/saved-queue-endpoints';
 import type { QueueEvent } from '../api/v2/app-events';
 import type { QueuePage, QueueQuery, StateCounts } from '@extraction-review/contract/review/schemas';
 import { ALICE, BOB, COUNTS, queueDocument, queuePage, session } from '../features/queue/testing/fixtures';
@@ -151,6 +152,11 @@ describe('createQueueLiveCache', () => {
 
   it('coalesces a burst: one read at once, one more when the window closes, none after', async () => {
     const first = cachedList({ limit: 50 }, queuePage());
+    // The saved queues' waiting counts, shown above the list.
+    const savedReads = vi.fn(() => ({ queues: [] }));
+    client.setQueryData(savedQueuesKey(), { queues: [] });
+    const saved = new QueryObserver(client, { queryKey: savedQueuesKey(), queryFn: savedReads });
+    stops.push(saved.subscribe(() => {}));
     reads.row.mockImplementation(async () => queueDocument({ version: 9, state: 'in_review', holder: BOB }));
     const live = createQueueLiveCache(client, { reads });
 
@@ -172,6 +178,7 @@ describe('createQueueLiveCache', () => {
     await vi.advanceTimersByTimeAsync(COALESCE_MS * 5);
     expect(reads.counts).toHaveBeenCalledTimes(2);
     expect(listReads).toHaveLength(2);
+    expect(savedReads).toHaveBeenCalledTimes(2);
     live.dispose();
   });
 });

@@ -7,7 +7,8 @@
  *   place in every page that shows it, or taken out when it is gone or no longer fits the list's filters.
  * - A document no cached page shows (a new one): the first page of each shown list that puts new
  *   documents first (`-received`, the default) is read again; deeper pages never are.
- * - The counts per state of each shown list's filters are read again (`GET /api/review/counts`).
+ * - The counts per state of each shown list's filters are read again (`GET /api/review/counts`), and
+ *   the saved queues' waiting counts.
  *
  * Bursts are coalesced: each of these runs at once, then at most once per COALESCE_MS per row, list
  * or filter set, with what came meanwhile.
@@ -16,6 +17,7 @@ import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query'
 import { ApiError } from '../api/errors';
 import { reviewKeys } from '../api/keys';
 import { getQueueRow, queueCounts } from '../api/review/endpoints';
+import { savedQueuesKey } from '../api/review/saved-queue-endpoints';
 import type { QueueEvent } from '../api/v2/app-events';
 import type {
   QueueDocument,
@@ -136,12 +138,14 @@ export function createQueueLiveCache(
         }
       }
       throttle.run('counts', refreshCounts);
-      // "Next" peeks and the job pages' documents are single small reads: read again, coalesced too.
-      throttle.run('peeks', () =>
-        Promise.all([
-          client.invalidateQueries({ queryKey: [...reviewKeys.queues(), 'next'] }),
-          client.invalidateQueries({ queryKey: [...reviewKeys.queues(), 'job'] }),
-        ]),
+      // The other reads under the queue's key are small ("next" peeks, the job pages' documents, the
+      // saved queues with their waiting counts): read again as they are, coalesced too.
+      throttle.run('others', () =>
+        Promise.all(
+          [[...reviewKeys.queues(), 'next'], [...reviewKeys.queues(), 'job'], savedQueuesKey()].map(
+            (queryKey) => client.invalidateQueries({ queryKey }),
+          ),
+        ),
       );
     },
     dispose: throttle.dispose,

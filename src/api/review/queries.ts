@@ -2,7 +2,7 @@
  * React Query options for the review API: one key factory, one `queryOptions` per resource (STYLE.md).
  * Reading the session also hands its CSRF token to csrf.ts, so later writes carry it.
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, replaceEqualDeep } from '@tanstack/react-query';
 import { ApiError } from '../errors';
 import { rememberCsrfToken } from '@extraction-review/contract/review/csrf';
 import {
@@ -14,7 +14,7 @@ import {
   listQueue,
 } from './endpoints';
 import { reviewKeys } from '../keys';
-import type { QueueQuery, SessionResponse } from '@extraction-review/contract/review/schemas';
+import type { QueuePage, QueueQuery, SessionResponse } from '@extraction-review/contract/review/schemas';
 
 /** The signed-in operator, or null when nobody is (a 401 is an answer here, not an error). */
 export function sessionQueryOptions() {
@@ -54,7 +54,28 @@ export function queueQueryOptions(
     queryKey: reviewKeys.queue(query),
     queryFn: ({ signal }) => listQueue(query, { signal }),
     refetchInterval: eventsUp ? false : QUEUE_POLL_MS,
+    structuralSharing: (previous, next) => replaceEqualDeep(previous, keepNewerRows(previous, next)),
   });
+}
+
+/**
+ * A page read just before a change can land just after the change's row was put in place
+ * (queue-live-cache.ts): a row never goes back to an older version of itself. Rows are only ever
+ * newer in a later page otherwise (a document's version only grows).
+ */
+export function keepNewerRows(previous: unknown, next: unknown): unknown {
+  const before = previous as QueuePage | undefined;
+  const after = next as QueuePage | undefined;
+  if (before?.documents === undefined || after?.documents === undefined) return next;
+  const kept = new Map(before.documents.map((d) => [d.id, d]));
+  let changed = false;
+  const documents = after.documents.map((d) => {
+    const older = kept.get(d.id);
+    if (older === undefined || older.version <= d.version) return d;
+    changed = true;
+    return older;
+  });
+  return changed ? { ...after, documents } : next;
 }
 
 export function reviewDocumentQueryOptions(id: string) {

@@ -107,7 +107,14 @@ test('two operators share one queue: different documents, live updates, stale ed
   await alicePage.reload();
   await expect(valueOf(alicePage, 'invoice_number')).toHaveValue('Q-ALICE', { timeout: 30_000 });
 
-  // She confirms; Bob's queue tab shows it confirmed without being reloaded.
+  // She confirms; Bob's queue tab shows it confirmed without being reloaded: the event makes it read
+  // that one row (no poll while its event stream is open, issue 22).
+  const rowRead = bobQueue.waitForResponse(
+    async (response) =>
+      response.url().endsWith(`/api/review/documents/${aliceDoc}/row`) &&
+      response.ok() &&
+      ((await response.json()) as { document: { state: string } }).document.state === 'confirmed',
+  );
   await confirmThroughGate(alicePage);
   await expect(alicePage.getByText(/confirmed/i).first()).toBeVisible();
   const confirmedRow = bobQueue
@@ -115,6 +122,7 @@ test('two operators share one queue: different documents, live updates, stale ed
     .filter({ hasText: /confirmed/i })
     .filter({ hasText: alice });
   await expect(confirmedRow).toBeVisible({ timeout: 8_000 });
+  await rowRead;
 
   // Bob has his document open twice; an edit made in the first tab makes the second one's stale.
   const secondTab = await bobPage.context().newPage();

@@ -93,6 +93,10 @@ export const findJobDocument = (apiVersion: 'v1' | 'v2', jobId: string, options:
 export const getReviewDocument = (id: string, options: CallOptions = {}) =>
   callRoute(queue.getDocument, { params: { id } }, options);
 
+/** One document as a row of the queue list shows it (404 `404-010` once it is deleted). */
+export const getQueueRow = (id: string, options: CallOptions = {}) =>
+  callRoute(queue.getDocumentRow, { params: { id } }, options);
+
 /** The kept file's URL, for the viewer (same origin, the session cookie goes with it). */
 export const reviewFileUrl = (id: string): string => routeUrl(queue.getDocumentFile, { id });
 

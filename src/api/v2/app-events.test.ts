@@ -4,11 +4,13 @@ import { createApiClient } from '../http';
 import {
   AppConfig,
   appConfigKey,
+  appEventsUp,
   appConfigQueryOptions,
   JobEvent,
   parseAppEvent,
   REOPEN_AFTER_MS,
   subscribeToAppEvents,
+  subscribeToAppEventsStatus,
   type EventSourceLike,
 } from './app-events';
 
@@ -200,5 +202,24 @@ describe('subscribeToAppEvents', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('says whether the stream is up: open, broken, closed with its last subscriber', () => {
+    const client = createApiClient({ baseUrl: 'http://127.0.0.3:1/api' });
+    const changes: boolean[] = [];
+    const stopStatus = subscribeToAppEventsStatus(() => changes.push(appEventsUp()));
+    const stop = subscribeToAppEvents({}, { client, EventSource: StatefulSource });
+    const source = StatefulSource.all.at(-1);
+    // Not open yet: the queue lists poll until it is.
+    expect(appEventsUp()).toBe(false);
+    source?.emit('open');
+    expect(appEventsUp()).toBe(true);
+    source?.emit('error');
+    expect(appEventsUp()).toBe(false);
+    source?.emit('open');
+    stop();
+    expect(appEventsUp()).toBe(false);
+    expect(changes).toEqual([true, false, true, false]);
+    stopStatus();
   });
 });

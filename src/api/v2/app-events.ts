@@ -94,8 +94,37 @@ export function subscribeToAppEvents(
     if (stream.subscribers.size > 0) return;
     clearTimeout(stream.reopen);
     stream.source.close();
+    setConnected(stream, false);
     sharedStreams.get(Source)?.delete(url);
   };
+}
+
+/**
+ * Whether an event stream of this tab is open now: while it is, the queue lists need no poll (the
+ * events say what changed, queue-live-updates.tsx); before it opens, when it breaks, and when it is
+ * refused (no stream ever opens), they poll. The app-config's `events` is no sign of it: that flag
+ * is about job events (a webhook), while the queue's are sent whenever someone is signed in. Read it
+ * with `appEventsUp`, follow it with `subscribeToAppEventsStatus` (React: src/lib/use-app-events-up.ts).
+ */
+export function appEventsUp(): boolean {
+  return openStreams > 0;
+}
+
+/** Calls `listener` whenever `appEventsUp()` changes, until the returned function is called. */
+export function subscribeToAppEventsStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+let openStreams = 0;
+const statusListeners = new Set<() => void>();
+
+function setConnected(stream: SharedStream, connected: boolean): void {
+  if (stream.connected === connected) return;
+  stream.connected = connected;
+  const wasUp = appEventsUp();
+  openStreams += connected ? 1 : -1;
+  if (appEventsUp() !== wasUp) for (const listener of [...statusListeners]) listener();
 }
 
 interface SharedStream {
@@ -130,12 +159,12 @@ function openShared(open: () => EventSourceLike): SharedStream {
     listen('resync');
     listen('queue');
     source.addEventListener('open', () => {
-      stream.connected = true;
+      setConnected(stream, true);
       each((h) => h.onConnectionChange?.(true));
       if (reopened) each((h) => h.onResync?.({ reason: 'unknown' }));
     });
     source.addEventListener('error', () => {
-      stream.connected = false;
+      setConnected(stream, false);
       each((h) => h.onConnectionChange?.(false));
       if (source.readyState !== CLOSED || stream.source !== source) return;
       clearTimeout(stream.reopen);

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemDetailsError } from '../../api/errors';
 import type * as Endpoints from '../../api/review/endpoints';
 import { listOperators, listQueue } from '../../api/review/endpoints';
+import { subscribeToAppEvents } from '../../api/v2/app-events';
 import { QueuePage } from './queue-page';
 import { BOB, queueDocument, queuePage, renderQueue, session } from './testing/fixtures';
 
@@ -145,6 +146,22 @@ describe('QueuePage', () => {
 
   it('shows the time of the last update', async () => {
     renderQueue(<QueuePage />);
-    expect(await screen.findByText(/^Updated/)).toHaveTextContent(/Updated \d\d:\d\d:\d\d/);
+    expect(await screen.findByText(/^Updated/)).toHaveTextContent(
+      /Updated \d\d:\d\d:\d\d · refreshed every 10 s/,
+    );
+  });
+
+  it('says the list is live while the tab’s event stream is open (no poll then)', async () => {
+    // A stream that opens at once, as the browser's does once the server answers.
+    class OpenSource {
+      addEventListener(type: string, listener: (event: MessageEvent) => void) {
+        if (type === 'open') listener(new MessageEvent('open'));
+      }
+      close() {}
+    }
+    const stop = subscribeToAppEvents({}, { EventSource: OpenSource });
+    renderQueue(<QueuePage />);
+    expect(await screen.findByText(/^Updated/)).toHaveTextContent(/· live$/);
+    stop();
   });
 });

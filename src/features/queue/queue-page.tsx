@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
+import { useAppEventsUp } from '../../lib/use-app-events-up';
 import { BulkBar } from './bulk-bar';
 import { ImportBanner } from './import-banner';
 import { QueueCounts } from './queue-counts';
@@ -30,8 +31,9 @@ export function QueuePage() {
   const [filters, setFilters] = useQueueFilters();
   const paging = useCursorStack(serialiseQueueFilters(filters));
   const query = toQueueQuery(filters, { me: operator?.id, cursor: paging.cursor });
+  const eventsUp = useAppEventsUp();
   const queue = useQuery({
-    ...queueQueryOptions(query),
+    ...queueQueryOptions(query, { eventsUp }),
     // The page shown stays while the next loads, so the table does not jump to a spinner.
     placeholderData: keepPreviousData,
     // "Me" means nothing until the session says who that is.
@@ -75,6 +77,7 @@ export function QueuePage() {
         sort={filters.sort ?? '-received'}
         onSort={(sort) => setFilters({ sort: sort === '-received' ? undefined : sort })}
         selection={isAdmin ? selection : undefined}
+        live={eventsUp}
       />
     </main>
   );

@@ -20,6 +20,8 @@ interface Props {
   onSort?: ((sort: QueueSort) => void) | undefined;
   /** Admins: the rows ticked for a bulk action. */
   selection?: Selection | undefined;
+  /** The tab's event stream is up: changes show as they happen, without the 10 s poll. */
+  live?: boolean | undefined;
 }
 
 const emptyBox = 'rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600';
@@ -34,6 +36,7 @@ export function QueueResults({
   sort,
   onSort,
   selection,
+  live = false,
 }: Props) {
   const { data } = queue;
   const loadingPage = queue.isPlaceholderData && queue.isFetching;
@@ -46,7 +49,7 @@ export function QueueResults({
             <time dateTime={new Date(queue.dataUpdatedAt).toISOString()}>
               {formatClockSeconds(queue.dataUpdatedAt)}
             </time>{' '}
-            · refreshed every 10 s
+            · {live ? 'live' : 'refreshed every 10 s'}
           </p>
         )}
         {loadingPage && <Spinner label="Loading the page…" />}

@@ -7,6 +7,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { queueQueryOptions, sessionQueryOptions } from '../../api/review/queries';
+import { useAppEventsUp } from '../../lib/use-app-events-up';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -32,12 +33,16 @@ export function UploadsPage() {
   const me = session.data?.operator.id;
   const [whose, setWhose] = useWhose();
   const paging = useCursorStack(whose);
+  const eventsUp = useAppEventsUp();
   const uploads = useQuery({
-    ...queueQueryOptions({
-      limit: PAGE_SIZE,
-      ...(whose === 'mine' ? { uploadedBy: me } : {}),
-      ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
-    }),
+    ...queueQueryOptions(
+      {
+        limit: PAGE_SIZE,
+        ...(whose === 'mine' ? { uploadedBy: me } : {}),
+        ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
+      },
+      { eventsUp },
+    ),
     placeholderData: keepPreviousData,
     // "Mine" means nothing until the session says who that is.
     enabled: whose === 'everyone' || me !== undefined,

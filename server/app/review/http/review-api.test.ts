@@ -12,6 +12,7 @@ import {
   SessionResponse,
   TimelineResponse,
 } from '@extraction-review/contract/review/schemas';
+import { QueueRowResponse } from '@extraction-review/contract/review/routes/components';
 import type { RunningServer } from '../../listen';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import {
@@ -426,6 +427,34 @@ describe.each(ENGINES)('the review API on %s', (engine) => {
     await expectProblem(await new ReviewBrowser(server.url).send('GET', '/api/review/next'), 401, '401-011');
     for (const id of [older, newer])
       expect((await alice.send('POST', `/api/review/documents/${id}/release`)).status).toBe(200);
+  });
+
+  it('answers one document as a row of the list shows it, for live queues (issue 22)', async () => {
+    const id = await readyDocument('row-of-the-list.pdf');
+    const alice = new ReviewBrowser(server.url);
+    await alice.signIn('Alice');
+    await alice.send('POST', `/api/review/documents/${id}/take`);
+    const listed = QueuePage.parse(
+      await (await alice.send('GET', '/api/review/documents?q=row-of-the-list')).json(),
+    ).documents;
+    const answer = await alice.send('GET', `/api/review/documents/${id}/row`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const row = QueueRowResponse.parse(await answer.json()).document;
+    expect(row).toMatchObject({ state: 'in_review', holder: { name: 'Alice' } });
+    expect([row]).toEqual(listed);
+
+    await expectProblem(
+      await alice.send('GET', '/api/review/documents/00000000-0000-4000-8000-000000000000/row'),
+      404,
+      '404-010',
+    );
+    await expectProblem(
+      await new ReviewBrowser(server.url).send('GET', `/api/review/documents/${id}/row`),
+      401,
+      '401-011',
+    );
+    expect((await alice.send('POST', `/api/review/documents/${id}/release`)).status).toBe(200);
   });
 
   it('refuses the review to anybody not signed in, and to other sites', async () => {

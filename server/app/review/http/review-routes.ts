@@ -92,6 +92,14 @@ export function reviewRoutes(review: ReviewContext): Hono<ReviewEnv> {
     return c.json(await documentBody(row), 200, { 'Cache-Control': 'no-store' });
   });
 
+  // An open queue refreshes the one row a queue event names: one lookup, no count, no page.
+  mountRoute(routes, review, declared.getDocumentRow, async (c, { params: { id } }) => {
+    const row = await review.queue.find(id);
+    if (row === undefined) throw new ProblemError('404-010', 'No such document in the review.');
+    const document = presentQueueDocument(await withNames(review, row), review.clock.now());
+    return c.json({ document }, 200, { 'Cache-Control': 'no-store' });
+  });
+
   // The job's page asks which document its job brought, to lead to that document's one review.
   mountRoute(routes, review, declared.findJobDocument, async (c, { params: { apiVersion, jobId } }) => {
     const row = await review.queue.findByUpstreamJobOrResult(apiVersion, jobId);

@@ -75,6 +75,7 @@ export interface Named {
 
 // The routes answer these few bodies without a schema of their own elsewhere.
 export const CountsResponse = z.object({ counts: StateCounts });
+export const QueueRowResponse = z.object({ document: QueueDocument });
 export const OperatorList = z.object({ operators: z.array(OperatorView) });
 export const OperatorResponse = z.object({ operator: OperatorView });
 export const SignedOut = z.object({ signedOut: z.literal(true) });
@@ -299,6 +300,11 @@ export const RESPONSE_SCHEMAS: Record<string, Named> = {
     description: 'What a bulk action changed, and each document it left as it was with why.',
   },
   CountsResponse: { schema: CountsResponse, description: 'The counts per state.' },
+  QueueRowResponse: {
+    schema: QueueRowResponse,
+    description:
+      'One document as a row of the queue list shows it (the same fields as `QueuePage.documents`).',
+  },
   OperatorList: { schema: OperatorList, description: 'Every operator, by name.' },
   OperatorResponse: { schema: OperatorResponse, description: 'One operator.' },
   SignedOut: { schema: SignedOut, description: 'The session has ended.' },

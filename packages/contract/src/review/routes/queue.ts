@@ -22,7 +22,7 @@ import {
   RejectRequest,
   TimelineResponse,
 } from '../schemas';
-import { CountsResponse, NextPeek } from './components';
+import { CountsResponse, NextPeek, QueueRowResponse } from './components';
 import { declareRoute, type ProblemCodeText } from './declare';
 import { UUID_PATTERN } from '../../common-schemas';
 
@@ -155,6 +155,21 @@ export const getDocument = declareRoute({
   params: DocumentParams,
   paramsProblem: '404-010',
   responses: { 200: { description: 'The document.', schema: DocumentResponse } },
+});
+
+export const getDocumentRow = declareRoute({
+  operationId: 'getDocumentRow',
+  method: 'get',
+  path: '/api/review/documents/{id}/row',
+  tag: 'review',
+  summary: 'Read a document as a queue row',
+  description:
+    'One document as a row of `listDocuments` shows it, without the upstream’s result or the corrections: ' +
+    'an open queue refreshes the one row a queue event names instead of its whole page.',
+  access: 'operator',
+  params: DocumentParams,
+  paramsProblem: '404-010',
+  responses: { 200: { description: 'The row.', schema: QueueRowResponse } },
 });
 
 export const takeDocument = declareRoute({
@@ -575,6 +590,7 @@ export const queueRoutes = [
   listDocuments,
   countDocuments,
   getDocument,
+  getDocumentRow,
   takeDocument,
   renewLease,
   releaseDocument,

@@ -222,17 +222,15 @@ export async function databaseSize(
   }
   const { rows } = await sql<{ bytes: number }>`
     select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`.execute(db);
-  let documents: number | null = null;
-  try {
-    // dbstat is compiled into some SQLite builds only.
-    const stat = await sql<{ bytes: number }>`
-      select sum(pgsize) as bytes from dbstat
-      where name = 'documents' or name in (select name from sqlite_master where tbl_name = 'documents' and type = 'index')`.execute(
-      db,
+  // dbstat is compiled into some SQLite builds only: without it, the table's share is not known.
+  const documents = await sql<{ bytes: number }>`
+    select sum(pgsize) as bytes from dbstat
+    where name = 'documents'
+       or name in (select name from sqlite_master where tbl_name = 'documents' and type = 'index')`
+    .execute(db)
+    .then(
+      (stat) => stat.rows[0]?.bytes ?? null,
+      () => null,
     );
-    documents = stat.rows[0]?.bytes ?? null;
-  } catch {
-    documents = null;
-  }
   return { database: Number(rows[0]?.bytes), documents };
 }

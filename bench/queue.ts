@@ -64,6 +64,8 @@ interface Figures {
   documentsBytes: number | null;
   counts: Record<string, number>;
   samples: number;
+  /** Requests sent again after a connection reset (fetchAgainOnReset). */
+  resent: number;
   firstPage: number[];
   countsOnly: number[];
   toReviewPage: number[];
@@ -99,8 +101,26 @@ async function signIn(base: string, name: string): Promise<Client> {
   return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', csrf: body.csrfToken };
 }
 
+/**
+ * Requests sent again because the server had closed the kept-alive connection as they left (Node's
+ * 5 s keep-alive time-out racing a client that waited that long for its turn: SQLite's statements
+ * block the server's one thread). The time of the request counts both tries.
+ */
+let resent = 0;
+
+async function fetchAgainOnReset(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+    if (cause?.code !== 'ECONNRESET') throw error;
+    resent++;
+    return fetch(url, init);
+  }
+}
+
 async function call(base: string, client: Client, method: string, pathname: string, body?: unknown) {
-  const response = await fetch(`${base}${pathname}`, {
+  const response = await fetchAgainOnReset(`${base}${pathname}`, {
     method,
     headers: {
       Cookie: client.cookie,
@@ -150,6 +170,7 @@ async function benchEngine(
   analyzeSqlite: boolean,
 ): Promise<Figures> {
   const label = `${engine}, ${documents.toLocaleString('en')} documents`;
+  resent = 0;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `bench-queue-${engine}-`));
   const review = await openReview({ databaseUrl, dataDir, leaseMs: 600_000 });
   let server: RunningServer | undefined;
@@ -195,6 +216,7 @@ async function benchEngine(
       documentsBytes: size.documents,
       counts: {},
       samples: 0,
+      resent: 0,
       firstPage: [],
       countsOnly: [],
       toReviewPage: [],
@@ -239,6 +261,7 @@ async function benchEngine(
     figures.concurrentPages = await concurrently(base, clients, FIRST_PAGE);
     await work(base, first, ROUNDS_PER_OPERATOR * 2, figures.alone);
     await Promise.all(clients.map((client) => work(base, client, ROUNDS_PER_OPERATOR, figures.together)));
+    figures.resent = resent;
     console.log(`  ${label}: measured`);
     return figures;
   } finally {
@@ -263,6 +286,7 @@ function printFigures(results: { engine: Engine; documents: number; figures: Fig
   for (const state of ['to_review', 'in_review', 'postponed', 'confirmed', 'rejected', 'failed'])
     each(`  ${state}`, (f) => (f.counts[state] ?? 0).toLocaleString('en'));
   each('samples per single-client figure', (f) => String(f.samples));
+  each('requests sent again after a reset', (f) => String(f.resent));
   console.log(`\n${table(setup)}`);
 
   const rows: string[][] = [['figure (p50 / p95)', ...heads, 'aim']];
@@ -341,8 +365,11 @@ export async function benchQueue(options: QueueOptions): Promise<void> {
               )
             : await benchEngine(engine, documents, undefined, options.analyzeSqlite);
         results.push({ engine, documents, figures });
+        // Each engine's figures as soon as they are known (a long run that fails later keeps them).
+        if (options.sizes.length * options.engines.length > 1) printFigures([{ engine, documents, figures }]);
       }
     }
+    if (results.length > 1) console.log('\n=== side by side ===');
     printFigures(results);
     if (options.extras && cluster !== undefined) await followerPolls(cluster.url);
   } finally {

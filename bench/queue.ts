@@ -54,7 +54,8 @@ const FIRST_PAGE = '/api/review/documents?limit=50';
 
 interface Concurrent {
   samples: number[];
-  failed: number;
+  /** Why each failed request failed: its status, or `connection dropped`. */
+  failed: string[];
   perSecond: number;
 }
 
@@ -120,6 +121,15 @@ async function fetchAgainOnReset(url: string, init: RequestInit): Promise<Respon
   }
 }
 
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`${status} ${message}`);
+  }
+}
+
 async function call(base: string, client: Client, method: string, pathname: string, body?: unknown) {
   const response = await fetchAgainOnReset(`${base}${pathname}`, {
     method,
@@ -132,7 +142,7 @@ async function call(base: string, client: Client, method: string, pathname: stri
   });
   const text = await response.text();
   if (response.status >= 400)
-    throw new Error(`${method} ${pathname}: ${response.status} ${text.slice(0, 200)}`);
+    throw new HttpError(response.status, `${method} ${pathname}: ${text.slice(0, 200)}`);
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
@@ -153,18 +163,20 @@ async function work(base: string, client: Client, rounds: number, into: Figures[
 
 /**
  * 20 clients at once, each `rounds` GETs of `pathname` in a row: every answered request's time,
- * answers per second, and the requests that failed. A request fails when the server drops its
- * connection: Node closes a connection whose request has waited past its 60 s headers time-out, which
- * SQLite's blocking statements bring about at 1,000,000 documents.
+ * answers per second, and the requests that failed, by why: a problem's status (PostgreSQL's pool
+ * refusing to wait longer for a connection: 503), or a dropped connection (Node closes one whose
+ * request has waited past its 60 s headers time-out, which SQLite's blocking statements bring about).
  */
 async function concurrently(base: string, clients: Client[], pathname: string): Promise<Concurrent> {
   const samples: number[] = [];
-  let failed = 0;
+  const failed: string[] = [];
   const start = performance.now();
   await Promise.all(
     clients.map(async (client) => {
       for (let i = 0; i < CONCURRENT_ROUNDS; i++)
-        await timed(samples, () => call(base, client, 'GET', pathname)).catch(() => failed++);
+        await timed(samples, () => call(base, client, 'GET', pathname)).catch((error: unknown) =>
+          failed.push(error instanceof HttpError ? String(error.status) : 'connection dropped'),
+        );
     }),
   );
   return { samples, failed, perSecond: samples.length / ((performance.now() - start) / 1000) };
@@ -231,8 +243,8 @@ async function benchEngine(
       commonSearch: [],
       baseline: [],
       nextRelease: { next: [], release: [] },
-      concurrentPages: { samples: [], failed: 0, perSecond: 0 },
-      concurrentBaseline: { samples: [], failed: 0, perSecond: 0 },
+      concurrentPages: { samples: [], failed: [], perSecond: 0 },
+      concurrentBaseline: { samples: [], failed: [], perSecond: 0 },
       alone: { next: [], confirm: [] },
       together: { next: [], confirm: [] },
     };
@@ -278,6 +290,14 @@ async function benchEngine(
   }
 }
 
+/** `0`, or `8 (503 ×8)`. */
+function failures(reasons: readonly string[]): string {
+  if (reasons.length === 0) return '0';
+  const counted = new Map<string, number>();
+  for (const reason of reasons) counted.set(reason, (counted.get(reason) ?? 0) + 1);
+  return `${reasons.length} (${[...counted].map(([reason, n]) => `${reason} ×${n}`).join(', ')})`;
+}
+
 function printFigures(results: { engine: Engine; documents: number; figures: Figures }[]): void {
   const p = (values: number[], q: number) => ms(percentile(values, q));
   const pair = (values: number[]) => `${p(values, 50)} / ${p(values, 95)}`;
@@ -316,8 +336,8 @@ function printFigures(results: { engine: Engine; documents: number; figures: Fig
     '',
   ]);
   rows.push([
-    '  pages failed (connection dropped)',
-    ...results.map(({ figures }) => String(figures.concurrentPages.failed)),
+    '  pages failed (why)',
+    ...results.map(({ figures }) => failures(figures.concurrentPages.failed)),
     '',
   ]);
   row(`  baseline: GET /api/session, ${OPERATORS} at once`, (f) => f.concurrentBaseline.samples);

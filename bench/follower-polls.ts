@@ -49,7 +49,8 @@ async function countingUpstream(): Promise<{ url: string; polls: () => number; c
   };
 }
 
-async function withDatabase<T>(
+/** A fresh database named `name` in the cluster for `run` (its URL), dropped afterwards. */
+export async function withDatabase<T>(
   clusterUrl: string,
   name: string,
   run: (url: string) => Promise<T>,

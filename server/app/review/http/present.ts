@@ -11,7 +11,7 @@ import type {
 import type { DocumentRow, OperatorRow } from '../db/schema';
 import type { TimelineEntry } from '../store/audit-store';
 import type { OperatorStore } from '../store/operator-store';
-import type { ListedDocument, QueueStore } from '../store/queue-store';
+import type { ListedDocument, QueueRow, QueueStore } from '../store/queue-store';
 import { effectiveState } from '../model/queue-state';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -31,7 +31,7 @@ export function presentOperator(
   };
 }
 
-export function presentQueueDocument(row: ListedDocument, now: number): QueueDocument {
+export function presentQueueDocument(row: QueueRow, now: number): QueueDocument {
   const state = effectiveState(row, now);
   const held = state === 'in_review';
   return {

@@ -126,13 +126,63 @@ export interface DuplicateColumns {
   duplicate_of_name: string | null;
 }
 
-export type ListedDocument = DocumentRow &
-  DuplicateColumns & {
-    holder_name: string | null;
-    decider_name: string | null;
-    uploader_name: string | null;
-    assignee_name: string | null;
-  };
+/** Who a row names, by name, and the earlier document its file duplicates. */
+export type RowNames = DuplicateColumns & {
+  holder_name: string | null;
+  decider_name: string | null;
+  uploader_name: string | null;
+  assignee_name: string | null;
+};
+
+export type ListedDocument = DocumentRow & RowNames;
+
+/**
+ * The columns a queue row shows: all but the result and the error, which only the review reads. A
+ * v2 result with its polygons is tens of kilobytes: a page of 50 would carry megabytes from the
+ * database for nothing.
+ */
+const QUEUE_ROW_COLUMNS = [
+  'id',
+  'api_version',
+  'model_key',
+  'file_name',
+  'alias',
+  'mime_type',
+  'file_key',
+  'file_bytes',
+  'file_sha256',
+  'upstream_job_id',
+  'upstream_result_id',
+  'uploaded_by',
+  'state',
+  'holder_id',
+  'lease_expires_at',
+  'previous_holder_id',
+  'decided_by',
+  'decided_at',
+  'reason',
+  'priority',
+  'version',
+  'fields_total',
+  'fields_to_review',
+  'created_at',
+  'updated_at',
+  'ready_at',
+  'integration_id',
+  'upstream_id',
+  'follow_holder',
+  'follow_until',
+  'next_check_at',
+  'check_interval_ms',
+  'postponed_until',
+  'total_amount',
+  'assigned_to',
+  'assigned_at',
+  'file_removed_at',
+] as const satisfies readonly Exclude<keyof DocumentRow, 'result_json' | 'error_json'>[];
+
+/** A row of the queue's list (QUEUE_ROW_COLUMNS). */
+export type QueueRow = Pick<DocumentRow, (typeof QUEUE_ROW_COLUMNS)[number]> & RowNames;
 
 export interface CorrectionInput {
   /** The field's path in the review (`total_amount`, `line_items/2/quantity`). */
@@ -1067,7 +1117,7 @@ export class QueueStore {
   async listDocuments(
     filters: QueueFilters,
     now: number,
-  ): Promise<{ rows: ListedDocument[]; next: PageCursor | null }> {
+  ): Promise<{ rows: QueueRow[]; next: PageCursor | null }> {
     const { column, direction } = sortOrder(filters.sort);
     let query = this.db
       .selectFrom('documents')
@@ -1075,7 +1125,7 @@ export class QueueStore {
       .leftJoin('operators as decider', 'decider.id', 'documents.decided_by')
       .leftJoin('operators as uploader', 'uploader.id', 'documents.uploaded_by')
       .leftJoin('operators as assignee', 'assignee.id', 'documents.assigned_to')
-      .selectAll('documents')
+      .select(QUEUE_ROW_COLUMNS.map((column) => `documents.${column}` as const))
       .select([
         'holder.name as holder_name',
         'decider.name as decider_name',
@@ -1214,7 +1264,10 @@ function sortOrder(sort: QueueSort | undefined) {
 }
 
 /** A row's value of the sorted column, for the next page's cursor (a number or a text, by column). */
-function sortValue(row: DocumentRow, sort: QueueSort | undefined): string | number {
+function sortValue(
+  row: Pick<DocumentRow, (typeof SORT_FIELDS)[keyof typeof SORT_FIELDS]>,
+  sort: QueueSort | undefined,
+): string | number {
   const value = row[SORT_FIELDS[sortKeyOf(sort).key]];
   return typeof value === 'number' || typeof value === 'string' ? value : String(value);
 }

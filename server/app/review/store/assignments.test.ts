@@ -5,13 +5,9 @@
  * alike, "Hand to" assigns and hands the lease over, and an operator who leaves (deactivated, or
  * removed) gives their assignments back to the team.
  */
-import path from 'node:path';
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
-import { createTestDatabase } from '@extraction-review/test-kit/review/test-database';
-import { openWithoutSchema } from '@extraction-review/test-kit/review/raw-review-database';
-import { reviewMigrations } from '../db/migrations';
+import { storeKeptBefore } from '@extraction-review/test-kit/review/store-kept-before';
 import type { DocumentRow } from '../db/schema';
 import { documentTimeline } from './audit-store';
 import { OperatorStore } from './operator-store';
@@ -210,22 +206,9 @@ describe.each(ENGINES)('assignments on %s', (engine) => {
   });
 
   it('adds the assignment columns and their index to a store kept before migration 0013', async () => {
-    const postgres = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const raw = openWithoutSchema({
-      databaseUrl: postgres?.url,
-      dataDir: path.join(store.settings.dataDir, 'before-0013'),
-    });
+    const kept = await storeKeptBefore(engine, '0013-assignments', store.settings.dataDir);
     try {
-      const all = reviewMigrations(engine);
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0013-assignments'));
-      const migrate = (migrations: typeof all) =>
-        new Migrator({
-          db: raw.db,
-          provider: { getMigrations: () => Promise.resolve(migrations) },
-        }).migrateToLatest();
-      expect((await migrate(before)).error).toBeUndefined();
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema as it was before 0013
-      const db = raw.db as any;
+      const { db } = kept;
       await db
         .insertInto('documents')
         .values({
@@ -238,15 +221,14 @@ describe.each(ENGINES)('assignments on %s', (engine) => {
           updated_at: T0,
         })
         .execute();
-      expect((await migrate(all)).error).toBeUndefined();
+      await kept.upgrade();
       expect(await db.selectFrom('documents').select(['id', 'assigned_to', 'assigned_at']).execute()).toEqual(
         [{ id: 'kept', assigned_to: null, assigned_at: null }],
       );
       const indexes = await indexNames(db, engine);
       expect(indexes).toContain('documents_assigned_next');
     } finally {
-      await raw.close();
-      await postgres?.drop();
+      await kept.cleanup();
     }
   });
 });

@@ -9,13 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { sql, Migrator, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
 import { createTestDatabase } from '@extraction-review/test-kit/review/test-database';
-import { openWithoutSchema } from '@extraction-review/test-kit/review/raw-review-database';
+import { storeKeptBefore } from '@extraction-review/test-kit/review/store-kept-before';
 import { captureLogs } from '@extraction-review/test-kit/log-capture';
-import { reviewMigrations, type Engine } from '../db/migrations';
+import type { Engine } from '../db/migrations';
 import { openReviewDatabase } from '../db/open-database';
 import type { ReviewDatabaseSchema } from '../db/schema';
 import type { DocumentState } from '../model/review-types';
@@ -163,38 +163,27 @@ describe.each(ENGINES)('the kept queue counts on %s', (engine) => {
   });
 
   it('are given to a store kept before migration 0018, and its names are searched', async () => {
-    const postgres = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const raw = openWithoutSchema({
-      databaseUrl: postgres?.url,
-      dataDir: path.join(store.settings.dataDir, 'before-0018'),
-    });
+    const kept = await storeKeptBefore(engine, '0018-queue-counts', store.settings.dataDir);
     try {
-      const all = reviewMigrations(engine);
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0018-queue-counts'));
-      const migrate = (migrations: typeof all) =>
-        new Migrator({
-          db: raw.db,
-          provider: { getMigrations: () => Promise.resolve(migrations) },
-        }).migrateToLatest();
-      expect((await migrate(before)).error).toBeUndefined();
-      await raw.db
+      await kept.db
         .insertInto('documents')
         .values(rows(7, 'Kept-Müller', 'm', 'to_review', T0))
         .execute();
-      await raw.db
+      await kept.db
         .insertInto('documents')
         .values(rows(3, 'done', 'm', 'confirmed', T0))
         .execute();
-      expect((await migrate(all)).error).toBeUndefined();
+      await kept.upgrade();
 
-      const reopened = { db: raw.db, engine, close: () => Promise.resolve() };
-      const counts = new QueueCounts(reopened);
+      const counts = new QueueCounts(kept.database);
       expect(await counts.byState(T0, 'm')).toEqual({ ...noCounts(), to_review: 7, confirmed: 3 });
-      const found = await new QueueStore(reopened, LEASE).listDocuments({ search: 'kept-mü', limit: 50 }, T0);
+      const found = await new QueueStore(kept.database, LEASE).listDocuments(
+        { search: 'kept-mü', limit: 50 },
+        T0,
+      );
       expect(found.rows).toHaveLength(7);
     } finally {
-      await raw.close();
-      await postgres?.drop();
+      await kept.cleanup();
     }
   });
 });

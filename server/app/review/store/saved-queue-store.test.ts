@@ -6,13 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir } from '@extraction-review/test-kit/fixtures-dir';
 import { ENGINES, openTestStore, type TestStore } from '@extraction-review/test-kit/review/test-stores';
-import { createTestDatabase } from '@extraction-review/test-kit/review/test-database';
-import { openWithoutSchema } from '@extraction-review/test-kit/review/raw-review-database';
-import { reviewMigrations } from '../db/migrations';
+import { storeKeptBefore } from '@extraction-review/test-kit/review/store-kept-before';
 import { QueueStore } from './queue-store';
 import { OperatorStore } from './operator-store';
 import { SavedQueueStore } from './saved-queue-store';
@@ -134,22 +131,10 @@ describe.each(ENGINES)('saved queues and amounts on %s', (engine) => {
   });
 
   it('fills the amount of documents kept before migration 0011', async () => {
-    const postgres = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const dataDir = path.join(store.settings.dataDir, 'before-0012');
-    const raw = openWithoutSchema({ databaseUrl: postgres?.url, dataDir });
+    // The store as a copy before 0011 left it: every migration named before it.
+    const kept = await storeKeptBefore(engine, '0011-saved-filters', store.settings.dataDir);
     try {
-      const all = reviewMigrations(engine);
-      expect(all['0011-saved-filters']).toBeDefined();
-      // The store as a copy before 0011 left it: every migration named before it.
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0011-saved-filters'));
-      const migrate = (migrations: typeof all) =>
-        new Migrator({
-          db: raw.db,
-          provider: { getMigrations: () => Promise.resolve(migrations) },
-        }).migrateToLatest();
-      expect((await migrate(before)).error).toBeUndefined();
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema as it was before 0011
-      const db = raw.db as any;
+      const { db } = kept;
       const row = (id: string, result: string | null) => ({
         id,
         api_version: 'v2',
@@ -175,7 +160,7 @@ describe.each(ENGINES)('saved queues and amounts on %s', (engine) => {
           document_version: 1,
         })
         .execute();
-      expect((await migrate(all)).error).toBeUndefined();
+      await kept.upgrade();
       const amounts = (await db
         .selectFrom('documents')
         .select(['id', 'total_amount'])
@@ -188,8 +173,7 @@ describe.each(ENGINES)('saved queues and amounts on %s', (engine) => {
         { id: 'd', total_amount: null },
       ]);
     } finally {
-      await raw.close();
-      await postgres?.drop();
+      await kept.cleanup();
     }
   });
 });

@@ -83,12 +83,14 @@ export const reviewKeys = {
   queue: (query: Partial<QueueQuery>) => [...reviewKeys.all, 'queue', query] as const,
   queues: () => [...reviewKeys.all, 'queue'] as const,
   /** Which document "take next" would take now with these filters (under `queues`: read again with them). */
-  nextPeek: (query: object) => [...reviewKeys.queues(), 'next', query] as const,
+  nextPeek: (query: object) => [...reviewKeys.nextPeeks(), query] as const,
+  nextPeeks: () => [...reviewKeys.queues(), 'next'] as const,
   document: (id: string) => [...reviewKeys.all, 'document', id] as const,
   timeline: (id: string) => [...reviewKeys.all, 'timeline', id] as const,
   /** The document an upstream job brought: under the queue's key, so queue events refresh it. */
   jobDocument: (apiVersion: string, jobId: string) =>
-    [...reviewKeys.queues(), 'job', apiVersion, jobId] as const,
+    [...reviewKeys.jobDocuments(), apiVersion, jobId] as const,
+  jobDocuments: () => [...reviewKeys.queues(), 'job'] as const,
   operators: () => [...reviewKeys.all, 'operators'] as const,
   /** The way back's deliveries (admins), one list per filter. */
   deliveryLists: () => [...reviewKeys.all, 'deliveries'] as const,

@@ -142,8 +142,8 @@ export function createQueueLiveCache(
       // saved queues with their waiting counts): read again as they are, coalesced too.
       throttle.run('others', () =>
         Promise.all(
-          [[...reviewKeys.queues(), 'next'], [...reviewKeys.queues(), 'job'], savedQueuesKey()].map(
-            (queryKey) => client.invalidateQueries({ queryKey }),
+          [reviewKeys.nextPeeks(), reviewKeys.jobDocuments(), savedQueuesKey()].map((queryKey) =>
+            client.invalidateQueries({ queryKey }),
           ),
         ),
       );

@@ -181,7 +181,7 @@ export class AppMetrics {
   }
 
   private storeGauges(
-    review: Pick<OpenedReview, 'database'>,
+    review: Pick<OpenedReview, 'database'> & Partial<Pick<OpenedReview, 'queue'>>,
     clock: Clock,
     maxAgeMs: number | undefined,
   ): void {
@@ -189,6 +189,7 @@ export class AppMetrics {
     let failed = 0;
     const snapshot = new StoreSnapshot({
       database: review.database,
+      counts: review.queue?.counts,
       clock,
       maxAgeMs,
       onFailure: () => (failed += 1),

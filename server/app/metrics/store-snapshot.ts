@@ -28,6 +28,8 @@ export interface StoreFigures {
 
 export interface StoreSnapshotOptions {
   database: ReviewDatabase;
+  /** The queue store's kept counts (their folds shared with its reads); else a reader of its own. */
+  counts?: QueueCounts | undefined;
   clock: Clock;
   maxAgeMs?: number;
   /** Told of each failed refresh (the metrics' failure counter). */
@@ -43,7 +45,7 @@ export class StoreSnapshot {
 
   constructor(private readonly options: StoreSnapshotOptions) {
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_SNAPSHOT_MAX_AGE_MS;
-    this.counts = new QueueCounts(options.database);
+    this.counts = options.counts ?? new QueueCounts(options.database);
   }
 
   /** The figures, counted again first when stale; the last ones (or none yet) when that fails. */

@@ -18,22 +18,13 @@ import { captureLogs } from '@extraction-review/test-kit/log-capture';
 import type { Engine } from '../db/migrations';
 import { openReviewDatabase } from '../db/open-database';
 import type { ReviewDatabaseSchema } from '../db/schema';
-import type { DocumentState } from '../model/review-types';
+import { DocumentState } from '@extraction-review/contract/review/schemas';
 import { QueueStore } from './queue-store';
 import { OperatorStore } from './operator-store';
 import { noCounts, QueueCounts } from './queue-counts';
 
 const LEASE = 60_000;
 const T0 = Date.UTC(2026, 11, 7, 9, 0, 0);
-const STATES: DocumentState[] = [
-  'processing',
-  'failed',
-  'to_review',
-  'in_review',
-  'confirmed',
-  'rejected',
-  'postponed',
-];
 
 /** What a count of the table says, per model and stored state. */
 async function counted(db: Kysely<ReviewDatabaseSchema>) {
@@ -159,7 +150,7 @@ describe.each(ENGINES)('the kept queue counts on %s', (engine) => {
     const later = await queue.countByState(T0 + 10 + LEASE);
     expect(later.in_review).toBe(0);
     expect(later.postponed).toBe(1);
-    expect(Object.keys(later).sort()).toEqual([...STATES].sort());
+    expect(Object.keys(later).sort()).toEqual([...DocumentState.options].sort());
   });
 
   it('are given to a store kept before migration 0018, and its names are searched', async () => {
